@@ -1,0 +1,26 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER, APP_INTERCEPTOR } from '@nestjs/core';
+import { ContentModule } from './content/content.module';
+import { CoreModule } from './core/core.module';
+import { AppConfig } from './core/config/env';
+import { ArcgisExceptionFilter } from './core/errors/arcgis-exception.filter';
+import { FormatInterceptor } from './core/http/format';
+import { GroupsModule } from './groups/groups.module';
+import { IdentityModule } from './identity/identity.module';
+import { OpsModule } from './ops/ops.module';
+import { SharingModule } from './sharing/sharing.module';
+
+/** The HTTP API process: controllers, the request guard, the ArcGIS error filter. No queue processors here. */
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [CoreModule.forRoot(config), IdentityModule, ContentModule, GroupsModule, SharingModule, OpsModule],
+      providers: [
+        { provide: APP_FILTER, useClass: ArcgisExceptionFilter },
+        { provide: APP_INTERCEPTOR, useClass: FormatInterceptor },
+      ],
+    };
+  }
+}

@@ -1,0 +1,24 @@
+import { INestApplication } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { NestExpressApplication } from '@nestjs/platform-express';
+import { Logger } from 'nestjs-pino';
+import { AppModule } from './app.module';
+import { AppConfig } from './core/config/env';
+import { arcgisBodyMiddleware } from './core/http/body';
+
+/** Builds the API application; used by main.ts and by the end-to-end tests, so both run the same stack. */
+export async function createApi(config: AppConfig, opts: { bufferLogs?: boolean } = {}): Promise<INestApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
+    bodyParser: false,
+    bufferLogs: opts.bufferLogs ?? true,
+  });
+  app.useLogger(app.get(Logger));
+  app.set('trust proxy', 'loopback');
+  app.set('query parser', 'simple');
+  app.disable('x-powered-by');
+  app.enableCors({ origin: true, credentials: true });
+  for (const mw of arcgisBodyMiddleware(config)) app.use(mw);
+  if (config.contextPath) app.setGlobalPrefix(config.contextPath.slice(1));
+  app.enableShutdownHooks();
+  return app;
+}

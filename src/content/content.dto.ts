@@ -1,0 +1,43 @@
+import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateIf } from 'class-validator';
+import { CsvList, IntParam } from '../core/http/params.decorator';
+
+const REQUIRED = "'type' and 'title' property required.";
+
+export class AddItemDto {
+  @IsString({ message: REQUIRED }) @MaxLength(256, { message: "'title' must be at most 256 characters." }) title: string;
+  @IsString({ message: REQUIRED }) @MaxLength(128, { message: "'type' must be at most 128 characters." }) type: string;
+  @IsOptional() @CsvList() @IsString({ each: true }) @MaxLength(256, { each: true }) tags?: string[];
+  @IsOptional() @CsvList() @IsString({ each: true }) @MaxLength(256, { each: true }) typeKeywords?: string[];
+  @IsOptional() @IsString() @MaxLength(64000) description?: string;
+  @IsOptional() @IsString() @MaxLength(2048) snippet?: string;
+  @IsOptional() @IsString() @MaxLength(4096) url?: string;
+  @IsOptional() @IsString() @MaxLength(50 * 1024 * 1024, { message: "'text' is larger than 50 MB." }) text?: string;
+  @IsOptional() @IsString() extent?: string;
+  @IsOptional() @IsString() @MaxLength(4096) spatialReference?: string;
+  @IsOptional() @IsString() @MaxLength(1024 * 1024) properties?: string;
+  @IsOptional() @IsString() @MaxLength(256) filename?: string;
+}
+
+export class PageDto {
+  @IsOptional() @IntParam() @IsInt({ message: "'start' must be a whole number." }) @Min(1, { message: "'start' must be 1 or more." })
+  start = 1;
+  @IsOptional() @IntParam() @IsInt({ message: "'num' must be a whole number." }) @Min(0, { message: "'num' must be 0 or more." }) @Max(100, { message: "'num' must be at most 100." })
+  num = 10;
+}
+
+export class SearchDto extends PageDto {
+  @ValidateIf((o) => o.q !== undefined) @IsString() q?: string;
+  @IsOptional() @IsIn(['title', 'created', 'modified', 'type', 'owner', 'size', 'id'], {
+    message: "'sortField' must be one of title, created, modified, type, owner, size, id.",
+  })
+  sortField?: 'title' | 'created' | 'modified' | 'type' | 'owner' | 'size' | 'id';
+  @IsOptional() @IsIn(['asc', 'desc'], { message: "'sortOrder' must be asc or desc." }) sortOrder?: 'asc' | 'desc';
+}
+
+export class StatusDto {
+  @IsOptional() @IsString() @MaxLength(128) jobId?: string;
+  @IsOptional() @IsIn(['publish', 'generateFeatures', 'export', 'createService'], {
+    message: "'jobType' must be one of publish, generateFeatures, export, createService.",
+  })
+  jobType?: string;
+}

@@ -1,0 +1,166 @@
+import { Injectable } from '@nestjs/common';
+import type { ReadStream } from 'node:fs';
+import { Errors } from '../core/errors/arcgis-error';
+import { newId } from '../core/ids';
+import { Caller, can, isAdminFor, Privilege } from '../identity/caller';
+import { IdentityService } from '../identity/identity.service';
+import { AddItemDto, PageDto, SearchDto, StatusDto } from './content.dto';
+import { ContentRepository } from './content.repository';
+import { FileStore } from './file-store';
+import { toItem } from './item-sql';
+import { parseSearchQuery } from './search-query';
+
+export interface UploadedFile {
+  path: string;
+  originalname: string;
+  mimetype: string;
+  size: number;
+}
+
+export type ItemData =
+  | { kind: 'file'; stream: ReadStream; fileName: string; contentType: string; size: number }
+  | { kind: 'json'; text: string }
+  | { kind: 'empty' };
+
+function parseJsonParam(name: string, raw: string | undefined): Record<string, unknown> | null {
+  if (raw === undefined || raw === '') return null;
+  try {
+    const v = JSON.parse(raw);
+    if (v === null || typeof v !== 'object' || Array.isArray(v)) throw new Error('expected a JSON object');
+    return v;
+  } catch (e) {
+    throw Errors.badRequest(`'${name}' is not a valid JSON object.`, [String((e as Error).message)]);
+  }
+}
+
+/** `extent` arrives as "xmin,ymin,xmax,ymax" (the client flattens bbox arrays) or as JSON [[x,y],[x,y]]. */
+function parseExtent(raw: string | undefined): number[][] {
+  if (raw === undefined || raw.trim() === '') return [];
+  const nums = raw.replace(/[[\]\s]/g, '').split(',').map(Number);
+  if (nums.length !== 4 || nums.some((n) => !Number.isFinite(n))) {
+    throw Errors.badRequest("'extent' is not valid.", ["Use 'xmin,ymin,xmax,ymax'."]);
+  }
+  return [[nums[0], nums[1]], [nums[2], nums[3]]];
+}
+
+@Injectable()
+export class ContentService {
+  constructor(
+    private readonly repo: ContentRepository,
+    private readonly identity: IdentityService,
+    private readonly files: FileStore,
+  ) {}
+
+  async addItem(caller: Caller, ownerName: string, p: AddItemDto, file: UploadedFile | undefined) {
+    const owner = await this.identity.requireUser(ownerName);
+    if (owner.id !== caller.userId) throw Errors.forbidden('Items can only be added to your own content.');
+    if (!can(caller, Privilege.CreateItem)) throw Errors.forbidden('Your role may not create items.');
+    if (!p.title.trim() || !p.type.trim()) throw Errors.badRequest("'type' and 'title' property required.");
+    if (file && p.text !== undefined) throw Errors.badRequest("Send either 'file' or 'text', not both.");
+    const properties = parseJsonParam('properties', p.properties);
+    const extent = parseExtent(p.extent);
+    const id = newId();
+    const filePath = file ? await this.files.adopt(id, file.path, p.filename || file.originalname) : null;
+    try {
+      await this.repo.insert({
+        id,
+        ownerId: owner.id,
+        orgId: owner.orgId,
+        title: p.title.trim(),
+        type: p.type.trim(),
+        typeKeywords: p.typeKeywords ?? [],
+        tags: p.tags ?? [],
+        description: p.description ?? '',
+        snippet: p.snippet ?? '',
+        url: p.url ?? null,
+        access: 'private',
+        name: file ? (p.filename || file.originalname) : null,
+        filePath,
+        contentType: file ? file.mimetype || 'application/octet-stream' : p.text !== undefined ? 'application/json' : null,
+        size: file ? file.size : p.text !== undefined ? Buffer.byteLength(p.text) : 0,
+        data: p.text ?? null,
+        extent,
+        spatialReference: p.spatialReference ?? null,
+        properties,
+        status: 'completed',
+        statusMessage: 'completed',
+      });
+    } catch (e) {
+      if (filePath) await this.files.removeItemFolder(id);
+      throw e;
+    }
+    return { success: true, id, folder: null };
+  }
+
+  async item(caller: Caller | undefined, id: string) {
+    return toItem(await this.requireVisible(caller, id));
+  }
+
+  async requireVisible(caller: Caller | undefined, id: string) {
+    const row = await this.repo.findVisibleItem(id, caller);
+    if (!row) throw Errors.itemNotFound(id);
+    return row;
+  }
+
+  async data(caller: Caller | undefined, id: string): Promise<ItemData> {
+    const row = await this.requireVisible(caller, id);
+    if (row.status !== 'completed') {
+      throw Errors.badRequest('Item data is not available.', [`The item is ${row.status}: ${row.status_message}`]);
+    }
+    const storage = await this.repo.findStorage(id);
+    if (storage?.file_path) {
+      const size = await this.files.size(storage.file_path);
+      return { kind: 'file', stream: this.files.open(storage.file_path), fileName: row.name ?? 'data', contentType: row.content_type ?? 'application/octet-stream', size };
+    }
+    if (storage?.data != null) return { kind: 'json', text: storage.data };
+    return { kind: 'empty' };
+  }
+
+  async deleteItem(caller: Caller, ownerName: string, id: string) {
+    const row = await this.repo.findItem(id);
+    const owned = row && row.owner.toLowerCase() === ownerName.toLowerCase();
+    const allowed = owned && (row.owner_id === caller.userId || isAdminFor(caller, row.org_id, Privilege.AdminDeleteItems));
+    if (!owned || (!allowed && !(await this.repo.findVisibleItem(id, caller)))) throw Errors.itemNotFound(id);
+    if (!allowed) throw Errors.forbidden('Only the owner or an administrator may delete this item.');
+    const deleted = await this.repo.delete(id);
+    if (deleted?.file_path) await this.files.removeItemFolder(id);
+    return { success: true, itemId: id };
+  }
+
+  async userContent(caller: Caller, ownerName: string, page: PageDto) {
+    const owner = await this.identity.requireUser(ownerName);
+    if (owner.id !== caller.userId && !isAdminFor(caller, owner.orgId, Privilege.AdminViewItems)) {
+      throw Errors.forbidden("Only the owner or an administrator may list a user's content.");
+    }
+    const { total, rows } = await this.repo.listOwned(owner.id, page);
+    return { username: owner.username, total, start: page.start, num: page.num, nextStart: nextStart(page, total), currentFolder: null, items: rows.map(toItem), folders: [] };
+  }
+
+  async search(caller: Caller | undefined, p: SearchDto) {
+    if (p.q === undefined || p.q.trim() === '') throw Errors.badRequest("'q' is required.", ["Pass a query such as q=owner: jsmith AND type: CSV."]);
+    const node = parseSearchQuery(p.q);
+    const { total, rows } = await this.repo.search(node, caller, { field: p.sortField ?? 'title', order: p.sortOrder ?? 'asc' }, p);
+    return { query: p.q, total, start: p.start, num: p.num, nextStart: nextStart(p, total), results: rows.map(toItem) };
+  }
+
+  async groupContent(caller: Caller | undefined, groupId: string, page: PageDto) {
+    const { total, rows } = await this.repo.listGroupItems(groupId, caller, page);
+    return { total, start: page.start, num: page.num, nextStart: nextStart(page, total), items: rows.map(toItem) };
+  }
+
+  /** The item's own status; job statuses arrive with the export and publish pipelines. */
+  async status(caller: Caller, ownerName: string, id: string, p: StatusDto) {
+    const row = await this.repo.findItem(id);
+    const owned = row && row.owner.toLowerCase() === ownerName.toLowerCase();
+    if (!owned || (row.owner_id !== caller.userId && !isAdminFor(caller, row.org_id, Privilege.AdminViewItems))) throw Errors.itemNotFound(id);
+    if (p.jobType || p.jobId) {
+      throw Errors.badRequest('Job does not exist.', [`No ${p.jobType ?? ''} job '${p.jobId ?? ''}' for item '${id}'.`]);
+    }
+    return { status: row.status, statusMessage: row.status_message, itemId: id };
+  }
+}
+
+export function nextStart(page: { start: number; num: number }, total: number): number {
+  const next = page.start + page.num;
+  return page.num > 0 && next <= total ? next : -1;
+}

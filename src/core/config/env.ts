@@ -1,0 +1,96 @@
+import 'reflect-metadata';
+import { plainToInstance, Transform } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, validateSync } from 'class-validator';
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+const toInt = ({ value }: { value: unknown }) => (value === undefined || value === '' ? undefined : Number(value));
+
+/** Environment as read at start-up. Every field has a default except the admin credentials. */
+class EnvDto {
+  @Matches(/^postgres(ql)?:\/\/.+/, { message: 'DATABASE_URL must be a postgres:// URL' })
+  DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/arcgis';
+
+  @Matches(/^rediss?:\/\/.+/, { message: 'REDIS_URL must be a redis:// URL' })
+  REDIS_URL = 'redis://127.0.0.1:6379';
+
+  @Transform(toInt) @IsInt({ message: 'PORT must be an integer' }) @Min(1) @Max(65535)
+  PORT = 3000;
+
+  @IsString() @MinLength(1, { message: 'DATA_DIR must not be empty' })
+  DATA_DIR = './data';
+
+  @Matches(/^(\/[A-Za-z0-9._~-]+)*$/, { message: 'CONTEXT_PATH must be empty or like /portal (no trailing slash)' })
+  CONTEXT_PATH = '';
+
+  @IsOptional() @Matches(/^https?:\/\/[^\s/]+(\/[^\s]*)?$/, { message: 'PUBLIC_URL must be an http(s) URL' })
+  PUBLIC_URL?: string;
+
+  @IsOptional() @Matches(/^[A-Za-z0-9_.@-]{3,128}$/, { message: 'ADMIN_USERNAME must be 3-128 of A-Z a-z 0-9 _ . @ -' })
+  ADMIN_USERNAME?: string;
+
+  @IsOptional() @IsString() @MinLength(8, { message: 'ADMIN_PASSWORD must be at least 8 characters' })
+  ADMIN_PASSWORD?: string;
+
+  @IsIn(LOG_LEVELS, { message: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` })
+  LOG_LEVEL: (typeof LOG_LEVELS)[number] = 'info';
+
+  @Transform(toInt) @IsInt({ message: 'SHARE_MAX_ITEMS must be an integer' }) @Min(1) @Max(100000)
+  SHARE_MAX_ITEMS = 1000;
+
+  @Transform(toInt) @IsInt({ message: 'SHARE_MAX_GROUPS must be an integer' }) @Min(1) @Max(10000)
+  SHARE_MAX_GROUPS = 100;
+
+  @Transform(toInt) @IsInt({ message: 'TOKEN_MAX_MINUTES must be an integer' }) @Min(1)
+  TOKEN_MAX_MINUTES = 20160;
+
+  @Transform(toInt) @IsInt({ message: 'UPLOAD_MAX_MB must be an integer' }) @Min(1)
+  UPLOAD_MAX_MB = 2048;
+}
+
+export interface AppConfig {
+  databaseUrl: string;
+  redisUrl: string;
+  port: number;
+  dataDir: string;
+  contextPath: string;
+  /** Base of the ArcGIS REST API, e.g. /portal/sharing/rest. */
+  restBase: string;
+  publicUrl: string;
+  admin?: { username: string; password: string };
+  logLevel: EnvDto['LOG_LEVEL'];
+  limits: { shareMaxItems: number; shareMaxGroups: number; tokenMaxMinutes: number; uploadMaxBytes: number };
+}
+
+export class ConfigError extends Error {}
+
+/** Validates the environment; throws a ConfigError naming every bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const defined = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const dto = plainToInstance(EnvDto, defined, { exposeDefaultValues: true });
+  const errors = validateSync(dto, { forbidUnknownValues: false });
+  if (errors.length) {
+    const lines = errors.map((e) => `  ${e.property}: ${Object.values(e.constraints ?? {}).join('; ')}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  if (!!dto.ADMIN_USERNAME !== !!dto.ADMIN_PASSWORD) {
+    throw new ConfigError('Invalid configuration:\n  ADMIN_USERNAME and ADMIN_PASSWORD must be set together');
+  }
+  const publicUrl = (dto.PUBLIC_URL ?? `http://localhost:${dto.PORT}`).replace(/\/+$/, '');
+  return {
+    databaseUrl: dto.DATABASE_URL,
+    redisUrl: dto.REDIS_URL,
+    port: dto.PORT,
+    dataDir: dto.DATA_DIR,
+    contextPath: dto.CONTEXT_PATH,
+    restBase: `${dto.CONTEXT_PATH}/sharing/rest`,
+    publicUrl,
+    admin: dto.ADMIN_USERNAME ? { username: dto.ADMIN_USERNAME, password: dto.ADMIN_PASSWORD! } : undefined,
+    logLevel: dto.LOG_LEVEL,
+    limits: {
+      shareMaxItems: dto.SHARE_MAX_ITEMS,
+      shareMaxGroups: dto.SHARE_MAX_GROUPS,
+      tokenMaxMinutes: dto.TOKEN_MAX_MINUTES,
+      uploadMaxBytes: dto.UPLOAD_MAX_MB * 1024 * 1024,
+    },
+  };
+}

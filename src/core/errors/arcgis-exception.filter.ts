@@ -1,0 +1,45 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import type { Response } from 'express';
+import { ArcgisRequest, isPretty } from '../http/arcgis-request';
+import { ArcgisError, Errors } from './arcgis-error';
+
+/**
+ * The one place errors become replies. ArcGIS answers errors with HTTP 200 and the envelope
+ * (the client's token refresh depends on it); unknown errors are logged and answered with a generic envelope.
+ */
+@Catch()
+export class ArcgisExceptionFilter implements ExceptionFilter {
+  private readonly logger = new Logger('ArcgisExceptionFilter');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const ctx = host.switchToHttp();
+    const req = ctx.getRequest<ArcgisRequest>();
+    const res = ctx.getResponse<Response>();
+    const error = this.toArcgisError(exception, req);
+    if (res.headersSent) {
+      // A stream failed half-way: the status line is gone, so the only honest thing left is to cut the connection.
+      res.destroy();
+      return;
+    }
+    res.status(200).type('application/json').send(JSON.stringify(error.toEnvelope(), null, isPretty(req) ? 2 : undefined));
+  }
+
+  private toArcgisError(exception: unknown, req: ArcgisRequest): ArcgisError {
+    if (exception instanceof ArcgisError) return exception;
+    if (exception instanceof HttpException) {
+      const status = exception.getStatus();
+      if (status === 404) return Errors.invalidUrl(req.path);
+      if (status === 413) return Errors.badRequest('Request entity too large.', [exception.message]);
+      if (status < 500) return Errors.badRequest('Unable to complete operation.', [exception.message]);
+    }
+    const raw = exception as { type?: string; status?: number; message?: string };
+    // body-parser and multer errors carry a status or a code of their own; they are the caller's fault.
+    if (raw?.type === 'entity.parse.failed') return Errors.badRequest('Unable to parse the request body.', [String(raw.message)]);
+    if (raw?.type === 'entity.too.large') return Errors.badRequest('Request entity too large.', [String(raw.message)]);
+    if (typeof raw?.status === 'number' && raw.status >= 400 && raw.status < 500) {
+      return Errors.badRequest('Unable to complete operation.', [String(raw.message)]);
+    }
+    this.logger.error({ err: exception, requestId: req.requestId, path: req.path }, 'unhandled error');
+    return Errors.internal();
+  }
+}

@@ -1,0 +1,20 @@
+import type { Request } from 'express';
+import type { Caller } from '../../identity/caller';
+
+/** Values merged from the query string and the body (form, multipart): ArcGIS treats them alike. */
+export type ArcParams = Record<string, string>;
+
+export interface ArcgisRequest extends Request {
+  arcParams: ArcParams;
+  caller?: Caller;
+  uploadedFile?: Express.Multer.File;
+  requestId?: string;
+  /** A body that could not be parsed; raised by the request guard. */
+  bodyError?: unknown;
+}
+
+export const ALLOWED_F = ['json', 'pjson'] as const;
+
+export function isPretty(req: Request): boolean {
+  return (req as ArcgisRequest).arcParams?.f === 'pjson';
+}

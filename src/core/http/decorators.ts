@@ -1,0 +1,33 @@
+import { All, createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
+import { Errors } from '../errors/arcgis-error';
+import { ArcgisRequest } from './arcgis-request';
+import type { Caller } from '../../identity/caller';
+
+export const PUBLIC_KEY = 'arcgis:public';
+export const RAW_KEY = 'arcgis:raw';
+export const NOT_ARCGIS_KEY = 'arcgis:not-arcgis';
+
+/** Anonymous callers allowed (a token, if sent, must still be valid). */
+export const Public = () => SetMetadata(PUBLIC_KEY, true);
+/** The handler writes the response itself (file streams). */
+export const RawResponse = () => SetMetadata(RAW_KEY, true);
+/** Not part of the ArcGIS API (health): no `f`, no token handling, no envelope formatting. */
+export const NotArcgis = () => SetMetadata(NOT_ARCGIS_KEY, true);
+
+/** The authenticated caller; routes without @Public() never reach the handler without one. */
+export const CurrentCaller = createParamDecorator((_: unknown, ctx: ExecutionContext): Caller => {
+  const caller = ctx.switchToHttp().getRequest<ArcgisRequest>().caller;
+  if (!caller) throw Errors.tokenRequired();
+  return caller;
+});
+
+/** The caller, or undefined for an anonymous request. */
+export const OptionalCaller = createParamDecorator(
+  (_: unknown, ctx: ExecutionContext): Caller | undefined => ctx.switchToHttp().getRequest<ArcgisRequest>().caller,
+);
+
+/**
+ * An ArcGIS operation: the client uses POST where the docs say GET and vice versa, so both are served
+ * (other methods are refused by FormatGuard).
+ */
+export const Operation = (path: string) => All(path);

@@ -1,0 +1,44 @@
+import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { Response } from 'express';
+import { map, Observable } from 'rxjs';
+import { Errors } from '../errors/arcgis-error';
+import { ALLOWED_F, ArcgisRequest, isPretty } from './arcgis-request';
+import { NOT_ARCGIS_KEY, RAW_KEY } from './decorators';
+
+function flag(reflector: Reflector, key: string, ctx: ExecutionContext): boolean {
+  return !!reflector.getAllAndOverride<boolean>(key, [ctx.getHandler(), ctx.getClass()]);
+}
+
+/**
+ * Checks what every ArcGIS operation shares: GET or POST, and `f` json or pjson (missing means json,
+ * arcgis-compat.md 1.1). Called first by the request guard so a bad `f` is reported before anything else.
+ */
+export function assertArcgisRequest(req: ArcgisRequest): void {
+  if (req.bodyError) throw req.bodyError;
+  if (!['GET', 'POST', 'HEAD'].includes(req.method)) {
+    throw Errors.badRequest(`Method ${req.method} is not supported.`, ['Use GET or POST.']);
+  }
+  const f = req.arcParams?.f;
+  if (f !== undefined && f !== '' && !(ALLOWED_F as readonly string[]).includes(f)) {
+    throw Errors.badRequest(`Invalid value for parameter 'f': '${f}'.`, [`Allowed values of 'f': ${ALLOWED_F.join(', ')}.`]);
+  }
+}
+
+/** Writes replies compactly for f=json and indented for f=pjson. */
+@Injectable()
+export class FormatInterceptor implements NestInterceptor {
+  constructor(private readonly reflector: Reflector) {}
+
+  intercept(ctx: ExecutionContext, next: CallHandler): Observable<unknown> {
+    if (flag(this.reflector, RAW_KEY, ctx) || flag(this.reflector, NOT_ARCGIS_KEY, ctx)) return next.handle();
+    const req = ctx.switchToHttp().getRequest<ArcgisRequest>();
+    const res = ctx.switchToHttp().getResponse<Response>();
+    return next.handle().pipe(
+      map((body) => {
+        res.status(200).type('application/json');
+        return JSON.stringify(body, null, isPretty(req) ? 2 : undefined);
+      }),
+    );
+  }
+}

@@ -1,0 +1,138 @@
+import { Injectable } from '@nestjs/common';
+import { ContentService } from '../content/content.service';
+import { Errors } from '../core/errors/arcgis-error';
+import { newId } from '../core/ids';
+import { Caller, can, isAdminFor, Privilege } from '../identity/caller';
+import { MemberType } from './group.entities';
+import { AddUsersDto, CreateGroupDto, RemoveUsersDto, UpdateMembershipsDto } from './groups.dto';
+import { GroupRow, GroupsRepository } from './groups.repository';
+import { PageDto } from '../content/content.dto';
+
+type Membership = MemberType | 'none';
+
+@Injectable()
+export class GroupsService {
+  constructor(
+    private readonly repo: GroupsRepository,
+    private readonly items: ContentService,
+  ) {}
+
+  async create(caller: Caller, p: CreateGroupDto) {
+    if (!can(caller, Privilege.CreateGroup)) throw Errors.forbidden('Your role may not create groups.');
+    const id = newId();
+    await this.repo.create({
+      id,
+      orgId: caller.orgId,
+      ownerId: caller.userId,
+      title: p.title.trim(),
+      access: p.access,
+      tags: p.tags ?? [],
+      description: p.description ?? '',
+      snippet: p.snippet ?? '',
+      phone: p.phone ?? '',
+      sortField: p.sortField ?? 'title',
+      sortOrder: p.sortOrder ?? 'asc',
+      isInvitationOnly: p.isInvitationOnly ?? false,
+      isViewOnly: p.isViewOnly ?? false,
+      isFav: false,
+      autoJoin: p.autoJoin ?? false,
+    });
+    const group = await this.repo.find(id);
+    return { success: true, group: this.toGroup(group!, caller, 'owner') };
+  }
+
+  async info(caller: Caller | undefined, id: string) {
+    const { group, membership } = await this.requireVisible(caller, id);
+    return this.toGroup(group, caller, membership);
+  }
+
+  async content(caller: Caller | undefined, id: string, page: PageDto) {
+    // Private groups list their content to members and administrators only.
+    await this.requireVisible(caller, id);
+    return this.items.groupContent(caller, id, page);
+  }
+
+  async addUsers(caller: Caller, id: string, p: AddUsersDto) {
+    const group = await this.requireManaged(caller, id);
+    if (!p.users?.length && !p.admins?.length) throw Errors.badRequest("'users' or 'admins' is required.");
+    const notAdded = [
+      ...(await this.repo.addUsers(id, group.orgId, p.users ?? [], 'member')),
+      ...(await this.repo.addUsers(id, group.orgId, p.admins ?? [], 'admin')),
+    ];
+    return { notAdded };
+  }
+
+  async removeUsers(caller: Caller, id: string, p: RemoveUsersDto) {
+    await this.requireManaged(caller, id);
+    if (!p.users.length) throw Errors.badRequest("'users' is required.");
+    return { notRemoved: await this.repo.removeUsers(id, p.users) };
+  }
+
+  async updateMemberships(caller: Caller, id: string, p: UpdateMembershipsDto) {
+    const group = await this.requireManaged(caller, id);
+    if (!p.users.length) throw Errors.badRequest("'users' is required.");
+    // Promoting and demoting admins is the owner's (or an org admin's) call, as in ArcGIS.
+    if (group.ownerId !== caller.userId && !isAdminFor(caller, group.orgId, Privilege.AdminUpdateGroups)) {
+      throw Errors.forbidden('Only the group owner or an administrator may change memberships.');
+    }
+    return { results: await this.repo.updateMemberships(id, p.users, p.newMemberType) };
+  }
+
+  async delete(caller: Caller, id: string) {
+    const { group } = await this.requireVisible(caller, id);
+    if (group.ownerId !== caller.userId && !isAdminFor(caller, group.orgId, Privilege.AdminUpdateGroups)) {
+      throw Errors.forbidden('Only the group owner or an administrator may delete the group.');
+    }
+    await this.repo.delete(id);
+    return { success: true, groupId: id };
+  }
+
+  /** Public groups are visible to all, org groups to the org, private groups to members and org administrators. */
+  private async requireVisible(caller: Caller | undefined, id: string): Promise<{ group: GroupRow; membership: Membership }> {
+    const group = await this.repo.find(id);
+    const membership: Membership = group && caller ? ((await this.repo.memberType(id, caller.userId)) ?? 'none') : 'none';
+    const visible =
+      group &&
+      (group.access === 'public' ||
+        membership !== 'none' ||
+        (caller?.orgId === group.orgId && (group.access === 'org' || can(caller, Privilege.AdminViewGroups))));
+    if (!visible) throw Errors.groupNotFound(id);
+    return { group, membership };
+  }
+
+  private async requireManaged(caller: Caller, id: string): Promise<GroupRow> {
+    const { group, membership } = await this.requireVisible(caller, id);
+    if (membership !== 'owner' && membership !== 'admin' && !isAdminFor(caller, group.orgId, Privilege.AdminUpdateGroups)) {
+      throw Errors.forbidden('Only group owners and managers, or administrators, may change the group.');
+    }
+    return group;
+  }
+
+  private toGroup(g: GroupRow, caller: Caller | undefined, memberType: Membership) {
+    return {
+      id: g.id,
+      title: g.title,
+      isInvitationOnly: g.isInvitationOnly,
+      owner: g.owner,
+      description: g.description,
+      snippet: g.snippet,
+      tags: g.tags,
+      typeKeywords: [],
+      phone: g.phone,
+      sortField: g.sortField,
+      sortOrder: g.sortOrder,
+      isViewOnly: g.isViewOnly,
+      isFav: g.isFav,
+      thumbnail: null,
+      created: g.created.getTime(),
+      modified: g.modified.getTime(),
+      access: g.access,
+      capabilities: [],
+      isReadOnly: false,
+      protected: false,
+      autoJoin: g.autoJoin,
+      orgId: g.orgId,
+      userMembership: { username: caller?.username ?? null, memberType, applications: 0 },
+    };
+  }
+}

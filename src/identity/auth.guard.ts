@@ -1,0 +1,42 @@
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { Errors } from '../core/errors/arcgis-error';
+import { ArcgisRequest } from '../core/http/arcgis-request';
+import { assertArcgisRequest } from '../core/http/format';
+import { NOT_ARCGIS_KEY, PUBLIC_KEY } from '../core/http/decorators';
+import { TokenService } from './token.service';
+
+/** Reads the token from `token` (query or body) or a Bearer header, the ways the client sends it. */
+export function readToken(req: ArcgisRequest): string | undefined {
+  const param = req.arcParams?.token;
+  if (param) return param;
+  for (const header of ['x-esri-authorization', 'authorization']) {
+    const value = req.headers[header];
+    const m = typeof value === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(value) : null;
+    if (m) return m[1];
+  }
+  return undefined;
+}
+
+/**
+ * A sent token must be valid everywhere (498), even on public routes, so an expired session is noticed and refreshed;
+ * routes without @Public() need one (499).
+ */
+@Injectable()
+export class AuthGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly tokens: TokenService,
+  ) {}
+
+  async canActivate(ctx: ExecutionContext): Promise<boolean> {
+    const targets = [ctx.getHandler(), ctx.getClass()];
+    if (this.reflector.getAllAndOverride<boolean>(NOT_ARCGIS_KEY, targets)) return true;
+    const req = ctx.switchToHttp().getRequest<ArcgisRequest>();
+    assertArcgisRequest(req);
+    const token = readToken(req);
+    if (token) req.caller = await this.tokens.resolve(token);
+    if (!req.caller && !this.reflector.getAllAndOverride<boolean>(PUBLIC_KEY, targets)) throw Errors.tokenRequired();
+    return true;
+  }
+}

@@ -1,0 +1,59 @@
+import type { BuiltInRole } from './identity.entities';
+
+/** The authenticated user behind a request, as resolved from its token. */
+export interface Caller {
+  userId: string;
+  username: string;
+  orgId: string;
+  role: BuiltInRole;
+  roleId: string | null;
+  privileges: string[];
+}
+
+export const Privilege = {
+  /** Share and unshare other users' items (ArcGIS "administrative privileges" for sharing). */
+  AdminShare: 'portal:admin:shareToGroup',
+  AdminViewItems: 'portal:admin:viewItems',
+  AdminDeleteItems: 'portal:admin:deleteItems',
+  AdminViewGroups: 'portal:admin:viewGroups',
+  AdminUpdateGroups: 'portal:admin:updateGroups',
+  AdminManageUsers: 'portal:admin:createUpdateCapableGroups',
+  AdminUsers: 'portal:admin:manageUsers',
+  AdminRoles: 'portal:admin:manageRoles',
+  CreateItem: 'portal:user:createItem',
+  CreateGroup: 'portal:user:createGroup',
+  ShareToGroup: 'portal:user:shareToGroup',
+  ShareToOrg: 'portal:user:shareToOrg',
+  ShareToPublic: 'portal:user:shareToPublic',
+  JoinGroup: 'portal:user:joinGroup',
+  PublishFeatures: 'portal:publisher:publishFeatures',
+} as const;
+
+const USER = [Privilege.CreateItem, Privilege.CreateGroup, Privilege.ShareToGroup, Privilege.ShareToOrg, Privilege.ShareToPublic, Privilege.JoinGroup];
+const PUBLISHER = [...USER, Privilege.PublishFeatures];
+const ADMIN = [
+  ...PUBLISHER,
+  Privilege.AdminShare,
+  Privilege.AdminViewItems,
+  Privilege.AdminDeleteItems,
+  Privilege.AdminViewGroups,
+  Privilege.AdminUpdateGroups,
+  Privilege.AdminUsers,
+  Privilege.AdminRoles,
+];
+
+export const ALL_PRIVILEGES: readonly string[] = ADMIN;
+
+/** Privileges of a built-in role; a custom role's own list replaces these. */
+export function builtInPrivileges(role: BuiltInRole): string[] {
+  return role === 'org_admin' ? [...ADMIN] : role === 'org_publisher' ? [...PUBLISHER] : [...USER];
+}
+
+export function can(caller: Caller | undefined, privilege: string): boolean {
+  return !!caller && caller.privileges.includes(privilege);
+}
+
+/** Whether the caller may act on content of a user in `orgId` as an administrator. */
+export function isAdminFor(caller: Caller | undefined, orgId: string, privilege: string = Privilege.AdminShare): boolean {
+  return !!caller && caller.orgId === orgId && can(caller, privilege);
+}

@@ -1,0 +1,53 @@
+import { Column, CreateDateColumn, Entity, PrimaryColumn, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+
+export type BuiltInRole = 'org_admin' | 'org_publisher' | 'org_user';
+
+@Entity('orgs')
+export class OrgEntity {
+  @PrimaryColumn() id: string;
+  @Column() name: string;
+  @Column({ name: 'url_key' }) urlKey: string;
+  @CreateDateColumn({ type: 'timestamptz' }) created: Date;
+}
+
+/** A custom role: a named privilege list that replaces the built-in role's privileges. */
+@Entity('roles')
+export class RoleEntity {
+  @PrimaryColumn() id: string;
+  @Column({ name: 'org_id' }) orgId: string;
+  @Column() name: string;
+  @Column() description: string;
+  @Column('text', { array: true }) privileges: string[];
+  @CreateDateColumn({ type: 'timestamptz' }) created: Date;
+}
+
+@Entity('users')
+export class UserEntity {
+  @PrimaryColumn() id: string;
+  @Column() username: string;
+  @Column({ name: 'org_id' }) orgId: string;
+  @Column({ type: 'text' }) role: BuiltInRole;
+  @Column({ name: 'role_id', type: 'text', nullable: true }) roleId: string | null;
+  @Column({ name: 'full_name' }) fullName: string;
+  @Column({ name: 'first_name' }) firstName: string;
+  @Column({ name: 'last_name' }) lastName: string;
+  @Column() email: string;
+  @Column() description: string;
+  @Column({ name: 'password_hash', select: false }) passwordHash: string;
+  @Column({ name: 'fav_group_id', type: 'text', nullable: true }) favGroupId: string | null;
+  @Column() disabled: boolean;
+  @CreateDateColumn({ type: 'timestamptz' }) created: Date;
+  @UpdateDateColumn({ type: 'timestamptz' }) modified: Date;
+}
+
+@Entity('tokens')
+export class TokenEntity {
+  @PrimaryGeneratedColumn({ type: 'bigint' }) id: string;
+  @Column({ name: 'token_hash', type: 'bytea' }) tokenHash: Buffer;
+  @Column({ name: 'user_id' }) userId: string;
+  @Column() client: string;
+  @Column({ type: 'text', nullable: true }) referer: string | null;
+  @Column({ name: 'expires_at', type: 'timestamptz' }) expiresAt: Date;
+  @Column({ name: 'revoked_at', type: 'timestamptz', nullable: true }) revokedAt: Date | null;
+  @CreateDateColumn({ type: 'timestamptz' }) created: Date;
+}

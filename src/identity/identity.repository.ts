@@ -1,0 +1,136 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { newId } from '../core/ids';
+import { BuiltInRole, OrgEntity, RoleEntity, TokenEntity, UserEntity } from './identity.entities';
+
+export interface TokenOwnerRow {
+  user_id: string;
+  username: string;
+  org_id: string;
+  role: BuiltInRole;
+  role_id: string | null;
+  role_privileges: string[] | null;
+}
+
+export interface MembershipRow {
+  id: string;
+  title: string;
+  access: string;
+  owner: string;
+  member_type: 'owner' | 'admin' | 'member';
+}
+
+@Injectable()
+export class IdentityRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  countUsers(): Promise<number> {
+    return this.db.getRepository(UserEntity).count();
+  }
+
+  /** User names are unique regardless of case (index on lower(username)). */
+  findUser(username: string): Promise<UserEntity | null> {
+    return this.db.getRepository(UserEntity).createQueryBuilder('u').where('lower(u.username) = lower(:username)', { username }).getOne();
+  }
+
+  findUserWithPassword(username: string): Promise<UserEntity | null> {
+    return this.db
+      .getRepository(UserEntity)
+      .createQueryBuilder('u')
+      .addSelect('u.passwordHash')
+      .where('lower(u.username) = lower(:username)', { username })
+      .getOne();
+  }
+
+  findOrg(id: string): Promise<OrgEntity | null> {
+    return this.db.getRepository(OrgEntity).findOneBy({ id });
+  }
+
+  findRole(id: string): Promise<RoleEntity | null> {
+    return this.db.getRepository(RoleEntity).findOneBy({ id });
+  }
+
+  findFirstOrg(): Promise<OrgEntity | null> {
+    return this.db.getRepository(OrgEntity).createQueryBuilder('o').orderBy('o.created', 'ASC').getOne();
+  }
+
+  async createOrg(name: string, urlKey: string): Promise<OrgEntity> {
+    return this.db.getRepository(OrgEntity).save({ id: newId(), name, urlKey });
+  }
+
+  async createUser(user: Omit<UserEntity, 'id' | 'created' | 'modified' | 'disabled' | 'favGroupId'>): Promise<UserEntity> {
+    return this.db.getRepository(UserEntity).save({ ...user, id: newId(), disabled: false, favGroupId: null });
+  }
+
+  async setUserRole(userId: string, role: BuiltInRole, roleId: string | null): Promise<void> {
+    await this.db.getRepository(UserEntity).update({ id: userId }, { role, roleId });
+  }
+
+  async createRole(orgId: string, name: string, description: string, privileges: string[]): Promise<RoleEntity> {
+    return this.db.getRepository(RoleEntity).save({ id: newId(), orgId, name, description, privileges });
+  }
+
+  async setRolePrivileges(roleId: string, privileges: string[]): Promise<void> {
+    await this.db.getRepository(RoleEntity).update({ id: roleId }, { privileges });
+  }
+
+  async insertToken(token: Pick<TokenEntity, 'tokenHash' | 'userId' | 'client' | 'referer' | 'expiresAt'>): Promise<void> {
+    await this.db.getRepository(TokenEntity).insert(token);
+  }
+
+  /** One round trip per request: the token, its user and the user's custom role. */
+  async findTokenOwner(tokenHash: Buffer): Promise<TokenOwnerRow | null> {
+    const rows: TokenOwnerRow[] = await this.db.query(
+      `SELECT u.id AS user_id, u.username, u.org_id, u.role, u.role_id, r.privileges AS role_privileges
+         FROM tokens t
+         JOIN users u ON u.id = t.user_id AND NOT u.disabled
+         LEFT JOIN roles r ON r.id = u.role_id
+        WHERE t.token_hash = $1 AND t.revoked_at IS NULL AND t.expires_at > now()`,
+      [tokenHash],
+    );
+    return rows[0] ?? null;
+  }
+
+  /** Revokes a token; an admin may revoke any token of their org, others only their own. Returns whether one was revoked. */
+  async revokeToken(tokenHash: Buffer, byUserId: string, orgWideForOrg: string | null): Promise<boolean> {
+    // TypeORM answers UPDATE ... RETURNING with [rows, rowCount].
+    const [rows]: [unknown[], number] = await this.db.query(
+      `UPDATE tokens t SET revoked_at = now()
+         FROM users u
+        WHERE t.token_hash = $1 AND u.id = t.user_id AND t.revoked_at IS NULL
+          AND (t.user_id = $2 OR u.org_id = $3)
+        RETURNING t.id`,
+      [tokenHash, byUserId, orgWideForOrg],
+    );
+    return rows.length > 0;
+  }
+
+  /** Creates the first organisation and its administrator, unless some user exists already. Returns whether it did. */
+  async bootstrapAdmin(orgName: string, username: string, passwordHash: string): Promise<boolean> {
+    return this.db.transaction(async (m) => {
+      await m.query('SELECT pg_advisory_xact_lock($1)', [BOOTSTRAP_LOCK]);
+      const [{ n }] = await m.query('SELECT count(*)::int AS n FROM users');
+      if (n > 0) return false;
+      const orgId = newId();
+      await m.insert(OrgEntity, { id: orgId, name: orgName, urlKey: 'default' });
+      await m.insert(UserEntity, {
+        id: newId(), username, orgId, role: 'org_admin', roleId: null, fullName: username, firstName: '', lastName: '',
+        email: '', description: '', passwordHash, disabled: false, favGroupId: null,
+      });
+      return true;
+    });
+  }
+
+  listMemberships(userId: string): Promise<MembershipRow[]> {
+    return this.db.query(
+      `SELECT g.id, g.title, g.access, o.username AS owner, m.member_type
+         FROM group_members m JOIN groups g ON g.id = m.group_id JOIN users o ON o.id = g.owner_id
+        WHERE m.user_id = $1 ORDER BY g.title, g.id`,
+      [userId],
+    );
+  }
+}
+
+/** Serialises first-start admin creation between several API instances. */
+export const BOOTSTRAP_LOCK = 0x61726367;

@@ -1,0 +1,181 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { APP_CONFIG } from '../core/config/config.module';
+import { AppConfig } from '../core/config/env';
+import { Errors } from '../core/errors/arcgis-error';
+import { ID_PATTERN } from '../core/ids';
+import { ALL_PRIVILEGES, builtInPrivileges, Caller, can, Privilege } from './caller';
+import { BuiltInRole, UserEntity } from './identity.entities';
+import { CreateRoleDto, CreateUserDto, UpdateUserRoleDto } from './identity.dto';
+import { IdentityRepository } from './identity.repository';
+import { hashPassword } from './passwords';
+
+const BUILT_IN: readonly BuiltInRole[] = ['org_admin', 'org_publisher', 'org_user'];
+
+/** The built-in role a custom role sits on, as ArcGIS derives it from the privileges. */
+function baseRoleFor(privileges: string[]): BuiltInRole {
+  if (privileges.some((p) => p.startsWith('portal:admin:'))) return 'org_admin';
+  if (privileges.some((p) => p.startsWith('portal:publisher:'))) return 'org_publisher';
+  return 'org_user';
+}
+
+const ms = (d: Date) => d.getTime();
+
+@Injectable()
+export class IdentityService implements OnApplicationBootstrap {
+  private readonly logger = new Logger(IdentityService.name);
+
+  constructor(
+    private readonly repo: IdentityRepository,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    const admin = this.config.admin;
+    if (!admin) return;
+    const created = await this.repo.bootstrapAdmin('Organization', admin.username, await hashPassword(admin.password));
+    if (created) this.logger.log(`created the first organisation administrator '${admin.username}'`);
+  }
+
+  async requireUser(username: string): Promise<UserEntity> {
+    const user = await this.repo.findUser(username);
+    if (!user) throw Errors.userNotFound(username);
+    return user;
+  }
+
+  async self(caller: Caller) {
+    const user = await this.requireUser(caller.username);
+    return this.fullUser(user, caller);
+  }
+
+  /** Full record for the user and their admins; others in the org see the public part; nobody else sees the user. */
+  async user(caller: Caller | undefined, username: string) {
+    const user = await this.repo.findUser(username);
+    if (!user || !caller || caller.orgId !== user.orgId) throw Errors.userNotFound(username);
+    if (caller.userId === user.id) return this.fullUser(user, caller);
+    if (can(caller, Privilege.AdminUsers)) {
+      const role = user.roleId ? await this.repo.findRole(user.roleId) : null;
+      return this.fullUser(user, { privileges: role?.privileges ?? builtInPrivileges(user.role) });
+    }
+    return this.publicUser(user);
+  }
+
+  async portalSelf(caller: Caller | undefined) {
+    const org = caller ? await this.repo.findOrg(caller.orgId) : await this.repo.findFirstOrg();
+    const base = {
+      id: org?.id ?? null,
+      name: org?.name ?? 'Portal',
+      portalName: 'ArcGIS-compatible Portal',
+      isPortal: true,
+      urlKey: org?.urlKey,
+      portalHostname: new URL(this.config.publicUrl).host + this.config.contextPath,
+      allSSL: this.config.publicUrl.startsWith('https:'),
+      supportsHostedServices: true,
+      currentVersion: '2024.1',
+      // Left empty on purpose: a non-empty list makes the client send no-cors pre-requests (arcgis-compat.md 1.5).
+      authorizedCrossOriginDomains: [],
+      created: org ? ms(org.created) : undefined,
+    };
+    return caller ? { ...base, user: await this.self(caller) } : base;
+  }
+
+  async createUser(caller: Caller, p: CreateUserDto) {
+    if (!can(caller, Privilege.AdminUsers)) throw Errors.forbidden('Only organisation administrators may create users.');
+    const { role, roleId } = await this.resolveRole(caller, p.role ?? 'org_user');
+    if (await this.repo.findUser(p.username)) {
+      throw Errors.badRequest('Unable to create user.', [`The user name '${p.username}' is already taken.`]);
+    }
+    const user = await this.repo.createUser({
+      username: p.username,
+      orgId: caller.orgId,
+      role,
+      roleId,
+      fullName: p.fullname ?? [p.firstname, p.lastname].filter(Boolean).join(' '),
+      firstName: p.firstname ?? '',
+      lastName: p.lastname ?? '',
+      email: p.email ?? '',
+      description: p.description ?? '',
+      passwordHash: await hashPassword(p.password),
+    });
+    return { status: 'success', username: user.username, id: user.id };
+  }
+
+  async createRole(caller: Caller, p: CreateRoleDto) {
+    if (!can(caller, Privilege.AdminRoles)) throw Errors.forbidden('Only organisation administrators may create roles.');
+    const role = await this.repo.createRole(caller.orgId, p.name, p.description ?? '', []);
+    return { success: true, id: role.id, name: role.name, description: role.description };
+  }
+
+  async setPrivileges(caller: Caller, roleId: string, raw: string) {
+    if (!can(caller, Privilege.AdminRoles)) throw Errors.forbidden('Only organisation administrators may change roles.');
+    const role = ID_PATTERN.test(roleId) ? await this.repo.findRole(roleId) : null;
+    if (!role || role.orgId !== caller.orgId) throw Errors.badRequest('Role does not exist.', [`No role '${roleId}' in this organization.`]);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(raw);
+    } catch (e) {
+      throw Errors.badRequest("'privileges' is not valid JSON.", [String((e as Error).message)]);
+    }
+    const list = (parsed as { privileges?: unknown })?.privileges;
+    if (!Array.isArray(list) || list.some((x) => typeof x !== 'string')) {
+      throw Errors.badRequest("'privileges' must be a JSON object {\"privileges\":[\"...\"]}.");
+    }
+    const unknown = list.filter((x) => !ALL_PRIVILEGES.includes(x));
+    if (unknown.length) throw Errors.badRequest('Unknown privileges.', unknown.map((x) => `Unknown privilege '${x}'.`));
+    await this.repo.setRolePrivileges(role.id, [...new Set(list as string[])]);
+    return { success: true };
+  }
+
+  async updateUserRole(caller: Caller, p: UpdateUserRoleDto) {
+    if (!can(caller, Privilege.AdminUsers)) throw Errors.forbidden('Only organisation administrators may change roles.');
+    const user = await this.repo.findUser(p.user);
+    if (!user || user.orgId !== caller.orgId) throw Errors.userNotFound(p.user);
+    const { role, roleId } = await this.resolveRole(caller, p.role);
+    await this.repo.setUserRole(user.id, role, roleId);
+    return { success: true, username: user.username };
+  }
+
+  private async resolveRole(caller: Caller, value: string): Promise<{ role: BuiltInRole; roleId: string | null }> {
+    if ((BUILT_IN as readonly string[]).includes(value)) return { role: value as BuiltInRole, roleId: null };
+    const custom = ID_PATTERN.test(value) ? await this.repo.findRole(value) : null;
+    if (!custom || custom.orgId !== caller.orgId) {
+      throw Errors.badRequest('Invalid role.', [`'role' must be one of ${BUILT_IN.join(', ')} or the id of a custom role.`]);
+    }
+    return { role: baseRoleFor(custom.privileges), roleId: custom.id };
+  }
+
+  private publicUser(u: UserEntity) {
+    return {
+      username: u.username,
+      id: u.id,
+      fullName: u.fullName,
+      firstName: u.firstName,
+      lastName: u.lastName,
+      description: u.description,
+      orgId: u.orgId,
+      provider: 'arcgis',
+      access: 'org',
+      created: ms(u.created),
+      modified: ms(u.modified),
+    };
+  }
+
+  private async fullUser(u: UserEntity, viewer: Pick<Caller, 'privileges'>) {
+    const groups = await this.repo.listMemberships(u.id);
+    return {
+      ...this.publicUser(u),
+      email: u.email,
+      role: u.role,
+      ...(u.roleId ? { roleId: u.roleId } : {}),
+      privileges: viewer.privileges,
+      favGroupId: u.favGroupId,
+      disabled: u.disabled,
+      groups: groups.map((g) => ({
+        id: g.id,
+        title: g.title,
+        owner: g.owner,
+        access: g.access,
+        userMembership: { username: u.username, memberType: g.member_type, applications: 0 },
+      })),
+    };
+  }
+}

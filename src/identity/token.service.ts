@@ -1,0 +1,65 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { createHash, randomBytes } from 'node:crypto';
+import { APP_CONFIG } from '../core/config/config.module';
+import { AppConfig } from '../core/config/env';
+import { Errors } from '../core/errors/arcgis-error';
+import { builtInPrivileges, Caller, can, Privilege } from './caller';
+import { IdentityRepository } from './identity.repository';
+import { dummyHash, verifyPassword } from './passwords';
+import { GenerateTokenDto } from './identity.dto';
+
+/** Tokens are random 256-bit strings; only their SHA-256 is stored, so a database leak yields no usable token. */
+const hashToken = (token: string) => createHash('sha256').update(token).digest();
+
+const DEFAULT_EXPIRATION_MINUTES = 60;
+
+@Injectable()
+export class TokenService {
+  constructor(
+    private readonly repo: IdentityRepository,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async generate(p: GenerateTokenDto, requestIp: string | undefined) {
+    const fail = () => Errors.badRequest('Unable to generate token.', ['Invalid username or password.']);
+    if (p.client === 'referer' && !p.referer) {
+      throw Errors.badRequest('Unable to generate token.', ["'referer' must be specified when client is 'referer'."]);
+    }
+    const user = await this.repo.findUserWithPassword(p.username);
+    // User names are case-sensitive in generateToken; the unique index makes the row unique regardless of case.
+    const ok = user ? await verifyPassword(p.password, user.passwordHash) : await verifyPassword(p.password, await dummyHash());
+    if (!user || !ok || user.username !== p.username || user.disabled) throw fail();
+    const minutes = Math.min(p.expiration ?? DEFAULT_EXPIRATION_MINUTES, this.config.limits.tokenMaxMinutes);
+    const token = randomBytes(32).toString('base64url');
+    const expires = Date.now() + minutes * 60_000;
+    await this.repo.insertToken({
+      tokenHash: hashToken(token),
+      userId: user.id,
+      client: p.client ?? 'requestip',
+      referer: p.client === 'referer' ? p.referer! : p.client === 'ip' ? (p.ip ?? null) : (requestIp ?? null),
+      expiresAt: new Date(expires),
+    });
+    // `expires` must be a JSON number: the client builds a Date from it (arcgis-compat.md 2.2).
+    return { token, expires, ssl: this.config.publicUrl.startsWith('https:') };
+  }
+
+  async resolve(token: string): Promise<Caller> {
+    const row = await this.repo.findTokenOwner(hashToken(token));
+    if (!row) throw Errors.invalidToken();
+    return {
+      userId: row.user_id,
+      username: row.username,
+      orgId: row.org_id,
+      role: row.role,
+      roleId: row.role_id,
+      privileges: row.role_privileges ?? builtInPrivileges(row.role),
+    };
+  }
+
+  async revoke(caller: Caller, token: string): Promise<{ success: boolean }> {
+    const adminOrg = can(caller, Privilege.AdminUsers) ? caller.orgId : null;
+    const revoked = await this.repo.revokeToken(hashToken(token), caller.userId, adminOrg);
+    if (!revoked) throw Errors.badRequest('Unable to revoke token.', ['The token does not exist, has been revoked, or is not yours to revoke.']);
+    return { success: true };
+  }
+}

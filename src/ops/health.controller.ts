@@ -1,0 +1,51 @@
+import { ArgumentsHost, Catch, Controller, ExceptionFilter, Get, HttpException, Inject, Injectable, UseFilters } from '@nestjs/common';
+import type { Response } from 'express';
+import { HealthCheck, HealthCheckService, HealthIndicatorService, TypeOrmHealthIndicator } from '@nestjs/terminus';
+import type Redis from 'ioredis';
+import { NotArcgis } from '../core/http/decorators';
+import { REDIS } from '../core/redis/redis.module';
+
+@Injectable()
+export class RedisHealthIndicator {
+  constructor(
+    @Inject(REDIS) private readonly redis: Redis,
+    private readonly indicator: HealthIndicatorService,
+  ) {}
+
+  async isHealthy(key: string) {
+    const check = this.indicator.check(key);
+    try {
+      const pong = await Promise.race([
+        this.redis.ping(),
+        new Promise<never>((_, reject) => setTimeout(() => reject(new Error('timeout after 1000 ms')), 1000)),
+      ]);
+      return pong === 'PONG' ? check.up() : check.down({ message: `unexpected reply ${pong}` });
+    } catch (e) {
+      return check.down({ message: (e as Error).message });
+    }
+  }
+}
+
+/** Health is for orchestrators, not ArcGIS clients: it keeps terminus's body and its 503. */
+@Catch(HttpException)
+class PlainHttpFilter implements ExceptionFilter {
+  catch(e: HttpException, host: ArgumentsHost) {
+    host.switchToHttp().getResponse<Response>().status(e.getStatus()).json(e.getResponse());
+  }
+}
+
+/** Liveness for orchestrators: 200 when Postgres and Redis answer, 503 otherwise. */
+@Controller('health')
+@UseFilters(PlainHttpFilter)
+export class HealthController {
+  constructor(
+    private readonly health: HealthCheckService,
+    private readonly db: TypeOrmHealthIndicator,
+    private readonly redis: RedisHealthIndicator,
+  ) {}
+
+  @Get() @NotArcgis() @HealthCheck()
+  check() {
+    return this.health.check([() => this.db.pingCheck('postgres', { timeout: 1000 }), () => this.redis.isHealthy('redis')]);
+  }
+}

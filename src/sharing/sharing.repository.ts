@@ -1,0 +1,145 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { SqlParams } from '../core/database/sql-params';
+import { visibleSql } from '../content/item-sql';
+import { Caller } from '../identity/caller';
+
+export interface ShareChange {
+  caller: Caller;
+  /** Acts for other owners (admin privilege); checked against each item's organisation in SQL. */
+  callerIsAdmin: boolean;
+  /** The owner named in the path; null on the group-admin routes (content/items/<id>/...). */
+  ownerId: string | null;
+  itemIds: string[];
+  groupIds: string[];
+}
+
+export interface AccessChange {
+  everyone: boolean | null;
+  org: boolean | null;
+}
+
+/** What one statement found for one requested item. Items that are missing or not the owner's have no row. */
+export interface ItemOutcome {
+  item_id: string;
+  accessible: boolean;
+  /** Requested groups that exist but where the caller may not make this change. */
+  denied: string[];
+  existing_groups: string[];
+}
+
+/** Items and groups of the request, and what the caller may do with each pair; shared by share and unshare. */
+function pairsCte(c: ShareChange, p: SqlParams): string {
+  const caller = p.add(c.caller.userId);
+  const org = p.add(c.caller.orgId);
+  const admin = p.add(c.callerIsAdmin);
+  const owner = p.add(c.ownerId);
+  const items = p.add(c.itemIds);
+  const groups = p.add(c.groupIds);
+  return `
+    it AS (
+      SELECT i.id, i.owner_id, i.access,
+             (i.owner_id = ${caller} OR (${admin}::boolean AND i.org_id = ${org})) AS for_owner,
+             ${visibleSql('i', c.caller, p)} AS visible
+        FROM items i
+       WHERE i.id = ANY(${items}::text[]) AND (${owner}::text IS NULL OR i.owner_id = ${owner}::text)
+    ),
+    grp AS (
+      SELECT g.id, g.org_id, g.is_view_only, m.member_type AS caller_type
+        FROM groups g LEFT JOIN group_members m ON m.group_id = g.id AND m.user_id = ${caller}
+       WHERE g.id = ANY(${groups}::text[])
+    )`;
+}
+
+const OUTCOME = `
+  SELECT it.id AS item_id, (it.visible OR it.for_owner) AS accessible,
+         COALESCE(array_agg(p.group_id ORDER BY p.group_id) FILTER (WHERE NOT p.allowed), '{}') AS denied,
+         (SELECT COALESCE(array_agg(id), '{}') FROM grp) AS existing_groups
+    FROM it LEFT JOIN pairs p ON p.item_id = it.id
+   GROUP BY it.id, it.visible, it.for_owner`;
+
+/**
+ * Share and unshare are set-based: a fixed number of statements whatever the item and group counts.
+ * Item rows are locked in id order first, so concurrent changes to the same items queue instead of deadlocking.
+ */
+@Injectable()
+export class SharingRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  async managesAnyGroup(userId: string, groupIds: string[]): Promise<boolean> {
+    const rows = await this.db.query(
+      `SELECT 1 FROM group_members WHERE user_id = $1 AND group_id = ANY($2::text[]) AND member_type IN ('owner','admin') LIMIT 1`,
+      [userId, groupIds],
+    );
+    return rows.length > 0;
+  }
+
+  unshare(c: ShareChange): Promise<ItemOutcome[]> {
+    return this.db.transaction(async (m) => {
+      await this.lockItems(m, c.itemIds);
+      const p = new SqlParams();
+      const sql = `WITH ${pairsCte(c, p)},
+        pairs AS (
+          SELECT it.id AS item_id, grp.id AS group_id,
+                 (it.for_owner OR grp.caller_type IN ('owner','admin')) IS TRUE AS allowed
+            FROM it CROSS JOIN grp WHERE it.visible OR it.for_owner
+        ),
+        del AS (
+          DELETE FROM item_shares s USING pairs p
+           WHERE s.item_id = p.item_id AND s.group_id = p.group_id AND p.allowed
+        )
+        ${OUTCOME}`;
+      return m.query(sql, p.values);
+    });
+  }
+
+  /**
+   * The owner (or an admin for them) shares to groups the owner belongs to (to view-only groups only as their
+   * manager); an admin also to any group of their organisation. A group manager shares others' org or public items
+   * into the groups they manage. Access (everyone/org) changes only for items the caller acts for as owner.
+   */
+  share(c: ShareChange, access: AccessChange): Promise<ItemOutcome[]> {
+    return this.db.transaction(async (m) => {
+      await this.lockItems(m, c.itemIds);
+      const p = new SqlParams();
+      const cte = pairsCte(c, p);
+      const admin = p.add(c.callerIsAdmin);
+      const org = p.add(c.caller.orgId);
+      const everyone = p.add(access.everyone);
+      const orgFlag = p.add(access.org);
+      const sql = `WITH ${cte},
+        pairs AS (
+          SELECT it.id AS item_id, grp.id AS group_id,
+                 (CASE WHEN it.for_owner THEN
+                        (om.member_type IS NOT NULL AND (NOT grp.is_view_only OR om.member_type IN ('owner','admin')))
+                        OR (${admin}::boolean AND grp.org_id = ${org})
+                       ELSE grp.caller_type IN ('owner','admin') AND it.access IN ('org','public') END) IS TRUE AS allowed
+            FROM it CROSS JOIN grp
+            LEFT JOIN group_members om ON om.group_id = grp.id AND om.user_id = it.owner_id
+           WHERE it.visible OR it.for_owner
+        ),
+        ins AS (
+          INSERT INTO item_shares (item_id, group_id)
+          SELECT item_id, group_id FROM pairs WHERE allowed
+          ON CONFLICT DO NOTHING
+        ),
+        acc AS (
+          UPDATE items i SET
+            access = CASE WHEN COALESCE(${everyone}::boolean, i.access = 'public') THEN 'public'
+                          WHEN COALESCE(${orgFlag}::boolean, i.access IN ('org','public')) THEN 'org'
+                          ELSE 'private' END,
+            modified = now()
+           FROM it WHERE it.id = i.id AND it.for_owner
+             AND (${everyone}::boolean IS NOT NULL OR ${orgFlag}::boolean IS NOT NULL)
+        )
+        ${OUTCOME}`;
+      return m.query(sql, p.values);
+    });
+  }
+
+  private async lockItems(m: EntityManager, itemIds: string[]): Promise<void> {
+    // NO KEY UPDATE leaves the FK checks of item_shares inserts (KEY SHARE) unblocked.
+    await m.query(`SELECT id FROM items WHERE id = ANY($1::text[]) ORDER BY id FOR NO KEY UPDATE`, [itemIds]);
+  }
+}

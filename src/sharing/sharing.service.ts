@@ -1,0 +1,100 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG } from '../core/config/config.module';
+import { AppConfig } from '../core/config/env';
+import { Errors } from '../core/errors/arcgis-error';
+import { ID_PATTERN } from '../core/ids';
+import { Caller, can, isAdminFor, Privilege } from '../identity/caller';
+import { IdentityService } from '../identity/identity.service';
+import { ShareDto } from './sharing.dto';
+import { AccessChange, ItemOutcome, SharingRepository } from './sharing.repository';
+
+export interface ItemResult {
+  itemId: string;
+  success: boolean;
+  notGroups: string[];
+  error?: { code: number; message: string };
+}
+
+/** Real ArcGIS reports a missing item inside a batch with code 500 (arcgis-compat.md 6.4); kept for compatibility. */
+const ITEM_MISSING = { code: 500, message: 'Item does not exist or is inaccessible.' };
+
+@Injectable()
+export class SharingService {
+  constructor(
+    private readonly repo: SharingRepository,
+    private readonly identity: IdentityService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /** `ownerName` null means the group-admin route, where each item's own owner applies. */
+  async unshare(caller: Caller, ownerName: string | null, rawItems: string[], rawGroups: string[]): Promise<ItemResult[]> {
+    const { items, groups } = this.checkLists(rawItems, rawGroups, true);
+    const { ownerId, callerIsAdmin } = await this.authorize(caller, ownerName, groups);
+    const outcomes = await this.repo.unshare({ caller, callerIsAdmin, ownerId, itemIds: unique(items), groupIds: unique(groups) });
+    return this.results(items, groups, outcomes, 'unshare');
+  }
+
+  async share(caller: Caller, ownerName: string | null, rawItems: string[], p: ShareDto): Promise<ItemResult[]> {
+    const access: AccessChange = { everyone: p.everyone ?? null, org: p.org ?? p.account ?? null };
+    const { items, groups } = this.checkLists(rawItems, p.groups ?? [], access.everyone === null && access.org === null);
+    if (groups.length && !can(caller, Privilege.ShareToGroup)) throw Errors.forbidden('Your role may not share to groups.');
+    if (access.everyone && !can(caller, Privilege.ShareToPublic)) throw Errors.forbidden('Your role may not share publicly.');
+    if (access.org && !can(caller, Privilege.ShareToOrg)) throw Errors.forbidden('Your role may not share to the organization.');
+    if (ownerName === null && (access.everyone !== null || access.org !== null)) {
+      throw Errors.badRequest("'everyone' and 'org' can only be set by the owner or an administrator.", ['Use content/users/<owner>/items/<id>/share.']);
+    }
+    const { ownerId, callerIsAdmin } = await this.authorize(caller, ownerName, groups);
+    const outcomes = await this.repo.share({ caller, callerIsAdmin, ownerId, itemIds: unique(items), groupIds: unique(groups) }, access);
+    return this.results(items, groups, outcomes, 'share');
+  }
+
+  private checkLists(items: string[], groups: string[], groupsRequired: boolean) {
+    const { shareMaxItems, shareMaxGroups } = this.config.limits;
+    if (!items.length) throw Errors.badRequest("'items' is required.", ['Pass a comma-separated list of item ids.']);
+    if (groupsRequired && !groups.length) throw Errors.badRequest("'groups' is required.", ['Pass a comma-separated list of group ids.']);
+    if (items.length > shareMaxItems) throw Errors.badRequest(`Too many items: ${items.length}.`, [`At most ${shareMaxItems} items per request.`]);
+    if (groups.length > shareMaxGroups) throw Errors.badRequest(`Too many groups: ${groups.length}.`, [`At most ${shareMaxGroups} groups per request.`]);
+    const bad = [
+      ...items.filter((id) => !ID_PATTERN.test(id)).map((id) => `'${id.slice(0, 64)}' is not a valid item id.`),
+      ...groups.filter((id) => !ID_PATTERN.test(id)).map((id) => `'${id.slice(0, 64)}' is not a valid group id.`),
+    ];
+    if (bad.length) throw Errors.badRequest('Invalid ids: ids are 32 hexadecimal characters.', bad.slice(0, 20));
+    return { items: items.map((s) => s.toLowerCase()), groups: groups.map((s) => s.toLowerCase()) };
+  }
+
+  /**
+   * The path's owner must exist. A caller who is neither that owner nor an administrator of the owner's
+   * organisation can only act as a manager of some requested group; managing none of them is a 403 for the request.
+   */
+  private async authorize(caller: Caller, ownerName: string | null, groups: string[]) {
+    const callerIsAdmin = can(caller, Privilege.AdminShare);
+    if (ownerName === null) return { ownerId: null, callerIsAdmin };
+    const owner = await this.identity.requireUser(ownerName);
+    const actsForOwner = owner.id === caller.userId || isAdminFor(caller, owner.orgId, Privilege.AdminShare);
+    if (!actsForOwner && !(groups.length && (await this.repo.managesAnyGroup(caller.userId, groups)))) {
+      throw Errors.forbidden(`You may not change the sharing of ${owner.username}'s items in the requested groups.`);
+    }
+    return { ownerId: owner.id, callerIsAdmin };
+  }
+
+  /** One result per requested position, in request order; duplicates get the same result at each position. */
+  private results(items: string[], groups: string[], outcomes: ItemOutcome[], verb: 'share' | 'unshare'): ItemResult[] {
+    const byId = new Map(outcomes.map((o) => [o.item_id, o]));
+    const existing = new Set(outcomes[0]?.existing_groups ?? []);
+    const missingGroups = unique(groups.filter((g) => !existing.has(g)));
+    return items.map((itemId) => {
+      const o = byId.get(itemId);
+      if (!o || !o.accessible) return { itemId, success: false, notGroups: [], error: ITEM_MISSING };
+      const notGroups = [...o.denied, ...missingGroups];
+      if (!notGroups.length) return { itemId, success: true, notGroups };
+      const error = o.denied.length
+        ? { code: 403, message: `You do not have permissions to ${verb} this item ${verb === 'share' ? 'with' : 'from'} group(s): ${o.denied.join(', ')}.` }
+        : { code: 400, message: `Group does not exist or is inaccessible: ${missingGroups.join(', ')}.` };
+      return { itemId, success: false, notGroups, error };
+    });
+  }
+}
+
+function unique(list: string[]): string[] {
+  return [...new Set(list)];
+}

@@ -1,0 +1,20 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { Logger } from 'nestjs-pino';
+import { ConfigError, loadConfig } from './core/config/env';
+import { WorkerModule } from './worker.module';
+
+/** The worker: an application context, no HTTP server. SIGTERM closes connections (and, later, hands back jobs). */
+async function main() {
+  const config = loadConfig();
+  const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config), { bufferLogs: true });
+  const logger = app.get(Logger);
+  app.useLogger(logger);
+  app.enableShutdownHooks(['SIGTERM', 'SIGINT']);
+  logger.log('worker started', 'Worker');
+}
+
+main().catch((e) => {
+  console.error(e instanceof ConfigError ? e.message : e);
+  process.exit(1);
+});
