@@ -7,12 +7,13 @@ import { AppConfig } from './core/config/env';
 import { arcgisBodyMiddleware } from './core/http/body';
 
 /** Builds the API application; used by main.ts and by the end-to-end tests, so both run the same stack. */
-export async function createApi(config: AppConfig, opts: { bufferLogs?: boolean } = {}): Promise<INestApplication> {
+export async function createApi(config: AppConfig, opts: { quiet?: boolean } = {}): Promise<INestApplication> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
     bodyParser: false,
-    bufferLogs: opts.bufferLogs ?? true,
+    bufferLogs: !opts.quiet,
+    ...(opts.quiet ? { logger: false } : {}),
   });
-  app.useLogger(app.get(Logger));
+  if (!opts.quiet) app.useLogger(app.get(Logger));
   app.set('trust proxy', 'loopback');
   app.set('query parser', 'simple');
   app.disable('x-powered-by');
