@@ -14,14 +14,17 @@ export class RedisHealthIndicator {
 
   async isHealthy(key: string) {
     const check = this.indicator.check(key);
+    let timer: NodeJS.Timeout | undefined;
     try {
       const pong = await Promise.race([
         this.redis.ping(),
-        new Promise<never>((_, reject) => setTimeout(() => reject(new Error('timeout after 1000 ms')), 1000)),
+        new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('timeout after 1000 ms')), 1000))),
       ]);
       return pong === 'PONG' ? check.up() : check.down({ message: `unexpected reply ${pong}` });
     } catch (e) {
       return check.down({ message: (e as Error).message });
+    } finally {
+      clearTimeout(timer);
     }
   }
 }

@@ -5,7 +5,7 @@ import { dataSourceOptions } from '../../src/core/database/data-source-options';
 
 /** A fresh database per run, migrated exactly as `npm run migrate` does. */
 export default async function globalSetup(): Promise<void> {
-  const server = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const server = process.env.TEST_PG_URL ?? 'postgres://postgres:postgres@127.0.0.1:5432/postgres';
   const name = `arcgis_test_${Date.now()}_${process.pid}`;
   const admin = new Client({ connectionString: server });
   await admin.connect();

@@ -3,7 +3,7 @@ import { Client } from 'pg';
 export default async function globalTeardown(): Promise<void> {
   const name = process.env.TEST_DATABASE_NAME;
   if (!name || process.env.KEEP_TEST_DB) return;
-  const admin = new Client({ connectionString: process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres' });
+  const admin = new Client({ connectionString: process.env.TEST_PG_URL ?? 'postgres://postgres:postgres@127.0.0.1:5432/postgres' });
   await admin.connect();
   await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
   await admin.end();

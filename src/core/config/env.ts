@@ -8,7 +8,7 @@ const toInt = ({ value }: { value: unknown }) => (value === undefined || value =
 /** Environment as read at start-up. Every field has a default except the admin credentials. */
 class EnvDto {
   @Matches(/^postgres(ql)?:\/\/.+/, { message: 'DATABASE_URL must be a postgres:// URL' })
-  DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/arcgis';
+  DATABASE_URL = 'postgres://postgres:postgres@127.0.0.1:5432/arcgis';
 
   @Matches(/^rediss?:\/\/.+/, { message: 'REDIS_URL must be a redis:// URL' })
   REDIS_URL = 'redis://127.0.0.1:6379';

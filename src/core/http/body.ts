@@ -40,6 +40,8 @@ export function arcgisBodyMiddleware(config: AppConfig) {
   mkdirSync(tmp, { recursive: true });
   const upload = multer({
     dest: tmp,
+    // Browsers and the client send UTF-8 file names; busboy would read them as latin1.
+    defParamCharset: 'utf8',
     limits: { fileSize: config.limits.uploadMaxBytes, files: 1, fields: 200, fieldSize: 60 * 1024 * 1024 },
   }).any();
   return [

@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Sets everything up and runs the whole test suite (unit, end-to-end, client compatibility) against
+# real PostgreSQL and Redis; each run creates and drops a database of its own.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/setup.sh
+export TEST_PG_URL="${TEST_PG_URL:-${DATABASE_URL%/*}/postgres}"
+npm test -- "$@"

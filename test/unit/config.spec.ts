@@ -1,0 +1,28 @@
+import { ConfigError, loadConfig } from '../../src/core/config/env';
+
+describe('loadConfig', () => {
+  it('applies defaults and derives the REST base from CONTEXT_PATH', () => {
+    const c = loadConfig({ CONTEXT_PATH: '/portal' });
+    expect(c.restBase).toBe('/portal/sharing/rest');
+    expect(c.port).toBe(3000);
+    expect(c.publicUrl).toBe('http://localhost:3000');
+    expect(c.limits).toMatchObject({ shareMaxItems: 1000, shareMaxGroups: 100 });
+    expect(loadConfig({}).restBase).toBe('/sharing/rest');
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, 'PORT'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
+    [{ REDIS_URL: 'http://x' }, 'REDIS_URL'],
+    [{ CONTEXT_PATH: 'portal/' }, 'CONTEXT_PATH'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ SHARE_MAX_ITEMS: '0' }, 'SHARE_MAX_ITEMS'],
+    [{ PUBLIC_URL: 'ftp://x' }, 'PUBLIC_URL'],
+    [{ ADMIN_USERNAME: 'root' }, 'ADMIN_USERNAME and ADMIN_PASSWORD'],
+    [{ ADMIN_USERNAME: 'root', ADMIN_PASSWORD: 'short' }, 'ADMIN_PASSWORD'],
+  ])('rejects %j naming %s', (env, name) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(name);
+  });
+});

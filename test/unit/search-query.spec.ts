@@ -1,0 +1,52 @@
+import { ArcgisError } from '../../src/core/errors/arcgis-error';
+import { parseSearchQuery } from '../../src/content/search-query';
+
+describe('parseSearchQuery', () => {
+  it('parses the query the client sends before sharing', () => {
+    expect(parseSearchQuery('id: abc AND group: def')).toEqual({
+      kind: 'and',
+      left: { kind: 'term', field: 'id', value: 'abc' },
+      right: { kind: 'term', field: 'group', value: 'def' },
+    });
+  });
+
+  it('binds AND tighter than OR, honours parentheses, NOT and quotes', () => {
+    expect(parseSearchQuery('a OR b c')).toEqual({
+      kind: 'or',
+      left: { kind: 'term', field: null, value: 'a' },
+      right: { kind: 'and', left: { kind: 'term', field: null, value: 'b' }, right: { kind: 'term', field: null, value: 'c' } },
+    });
+    expect(parseSearchQuery('NOT (type:"Web Map" or owner:x)')).toEqual({
+      kind: 'not',
+      node: {
+        kind: 'or',
+        left: { kind: 'term', field: 'type', value: 'Web Map' },
+        right: { kind: 'term', field: 'owner', value: 'x' },
+      },
+    });
+  });
+
+  it('treats field names case-insensitively', () => {
+    expect(parseSearchQuery('TypeKeywords:Data')).toEqual({ kind: 'term', field: 'typekeywords', value: 'Data' });
+  });
+
+  it.each([
+    ['', "'q' is empty."],
+    ['foo: bar', "Unknown search field 'foo'"],
+    ['(a', "Missing ')'"],
+    ['a)', "Unexpected ')'"],
+    ['title:', "Missing value after 'title:'"],
+    ['"open', 'Unterminated quote'],
+    ['x'.repeat(2049), 'longer than 2048'],
+    [Array.from({ length: 101 }, () => 'a').join(' '), 'More than 100 search terms'],
+  ])('rejects %j with a clear detail', (q, detail) => {
+    try {
+      parseSearchQuery(q);
+      throw new Error('expected a rejection');
+    } catch (e) {
+      expect(e).toBeInstanceOf(ArcgisError);
+      expect((e as ArcgisError).code).toBe(400);
+      expect((e as ArcgisError).details.join(' ')).toContain(detail);
+    }
+  });
+});
