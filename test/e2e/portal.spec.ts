@@ -42,9 +42,9 @@ describe('portal: identity, content and groups', () => {
     });
 
     it('accepts the token as a parameter and as either Bearer header', async () => {
-      for (const headers of [{ Authorization: `Bearer ${bob.token}` }, { 'X-Esri-Authorization': `Bearer ${bob.token}` }]) {
+      for (const headers of [{ Authorization: `Bearer ${bob.token}` }, { 'X-Esri-Authorization': `Bearer ${bob.token}` }] as Record<string, string>[]) {
         const r = await fetch(`${t.base}/community/self?f=json`, { headers });
-        expect((await r.json()).username).toBe(bob.username);
+        expect(((await r.json()) as { username: string }).username).toBe(bob.username);
       }
       expect((await get(t.base, 'community/self', {}, bob.token)).body.username).toBe(bob.username);
     });
@@ -116,7 +116,7 @@ describe('portal: identity, content and groups', () => {
       form.set('f', 'json');
       form.set('token', alice.token);
       form.set('file', new Blob(['id,name\n1,oak\n'], { type: 'text/csv' }), 'trées.csv');
-      const added = await (await fetch(`${t.base}/content/users/${alice.username}/addItem`, { method: 'POST', body: form })).json();
+      const added = (await (await fetch(`${t.base}/content/users/${alice.username}/addItem`, { method: "POST", body: form })).json()) as { id: string };
       expect(added).toMatchObject({ success: true, folder: null });
       const res = await fetch(`${t.base}/content/items/${added.id}/data?token=${alice.token}`);
       expect(res.headers.get('content-type')).toContain('text/csv');
@@ -250,7 +250,7 @@ describe('deployment', () => {
     try {
       const res = await fetch(`${t.root}/health`);
       expect(res.status).toBe(503);
-      const body = await res.json();
+      const body = (await res.json()) as { details: Record<string, { status: string }> };
       expect(body.details.redis.status).toBe('down');
       expect(body.details.postgres.status).toBe('up');
     } finally {
