@@ -20,6 +20,5 @@ export async function createApi(config: AppConfig, opts: { quiet?: boolean } = {
   app.enableCors({ origin: true, credentials: true });
   for (const mw of arcgisBodyMiddleware(config)) app.use(mw);
   if (config.contextPath) app.setGlobalPrefix(config.contextPath.slice(1));
-  app.enableShutdownHooks();
   return app;
 }

@@ -1,10 +1,13 @@
 import 'reflect-metadata';
 import { ConfigError, loadConfig } from './core/config/env';
+import { Logger } from 'nestjs-pino';
 import { createApi } from './bootstrap';
+import { closeOnSignals } from './core/shutdown';
 
 async function main() {
   const config = loadConfig();
   const app = await createApi(config);
+  closeOnSignals(app, app.get(Logger), 'Api');
   await app.listen(config.port);
 }
 

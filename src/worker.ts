@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
 import { ConfigError, loadConfig } from './core/config/env';
+import { closeOnSignals } from './core/shutdown';
 import { WorkerModule } from './worker.module';
 
 /** The worker: an application context, no HTTP server. SIGTERM closes connections (and, later, hands back jobs). */
@@ -10,7 +11,7 @@ async function main() {
   const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config), { bufferLogs: true });
   const logger = app.get(Logger);
   app.useLogger(logger);
-  app.enableShutdownHooks(['SIGTERM', 'SIGINT']);
+  closeOnSignals(app, logger, 'Worker');
   logger.log('worker started', 'Worker');
 }
 

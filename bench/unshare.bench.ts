@@ -1,0 +1,99 @@
+/**
+ * unshareItems benchmark: 100 items x 10 groups through HTTP against the real API, Postgres and Redis.
+ * Each iteration shares the batch (not timed) then unshares it (timed), so every unshare removes 1,000 rows.
+ * Also counts the SQL statements one unshareItems request runs for 1 item and for 1,000 items.
+ *
+ *   npm run bench:unshare            (ITERATIONS=200 by default)
+ */
+import 'reflect-metadata';
+import { Client } from 'pg';
+import { DataSource } from 'typeorm';
+import { createApi } from '../src/bootstrap';
+import { loadConfig } from '../src/core/config/env';
+import { dataSourceOptions } from '../src/core/database/data-source-options';
+import { AddressInfo } from 'node:net';
+
+const ITERATIONS = Number(process.env.ITERATIONS ?? 200);
+const ADMIN = { username: 'bench_admin', password: 'bench-password-1' };
+
+async function form(url: string, params: Record<string, string>) {
+  const res = await fetch(url, { method: 'POST', body: new URLSearchParams({ f: 'json', ...params }) });
+  const body = (await res.json()) as any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  if (body.error) throw new Error(`${url}: ${JSON.stringify(body.error)}`);
+  return body;
+}
+
+const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+
+async function main() {
+  const server = process.env.DATABASE_URL ?? 'postgres://postgres:postgres@127.0.0.1:5432/arcgis';
+  const dbName = `arcgis_bench_${Date.now()}`;
+  const adminUrl = server.replace(/\/[^/]*$/, '/postgres');
+  const benchUrl = server.replace(/\/[^/]*$/, `/${dbName}`);
+  const pg = new Client({ connectionString: adminUrl });
+  await pg.connect();
+  await pg.query(`CREATE DATABASE ${dbName}`);
+  const ds = new DataSource(dataSourceOptions(benchUrl));
+  await ds.initialize();
+  await ds.runMigrations();
+  await ds.destroy();
+
+  const config = loadConfig({ ...process.env, DATABASE_URL: benchUrl, ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password, LOG_LEVEL: 'silent', DATA_DIR: '/tmp/arcgis-bench' });
+  const app = await createApi(config, { quiet: true });
+  await app.listen(0, '127.0.0.1');
+  const base = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}/sharing/rest`;
+  try {
+    const { token } = await form(`${base}/generateToken`, { ...ADMIN, client: 'requestip' });
+    const groups: string[] = [];
+    for (let i = 0; i < 10; i++) groups.push((await form(`${base}/community/createGroup`, { title: `g${i}`, token })).group.id);
+    const items: string[] = [];
+    for (let i = 0; i < 100; i++) items.push((await form(`${base}/content/users/${ADMIN.username}/addItem`, { title: `i${i}`, type: 'Web Map', token })).id);
+    const batch = { items: items.join(','), groups: groups.join(','), token };
+
+    const times: number[] = [];
+    for (let i = 0; i < ITERATIONS + 10; i++) {
+      await form(`${base}/content/users/${ADMIN.username}/shareItems`, batch);
+      const t0 = process.hrtime.bigint();
+      const r = await form(`${base}/content/users/${ADMIN.username}/unshareItems`, batch);
+      const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+      if (r.results.length !== 100 || !r.results.every((x: { success: boolean }) => x.success)) throw new Error('unexpected result');
+      if (i >= 10) times.push(ms); // the first ten warm up the JIT and the connection pool
+    }
+    times.sort((a, b) => a - b);
+
+    // Statement counts: every query any pg client sends while one request runs (token lookup included).
+    const bulk = Array.from({ length: 1000 }, (_, i) => `b${i.toString(16).padStart(31, '0')}`);
+    await app.get(DataSource).query(
+      `INSERT INTO items (id, owner_id, org_id, title, type) SELECT x, u.id, u.org_id, x, 'Web Map' FROM unnest($1::text[]) x, users u WHERE u.username = $2`,
+      [bulk, ADMIN.username],
+    );
+    const original = Client.prototype.query;
+    let statements = 0;
+    Client.prototype.query = function (this: Client, ...args: unknown[]) {
+      statements++;
+      return (original as (...a: unknown[]) => unknown).apply(this, args);
+    } as typeof original;
+    const count = async (ids: string[]) => {
+      statements = 0;
+      await form(`${base}/content/users/${ADMIN.username}/unshareItems`, { items: ids.join(','), groups: groups.join(','), token });
+      return statements;
+    };
+    const one = await count(bulk.slice(0, 1));
+    const thousand = await count(bulk);
+    Client.prototype.query = original;
+
+    const f = (n: number) => n.toFixed(1);
+    console.log(`unshareItems, 100 items x 10 groups (1,000 shares removed per request), ${ITERATIONS} requests over HTTP`);
+    console.log(`  p50 ${f(pct(times, 50))} ms   p95 ${f(pct(times, 95))} ms   p99 ${f(pct(times, 99))} ms   min ${f(times[0])} ms   max ${f(times[times.length - 1])} ms`);
+    console.log(`SQL statements per unshareItems request (10 groups): 1 item = ${one}, 1,000 items = ${thousand}`);
+  } finally {
+    await app.close();
+    await pg.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+    await pg.end();
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
