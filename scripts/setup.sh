@@ -81,7 +81,7 @@ create_database() {
 npm_deps() {
   if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
     log "npm ci"
-    npm ci --no-audit --no-fund
+    npm_config_build_from_source=gdal-async npm_config_shared_gdal=true npm ci --no-audit --no-fund
   fi
 }
 

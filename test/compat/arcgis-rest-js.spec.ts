@@ -215,7 +215,7 @@ describe('@esri/arcgis-rest-js 4.10.2 against the portal', () => {
       expect(await isItemSharedWithGroup({ id, groupId, authentication: auth })).toBe(true);
       expect((await getItem(id, { authentication: auth })).access).toBe('shared');
 
-      const groupContent = await getGroupContent(groupId, { authentication: auth });
+      const groupContent = await getGroupContent(groupId, { paging: { start: 1, num: 100 }, authentication: auth });
       expect(groupContent).toMatchObject({ total: 1, start: 1, nextStart: -1 });
       expect(groupContent.items.map((i) => i.id)).toEqual([id]);
 
@@ -226,7 +226,7 @@ describe('@esri/arcgis-rest-js 4.10.2 against the portal', () => {
       expect(unshared).toEqual({ itemId: id, notUnsharedFrom: [] });
       expect(await isItemSharedWithGroup({ id, groupId, authentication: auth })).toBeFalsy();
       expect((await getItem(id, { authentication: auth })).access).toBe('private');
-      expect((await getGroupContent(groupId, { authentication: auth })).total).toBe(0);
+      expect((await getGroupContent(groupId, { paging: { start: 1, num: 100 }, authentication: auth })).total).toBe(0);
 
       // Not shared any more: the client shortcuts the unshare too.
       expect(await unshareItemWithGroup({ id, groupId, authentication: auth })).toEqual({ itemId: id, shortcut: true, notUnsharedFrom: [] });
@@ -326,8 +326,8 @@ describe('@esri/arcgis-rest-js 4.10.2 against the portal', () => {
           { itemId: a, success: true, notUnsharedFrom: [] },
         ],
       });
-      expect((await getGroupContent(g1, { authentication: auth })).total).toBe(0);
-      expect((await getGroupContent(g2, { authentication: auth })).total).toBe(0);
+      expect((await getGroupContent(g1, { paging: { start: 1, num: 100 }, authentication: auth })).total).toBe(0);
+      expect((await getGroupContent(g2, { paging: { start: 1, num: 100 }, authentication: auth })).total).toBe(0);
       expect((await getItem(a, { authentication: auth })).access).toBe('private');
     });
   });

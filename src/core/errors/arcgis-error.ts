@@ -28,7 +28,8 @@ export class ArcgisError extends Error {
 /** The errors the client library distinguishes (see shared/docs/arcgis-compat.md 1.4, 1.5). */
 export const Errors = {
   tokenRequired: () => new ArcgisError(499, 'Token Required', ['Token Required'], 'GWM_0003'),
-  invalidToken: () => new ArcgisError(498, 'Invalid token.', ['Invalid token.'], 'GWM_0003'),
+  // No messageCode: the client would report it instead of 498 (arcgis-compat.md 1.5).
+  invalidToken: () => new ArcgisError(498, 'Invalid token.', []),
   forbidden: (detail?: string) =>
     new ArcgisError(
       403,
