@@ -71,7 +71,6 @@ export class ContentController {
 
   @Public() @Operation('content/groups/:id/search')
   groupSearch(@OptionalCaller() caller: Caller | undefined, @Req() req: ArcgisRequest, @Params(SearchDto) p: SearchDto) {
-    const q = p.q?.trim() ? `group: ${groupIdParam(req.params.id as string)} AND (${p.q})` : `group: ${groupIdParam(req.params.id as string)}`;
-    return this.content.search(caller, { ...p, q });
+    return this.content.search(caller, p, groupIdParam(req.params.id as string));
   }
 }

@@ -19,7 +19,7 @@ export class AddItemDto {
 }
 
 export class PageDto {
-  @IsOptional() @IntParam() @IsInt({ message: "'start' must be a whole number." }) @Min(1, { message: "'start' must be 1 or more." })
+  @IsOptional() @IntParam() @IsInt({ message: "'start' must be a whole number." }) @Min(1, { message: "'start' must be 1 or more." }) @Max(1_000_000_000, { message: "'start' must be at most 1000000000." })
   start = 1;
   @IsOptional() @IntParam() @IsInt({ message: "'num' must be a whole number." }) @Min(0, { message: "'num' must be 0 or more." }) @Max(100, { message: "'num' must be at most 100." })
   num = 10;

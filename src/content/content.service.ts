@@ -8,7 +8,7 @@ import { AddItemDto, PageDto, SearchDto, StatusDto } from './content.dto';
 import { ContentRepository } from './content.repository';
 import { FileStore } from './file-store';
 import { toItem } from './item-sql';
-import { parseSearchQuery } from './search-query';
+import { parseSearchQuery, SearchNode } from './search-query';
 
 export interface UploadedFile {
   path: string;
@@ -27,6 +27,8 @@ function parseJsonParam(name: string, raw: string | undefined): Record<string, u
   try {
     const v = JSON.parse(raw);
     if (v === null || typeof v !== 'object' || Array.isArray(v)) throw new Error('expected a JSON object');
+    // jsonb cannot store the NUL character, even escaped.
+    if (raw.includes('\\u0000')) throw new Error('\\u0000 is not allowed');
     return v;
   } catch (e) {
     throw Errors.badRequest(`'${name}' is not a valid JSON object.`, [String((e as Error).message)]);
@@ -117,6 +119,7 @@ export class ContentService {
   }
 
   async deleteItem(caller: Caller, ownerName: string, id: string) {
+    await this.identity.requireUser(ownerName);
     const row = await this.repo.findItem(id);
     const owned = row && row.owner.toLowerCase() === ownerName.toLowerCase();
     const allowed = owned && (row.owner_id === caller.userId || isAdminFor(caller, row.org_id, Privilege.AdminDeleteItems));
@@ -136,11 +139,15 @@ export class ContentService {
     return { username: owner.username, total, start: page.start, num: page.num, nextStart: nextStart(page, total), currentFolder: null, items: rows.map(toItem), folders: [] };
   }
 
-  async search(caller: Caller | undefined, p: SearchDto) {
-    if (p.q === undefined || p.q.trim() === '') throw Errors.badRequest("'q' is required.", ["Pass a query such as q=owner: jsmith AND type: CSV."]);
-    const node = parseSearchQuery(p.q);
+  /** `groupId` (group content search) is ANDed to the parsed query, so nothing in `q` can widen it. */
+  async search(caller: Caller | undefined, p: SearchDto, groupId?: string) {
+    const groupTerm: SearchNode | undefined = groupId ? { kind: 'term', field: 'group', value: groupId } : undefined;
+    const hasQ = p.q !== undefined && p.q.trim() !== '';
+    if (!hasQ && !groupTerm) throw Errors.badRequest("'q' is required.", ['Pass a query such as q=owner: jsmith AND type: CSV.']);
+    const parsed = hasQ ? parseSearchQuery(p.q!) : undefined;
+    const node: SearchNode = groupTerm && parsed ? { kind: 'and', left: groupTerm, right: parsed } : (parsed ?? groupTerm)!;
     const { total, rows } = await this.repo.search(node, caller, { field: p.sortField ?? 'title', order: p.sortOrder ?? 'asc' }, p);
-    return { query: p.q, total, start: p.start, num: p.num, nextStart: nextStart(p, total), results: rows.map(toItem) };
+    return { query: p.q ?? '', total, start: p.start, num: p.num, nextStart: nextStart(p, total), results: rows.map(toItem) };
   }
 
   async groupContent(caller: Caller | undefined, groupId: string, page: PageDto) {
@@ -150,6 +157,7 @@ export class ContentService {
 
   /** The item's own status; job statuses arrive with the export and publish pipelines. */
   async status(caller: Caller, ownerName: string, id: string, p: StatusDto) {
+    await this.identity.requireUser(ownerName);
     const row = await this.repo.findItem(id);
     const owned = row && row.owner.toLowerCase() === ownerName.toLowerCase();
     if (!owned || (row.owner_id !== caller.userId && !isAdminFor(caller, row.org_id, Privilege.AdminViewItems))) throw Errors.itemNotFound(id);

@@ -19,6 +19,7 @@ export class GroupsService {
 
   async create(caller: Caller, p: CreateGroupDto) {
     if (!can(caller, Privilege.CreateGroup)) throw Errors.forbidden('Your role may not create groups.');
+    if (!p.title.trim()) throw Errors.badRequest('Invalid or missing input parameters.', ["'title' is required."]);
     const id = newId();
     await this.repo.create({
       id,

@@ -2,10 +2,11 @@ import { Controller, Get, Post, Req } from '@nestjs/common';
 import { Errors } from '../core/errors/arcgis-error';
 import { ArcgisRequest } from '../core/http/arcgis-request';
 import { CurrentCaller, Operation, OptionalCaller, Public } from '../core/http/decorators';
-import { Params, validateParams } from '../core/http/params.decorator';
+import { usernameParam } from '../core/http/id-params';
+import { Params } from '../core/http/params.decorator';
 import { Caller } from './caller';
 import {
-  CreateRoleDto, CreateUserDto, GenerateTokenDto, RevokeTokenDto, SetPrivilegesDto, UpdateUserRoleDto, UsernameParam,
+  CreateRoleDto, CreateUserDto, GenerateTokenDto, RevokeTokenDto, SetPrivilegesDto, UpdateUserRoleDto,
 } from './identity.dto';
 import { IdentityService } from './identity.service';
 import { TokenService } from './token.service';
@@ -40,8 +41,7 @@ export class IdentityController {
 
   @Public() @Operation('community/users/:username')
   user(@OptionalCaller() caller: Caller | undefined, @Req() req: ArcgisRequest) {
-    const { username } = validateParams(UsernameParam, { username: req.params.username as string });
-    return this.identity.user(caller, username);
+    return this.identity.user(caller, usernameParam(req.params.username as string));
   }
 
   @Public() @Operation('portals/self')

@@ -43,7 +43,3 @@ export class UpdateUserRoleDto {
   @IsString({ message: "'user' is required." }) @MinLength(1, { message: "'user' is required." }) user: string;
   @IsString({ message: "'role' is required." }) @MinLength(1, { message: "'role' is required." }) role: string;
 }
-
-export class UsernameParam {
-  @Matches(USERNAME_PATTERN, { message: 'User name is not valid.' }) username: string;
-}

@@ -67,8 +67,14 @@ export class IdentityRepository {
     await this.db.getRepository(UserEntity).update({ id: userId }, { role, roleId });
   }
 
-  async createRole(orgId: string, name: string, description: string, privileges: string[]): Promise<RoleEntity> {
-    return this.db.getRepository(RoleEntity).save({ id: newId(), orgId, name, description, privileges });
+  /** Returns null when the organisation already has a role of that name. */
+  async createRole(orgId: string, name: string, description: string, privileges: string[]): Promise<RoleEntity | null> {
+    const rows: RoleEntity[] = await this.db.query(
+      `INSERT INTO roles (id, org_id, name, description, privileges) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (org_id, name) DO NOTHING RETURNING id, name, description`,
+      [newId(), orgId, name, description, privileges],
+    );
+    return rows[0] ?? null;
   }
 
   async setRolePrivileges(roleId: string, privileges: string[]): Promise<void> {

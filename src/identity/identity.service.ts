@@ -102,6 +102,7 @@ export class IdentityService implements OnApplicationBootstrap {
   async createRole(caller: Caller, p: CreateRoleDto) {
     if (!can(caller, Privilege.AdminRoles)) throw Errors.forbidden('Only organisation administrators may create roles.');
     const role = await this.repo.createRole(caller.orgId, p.name, p.description ?? '', []);
+    if (!role) throw Errors.badRequest('Unable to create role.', [`A role named '${p.name}' already exists.`]);
     return { success: true, id: role.id, name: role.name, description: role.description };
   }
 

@@ -1,5 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Response } from 'express';
+import { QueryFailedError } from 'typeorm';
 import { ArcgisRequest, isPretty } from '../http/arcgis-request';
 import { ArcgisError, Errors } from './arcgis-error';
 
@@ -32,10 +33,21 @@ export class ArcgisExceptionFilter implements ExceptionFilter {
       if (status === 413) return Errors.badRequest('Request entity too large.', [exception.message]);
       if (status < 500) return Errors.badRequest('Unable to complete operation.', [exception.message]);
     }
-    const raw = exception as { type?: string; status?: number; message?: string };
+    const raw = exception as { type?: string; status?: number; message?: string; code?: unknown };
+    // Last line of defence: a value Postgres refuses (class 22) or a constraint it enforces (class 23) is bad
+    // input that slipped past validation, not a server fault. It is logged so the validation can be tightened.
+    if (exception instanceof QueryFailedError && typeof raw.code === 'string' && /^2[23]/.test(raw.code)) {
+      this.logger.warn({ err: exception, requestId: req.requestId, path: req.path }, 'database refused a value');
+      return raw.code.startsWith('22')
+        ? Errors.badRequest('Invalid parameter value.', ['A value is out of range or not valid for its field.'])
+        : Errors.badRequest('Unable to complete operation.', ['The request conflicts with existing data; it may already exist or have been removed.']);
+    }
     // body-parser and multer errors carry a status or a code of their own; they are the caller's fault.
     if (raw?.type === 'entity.parse.failed') return Errors.badRequest('Unable to parse the request body.', [String(raw.message)]);
     if (raw?.type === 'entity.too.large') return Errors.badRequest('Request entity too large.', [String(raw.message)]);
+    if (raw?.status === 400 && req.headers['content-encoding']) {
+      return Errors.badRequest('Unable to parse the request body.', [`Could not decode the body (Content-Encoding: ${req.headers['content-encoding']}).`]);
+    }
     if (typeof raw?.status === 'number' && raw.status >= 400 && raw.status < 500) {
       return Errors.badRequest('Unable to complete operation.', [String(raw.message)]);
     }

@@ -3,6 +3,7 @@ import multer from 'multer';
 import { mkdirSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { AppConfig } from '../config/env';
+import { Errors } from '../errors/arcgis-error';
 import { ArcgisRequest } from './arcgis-request';
 
 /** A value sent twice (k=a&k=b) means a list to ArcGIS clients, so it is joined the way the client joins arrays. */
@@ -64,7 +65,14 @@ export function arcgisBodyMiddleware(config: AppConfig) {
       });
     },
     (req: Request, _res: Response, next: NextFunction) => {
-      (req as ArcgisRequest).arcParams = { ...flatten(req.query), ...flatten(req.body) };
+      const params = { ...flatten(req.query), ...flatten(req.body) };
+      (req as ArcgisRequest).arcParams = params;
+      // PostgreSQL text cannot hold NUL; no legitimate ArcGIS parameter carries one. A token is only hashed,
+      // so a mangled one is left for the guard to call invalid (498).
+      const withNul = Object.keys(params).find((k) => k.includes('\0') || (k !== 'token' && params[k].includes('\0')));
+      if (withNul !== undefined) {
+        (req as ArcgisRequest).bodyError = Errors.badRequest('Invalid parameter value.', [`Parameter '${withNul.replace(/\0/g, '')}' contains a NUL character.`]);
+      }
       next();
     },
   ];
