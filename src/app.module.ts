@@ -5,6 +5,7 @@ import { CoreModule } from './core/core.module';
 import { AppConfig } from './core/config/env';
 import { ArcgisExceptionFilter } from './core/errors/arcgis-exception.filter';
 import { FormatInterceptor } from './core/http/format';
+import { FeaturesModule } from './features/features.module';
 import { GroupsModule } from './groups/groups.module';
 import { IdentityModule } from './identity/identity.module';
 import { OpsModule } from './ops/ops.module';
@@ -16,7 +17,7 @@ export class AppModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: AppModule,
-      imports: [CoreModule.forRoot(config), IdentityModule, ContentModule, GroupsModule, SharingModule, OpsModule],
+      imports: [CoreModule.forRoot(config), IdentityModule, ContentModule, GroupsModule, SharingModule, FeaturesModule, OpsModule],
       providers: [
         { provide: APP_FILTER, useClass: ArcgisExceptionFilter },
         { provide: APP_INTERCEPTOR, useClass: FormatInterceptor },

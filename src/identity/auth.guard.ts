@@ -3,7 +3,7 @@ import { Reflector } from '@nestjs/core';
 import { Errors } from '../core/errors/arcgis-error';
 import { ArcgisRequest } from '../core/http/arcgis-request';
 import { assertArcgisRequest } from '../core/http/format';
-import { NOT_ARCGIS_KEY, PUBLIC_KEY } from '../core/http/decorators';
+import { FORMATS_KEY, NOT_ARCGIS_KEY, PUBLIC_KEY } from '../core/http/decorators';
 import { TokenService } from './token.service';
 
 /** Reads the token from `token` (query or body) or a Bearer header, the ways the client sends it. */
@@ -33,7 +33,7 @@ export class AuthGuard implements CanActivate {
     const targets = [ctx.getHandler(), ctx.getClass()];
     if (this.reflector.getAllAndOverride<boolean>(NOT_ARCGIS_KEY, targets)) return true;
     const req = ctx.switchToHttp().getRequest<ArcgisRequest>();
-    assertArcgisRequest(req);
+    assertArcgisRequest(req, this.reflector.getAllAndOverride<string[]>(FORMATS_KEY, targets));
     const token = readToken(req);
     if (token) req.caller = await this.tokens.resolve(token);
     if (!req.caller && !this.reflector.getAllAndOverride<boolean>(PUBLIC_KEY, targets)) throw Errors.tokenRequired();

@@ -1,6 +1,8 @@
-import { Controller, Get, Post, Req } from '@nestjs/common';
+import { Controller, Get, Inject, Post, Req } from '@nestjs/common';
+import { APP_CONFIG } from '../core/config/config.module';
+import { AppConfig } from '../core/config/env';
 import { Errors } from '../core/errors/arcgis-error';
-import { ArcgisRequest } from '../core/http/arcgis-request';
+import { ArcgisRequest, publicRoot } from '../core/http/arcgis-request';
 import { CurrentCaller, Operation, OptionalCaller, Public } from '../core/http/decorators';
 import { usernameParam } from '../core/http/id-params';
 import { Params } from '../core/http/params.decorator';
@@ -16,11 +18,12 @@ export class IdentityController {
   constructor(
     private readonly identity: IdentityService,
     private readonly tokens: TokenService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   @Public() @Post('generateToken')
   generateToken(@Params(GenerateTokenDto) p: GenerateTokenDto, @Req() req: ArcgisRequest) {
-    return this.tokens.generate(p, req.ip);
+    return this.tokens.generate(p, req.ip, publicRoot(req, this.config).startsWith('https:'), req.caller);
   }
 
   /** Passwords must not travel in URLs, which end up in logs and proxies. */
@@ -45,8 +48,8 @@ export class IdentityController {
   }
 
   @Public() @Operation('portals/self')
-  portalSelf(@OptionalCaller() caller: Caller | undefined) {
-    return this.identity.portalSelf(caller);
+  portalSelf(@OptionalCaller() caller: Caller | undefined, @Req() req: ArcgisRequest) {
+    return this.identity.portalSelf(caller, publicRoot(req, this.config));
   }
 
   @Post('portals/self/createRole')

@@ -1,10 +1,14 @@
-import { IsEmail, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { IsEmail, IsIn, IsInt, IsOptional, IsString, Matches, MaxLength, Min, MinLength, ValidateIf } from 'class-validator';
 import { IntParam } from '../core/http/params.decorator';
 import { USERNAME_PATTERN } from '../core/ids';
 
 export class GenerateTokenDto {
-  @IsString({ message: "'username' is required." }) @MinLength(1, { message: "'username' is required." }) username: string;
-  @IsString({ message: "'password' is required." }) @MinLength(1, { message: "'password' is required." }) password: string;
+  // Optional only together with `serverUrl`, where the portal token authenticates (arcgis-compat.md 8.3).
+  @ValidateIf((o) => !o.serverUrl) @IsString({ message: "'username' is required." }) @MinLength(1, { message: "'username' is required." })
+  username: string;
+  @ValidateIf((o) => !o.serverUrl) @IsString({ message: "'password' is required." }) @MinLength(1, { message: "'password' is required." })
+  password: string;
+  @IsOptional() @IsString() @MaxLength(2048) serverUrl?: string;
   @IsOptional() @IsIn(['referer', 'ip', 'requestip'], { message: "'client' must be one of referer, ip, requestip." })
   client?: 'referer' | 'ip' | 'requestip';
   @IsOptional() @IsString() @MaxLength(2048) referer?: string;

@@ -59,7 +59,8 @@ export class IdentityService implements OnApplicationBootstrap {
     return this.publicUser(user);
   }
 
-  async portalSelf(caller: Caller | undefined) {
+  /** `root` is the public root (scheme, host, context path) the client reached us on. */
+  async portalSelf(caller: Caller | undefined, root: string) {
     const org = caller ? await this.repo.findOrg(caller.orgId) : await this.repo.findFirstOrg();
     const base = {
       id: org?.id ?? null,
@@ -67,8 +68,8 @@ export class IdentityService implements OnApplicationBootstrap {
       portalName: 'ArcGIS-compatible Portal',
       isPortal: true,
       urlKey: org?.urlKey,
-      portalHostname: new URL(this.config.publicUrl).host + this.config.contextPath,
-      allSSL: this.config.publicUrl.startsWith('https:'),
+      portalHostname: root.replace(/^https?:\/\//, ''),
+      allSSL: root.startsWith('https:'),
       supportsHostedServices: true,
       currentVersion: '2024.1',
       // Left empty on purpose: a non-empty list makes the client send no-cors pre-requests (arcgis-compat.md 1.5).

@@ -20,27 +20,42 @@ export class TokenService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async generate(p: GenerateTokenDto, requestIp: string | undefined) {
-    const fail = () => Errors.badRequest('Unable to generate token.', ['Invalid username or password.']);
+  /**
+   * Username and password, or (federated-server flow) the caller's portal token plus `serverUrl`: our services
+   * accept portal tokens, so the exchange hands out a fresh token for the same user.
+   */
+  async generate(p: GenerateTokenDto, requestIp: string | undefined, ssl: boolean, caller?: Caller) {
     if (p.client === 'referer' && !p.referer) {
       throw Errors.badRequest('Unable to generate token.', ["'referer' must be specified when client is 'referer'."]);
     }
-    const user = await this.repo.findUserWithPassword(p.username);
-    // User names are case-sensitive in generateToken; the unique index makes the row unique regardless of case.
-    const ok = user ? await verifyPassword(p.password, user.passwordHash) : await verifyPassword(p.password, await dummyHash());
-    if (!user || !ok || user.username !== p.username || user.disabled) throw fail();
+    const userId = p.serverUrl && !p.username ? this.requireCaller(caller) : await this.checkPassword(p.username, p.password);
     const minutes = Math.min(p.expiration ?? DEFAULT_EXPIRATION_MINUTES, this.config.limits.tokenMaxMinutes);
     const token = randomBytes(32).toString('base64url');
     const expires = Date.now() + minutes * 60_000;
     await this.repo.insertToken({
       tokenHash: hashToken(token),
-      userId: user.id,
+      userId,
       client: p.client ?? 'requestip',
       referer: p.client === 'referer' ? p.referer! : p.client === 'ip' ? (p.ip ?? null) : (requestIp ?? null),
       expiresAt: new Date(expires),
     });
     // `expires` must be a JSON number: the client builds a Date from it (arcgis-compat.md 2.2).
-    return { token, expires, ssl: this.config.publicUrl.startsWith('https:') };
+    return { token, expires, ssl };
+  }
+
+  private requireCaller(caller: Caller | undefined): string {
+    if (!caller) throw Errors.badRequest('Unable to generate token.', ["'token' is required with 'serverUrl' when no username and password are given."]);
+    return caller.userId;
+  }
+
+  private async checkPassword(username: string, password: string): Promise<string> {
+    const user = await this.repo.findUserWithPassword(username);
+    // User names are case-sensitive in generateToken; the unique index makes the row unique regardless of case.
+    const ok = user ? await verifyPassword(password, user.passwordHash) : await verifyPassword(password, await dummyHash());
+    if (!user || !ok || user.username !== username || user.disabled) {
+      throw Errors.badRequest('Unable to generate token.', ['Invalid username or password.']);
+    }
+    return user.id;
   }
 
   async resolve(token: string): Promise<Caller> {

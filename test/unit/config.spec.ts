@@ -5,7 +5,8 @@ describe('loadConfig', () => {
     const c = loadConfig({ CONTEXT_PATH: '/portal' });
     expect(c.restBase).toBe('/portal/sharing/rest');
     expect(c.port).toBe(3000);
-    expect(c.publicUrl).toBe('http://localhost:3000');
+    expect(c.publicUrl).toBeUndefined();
+    expect(loadConfig({ PUBLIC_URL: 'https://gis.example.org/' }).publicUrl).toBe('https://gis.example.org');
     expect(c.limits).toMatchObject({ shareMaxItems: 1000, shareMaxGroups: 100 });
     expect(loadConfig({}).restBase).toBe('/sharing/rest');
   });

@@ -55,7 +55,8 @@ export interface AppConfig {
   contextPath: string;
   /** Base of the ArcGIS REST API, e.g. /portal/sharing/rest. */
   restBase: string;
-  publicUrl: string;
+  /** Set when PUBLIC_URL is; otherwise URLs are built from each request's Host (see publicRoot). */
+  publicUrl?: string;
   admin?: { username: string; password: string };
   logLevel: EnvDto['LOG_LEVEL'];
   limits: { shareMaxItems: number; shareMaxGroups: number; tokenMaxMinutes: number; uploadMaxBytes: number };
@@ -75,7 +76,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (!!dto.ADMIN_USERNAME !== !!dto.ADMIN_PASSWORD) {
     throw new ConfigError('Invalid configuration:\n  ADMIN_USERNAME and ADMIN_PASSWORD must be set together');
   }
-  const publicUrl = (dto.PUBLIC_URL ?? `http://localhost:${dto.PORT}`).replace(/\/+$/, '');
   return {
     databaseUrl: dto.DATABASE_URL,
     redisUrl: dto.REDIS_URL,
@@ -83,7 +83,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     dataDir: dto.DATA_DIR,
     contextPath: dto.CONTEXT_PATH,
     restBase: `${dto.CONTEXT_PATH}/sharing/rest`,
-    publicUrl,
+    publicUrl: dto.PUBLIC_URL?.replace(/\/+$/, ''),
     admin: dto.ADMIN_USERNAME ? { username: dto.ADMIN_USERNAME, password: dto.ADMIN_PASSWORD! } : undefined,
     logLevel: dto.LOG_LEVEL,
     limits: {

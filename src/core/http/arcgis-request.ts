@@ -18,3 +18,8 @@ export const ALLOWED_F = ['json', 'pjson'] as const;
 export function isPretty(req: Request): boolean {
   return (req as ArcgisRequest).arcParams?.f === 'pjson';
 }
+
+/** Scheme, host and context path clients should use: PUBLIC_URL when set, else what the request came in on. */
+export function publicRoot(req: Request, config: { publicUrl?: string; contextPath: string }): string {
+  return `${config.publicUrl ?? `${req.protocol}://${req.get('host')}`}${config.contextPath}`;
+}

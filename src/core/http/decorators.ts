@@ -6,6 +6,7 @@ import type { Caller } from '../../identity/caller';
 export const PUBLIC_KEY = 'arcgis:public';
 export const RAW_KEY = 'arcgis:raw';
 export const NOT_ARCGIS_KEY = 'arcgis:not-arcgis';
+export const FORMATS_KEY = 'arcgis:formats';
 
 /** Anonymous callers allowed (a token, if sent, must still be valid). */
 export const Public = () => SetMetadata(PUBLIC_KEY, true);
@@ -13,6 +14,9 @@ export const Public = () => SetMetadata(PUBLIC_KEY, true);
 export const RawResponse = () => SetMetadata(RAW_KEY, true);
 /** Not part of the ArcGIS API (health): no `f`, no token handling, no envelope formatting. */
 export const NotArcgis = () => SetMetadata(NOT_ARCGIS_KEY, true);
+
+/** Values of `f` the operation serves besides json and pjson (e.g. geojson on query). */
+export const Formats = (...formats: string[]) => SetMetadata(FORMATS_KEY, ['json', 'pjson', ...formats]);
 
 /** The authenticated caller; routes without @Public() never reach the handler without one. */
 export const CurrentCaller = createParamDecorator((_: unknown, ctx: ExecutionContext): Caller => {

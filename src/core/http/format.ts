@@ -14,14 +14,14 @@ function flag(reflector: Reflector, key: string, ctx: ExecutionContext): boolean
  * Checks what every ArcGIS operation shares: GET or POST, and `f` json or pjson (missing means json,
  * arcgis-compat.md 1.1). Called first by the request guard so a bad `f` is reported before anything else.
  */
-export function assertArcgisRequest(req: ArcgisRequest): void {
+export function assertArcgisRequest(req: ArcgisRequest, allowed: readonly string[] = ALLOWED_F): void {
   if (req.bodyError) throw req.bodyError;
   if (!['GET', 'POST', 'HEAD'].includes(req.method)) {
     throw Errors.badRequest(`Method ${req.method} is not supported.`, ['Use GET or POST.']);
   }
   const f = req.arcParams?.f;
-  if (f !== undefined && f !== '' && !(ALLOWED_F as readonly string[]).includes(f)) {
-    throw Errors.badRequest(`Invalid value for parameter 'f': '${f}'.`, [`Allowed values of 'f': ${ALLOWED_F.join(', ')}.`]);
+  if (f !== undefined && f !== '' && !allowed.includes(f)) {
+    throw Errors.badRequest(`Invalid value for parameter 'f': '${f}'.`, [`Allowed values of 'f': ${allowed.join(', ')}.`]);
   }
 }
 

@@ -1,0 +1,76 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { JobType } from './job.types';
+
+export type JobStatus = 'queued' | 'processing' | 'completed' | 'failed' | 'cancelled';
+
+export interface JobRow {
+  id: string;
+  type: JobType;
+  owner_id: string;
+  source_item_id: string | null;
+  result_item_id: string | null;
+  status: JobStatus;
+  status_message: string;
+  params: Record<string, unknown>;
+  attempts: number;
+}
+
+@Injectable()
+export class JobsRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  async find(id: string): Promise<JobRow | null> {
+    const rows: JobRow[] = await this.db.query(`SELECT * FROM jobs WHERE id = $1`, [id]);
+    return rows[0] ?? null;
+  }
+
+  /** A job of the given type that produced or consumed the item. */
+  async findForItem(id: string, type: JobType, itemId: string): Promise<JobRow | null> {
+    const rows: JobRow[] = await this.db.query(
+      `SELECT * FROM jobs WHERE id = $1 AND type = $2 AND (result_item_id = $3 OR source_item_id = $3)`,
+      [id, type, itemId],
+    );
+    return rows[0] ?? null;
+  }
+
+  async activeForItem(itemId: string): Promise<JobRow[]> {
+    return this.db.query(`SELECT * FROM jobs WHERE result_item_id = $1 AND status IN ('queued','processing')`, [itemId]);
+  }
+
+  /** Moves a queued (or re-delivered processing) job to processing; returns null if it is finished or gone. */
+  async start(id: string): Promise<JobRow | null> {
+    const [rows]: [JobRow[], number] = await this.db.query(
+      `UPDATE jobs SET status = 'processing', started = coalesce(started, now()), attempts = attempts + 1, status_message = 'processing'
+        WHERE id = $1 AND status IN ('queued','processing') RETURNING *`,
+      [id],
+    );
+    return rows[0] ?? null;
+  }
+
+  async progress(id: string, message: string): Promise<void> {
+    await this.db.query(`UPDATE jobs SET status_message = $2 WHERE id = $1 AND status = 'processing'`, [id, message]);
+  }
+
+  /** Final states also move the result item, in the same transaction, so the two never disagree. */
+  async finish(id: string, status: 'completed' | 'failed' | 'cancelled', message: string, item?: { size?: number; filePath?: string; name?: string; contentType?: string }): Promise<boolean> {
+    return this.db.transaction(async (m) => {
+      const [rows]: [JobRow[], number] = await m.query(
+        `UPDATE jobs SET status = $2, status_message = $3, finished = now() WHERE id = $1 AND status IN ('queued','processing') RETURNING *`,
+        [id, status, message],
+      );
+      const job = rows[0];
+      if (!job) return false;
+      if (job.result_item_id && job.type === 'export') {
+        await m.query(
+          `UPDATE items SET status = $2, status_message = $3, size = coalesce($4, size), file_path = coalesce($5, file_path),
+                  name = coalesce($6, name), content_type = coalesce($7, content_type), modified = now()
+            WHERE id = $1`,
+          [job.result_item_id, status === 'completed' ? 'completed' : 'failed', message, item?.size ?? null, item?.filePath ?? null, item?.name ?? null, item?.contentType ?? null],
+        );
+      }
+      return true;
+    });
+  }
+}

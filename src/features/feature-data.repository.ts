@@ -1,0 +1,179 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { SqlParams } from '../core/database/sql-params';
+import { LayerRow } from './features.repository';
+import { FieldType, GEOMETRY_COLUMN, ident, LayerField } from './layer-schema';
+
+/** Postgres type each field's text value is cast to on write. */
+const CAST: Record<FieldType, string> = {
+  esriFieldTypeOID: 'integer',
+  esriFieldTypeSmallInteger: 'smallint',
+  esriFieldTypeInteger: 'integer',
+  esriFieldTypeBigInteger: 'bigint',
+  esriFieldTypeSingle: 'real',
+  esriFieldTypeDouble: 'double precision',
+  esriFieldTypeString: 'text',
+  esriFieldTypeDate: 'timestamptz',
+  esriFieldTypeGUID: 'uuid',
+  esriFieldTypeGlobalID: 'uuid',
+};
+
+/** One feature to write: converted attribute texts, optional GeoJSON geometry with the srid it is in. */
+export interface FeatureWrite {
+  oid?: number;
+  attributes: Record<string, string | null>;
+  geometry?: { geojson: string; srid: number } | null;
+}
+
+export interface QuerySpec {
+  /** Boolean SQL from the where compiler; its parameters are already in `p`. */
+  where: string;
+  p: SqlParams;
+  objectIds?: number[];
+  outFields: LayerField[];
+  returnGeometry: boolean;
+  outSrid: number;
+  /** GeoJSON output keeps RFC 7946's counter-clockwise exteriors; ArcGIS JSON wants clockwise. */
+  orientation: 'cw' | 'ccw';
+  orderBy: { field: LayerField; desc: boolean }[];
+  offset: number;
+  limit: number;
+  envelope?: { xmin: number; ymin: number; xmax: number; ymax: number; srid: number };
+}
+
+export type FeatureRow = Record<string, unknown> & { __geom?: string | null; __oid: number };
+
+const table = (schema: string, l: LayerRow) => `${ident(schema)}.${ident(l.table_name)}`;
+const oidColumn = (l: LayerRow) => ident(l.fields.find((f) => f.type === 'esriFieldTypeOID')!.column);
+
+/** Reads columns the way ArcGIS JSON carries them: dates as epoch ms, GUIDs braced and upper-case. */
+function selectColumn(f: LayerField): string {
+  const c = ident(f.column);
+  const alias = ident(f.name);
+  if (f.type === 'esriFieldTypeDate') return `(extract(epoch from ${c}) * 1000)::float8 AS ${alias}`;
+  if (f.type === 'esriFieldTypeGUID' || f.type === 'esriFieldTypeGlobalID') return `('{' || upper(${c}::text) || '}') AS ${alias}`;
+  if (f.type === 'esriFieldTypeBigInteger') return `${c}::float8 AS ${alias}`;
+  return `${c} AS ${alias}`;
+}
+
+@Injectable()
+export class FeatureDataRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  transaction<T>(fn: (m: EntityManager) => Promise<T>): Promise<T> {
+    return this.db.transaction(fn);
+  }
+
+  private filter(schema: string, l: LayerRow, q: QuerySpec): string {
+    const parts = [q.where];
+    if (q.objectIds) parts.push(`${oidColumn(l)} = ANY(${q.p.add(q.objectIds)}::int[])`);
+    if (q.envelope && l.geometry_type) {
+      const e = q.envelope;
+      const env = `ST_Transform(ST_MakeEnvelope(${q.p.add(e.xmin)}::float8, ${q.p.add(e.ymin)}::float8, ${q.p.add(e.xmax)}::float8, ${q.p.add(e.ymax)}::float8, ${q.p.add(e.srid)}::int), ${l.srid})`;
+      parts.push(`${ident(GEOMETRY_COLUMN)} && ${env} AND ST_Intersects(${ident(GEOMETRY_COLUMN)}, ${env})`);
+    }
+    return `FROM ${table(schema, l)} WHERE ${parts.map((x) => `(${x})`).join(' AND ')}`;
+  }
+
+  async count(schema: string, l: LayerRow, q: QuerySpec): Promise<number> {
+    const [{ n }] = await this.db.query(`SELECT count(*)::int AS n ${this.filter(schema, l, q)}`, q.p.values);
+    return n;
+  }
+
+  async ids(schema: string, l: LayerRow, q: QuerySpec): Promise<number[]> {
+    const oid = oidColumn(l);
+    const rows: { id: number }[] = await this.db.query(`SELECT ${oid} AS id ${this.filter(schema, l, q)} ORDER BY ${oid}`, q.p.values);
+    return rows.map((r) => r.id);
+  }
+
+  /** One page; `limit + 1` rows are read so the caller can tell whether more remain. */
+  async features(schema: string, l: LayerRow, q: QuerySpec): Promise<FeatureRow[]> {
+    const cols = q.outFields.map(selectColumn);
+    if (q.returnGeometry && l.geometry_type) {
+      const orient = q.orientation === 'cw' ? 'ST_ForcePolygonCW' : 'ST_ForcePolygonCCW';
+      const geom = q.outSrid === l.srid ? ident(GEOMETRY_COLUMN) : `ST_Transform(${ident(GEOMETRY_COLUMN)}, ${q.p.add(q.outSrid)}::int)`;
+      cols.push(`ST_AsGeoJSON(${orient}(${geom}), 15) AS __geom`);
+    }
+    cols.push(`${oidColumn(l)} AS __oid`);
+    const order = [...q.orderBy.map((o) => `${ident(o.field.column)} ${o.desc ? 'DESC' : 'ASC'} NULLS ${o.desc ? 'FIRST' : 'LAST'}`), oidColumn(l)].join(', ');
+    const filter = this.filter(schema, l, q);
+    const limit = q.p.add(q.limit + 1);
+    const offset = q.p.add(q.offset);
+    return this.db.query(`SELECT ${cols.join(', ')} ${filter} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`, q.p.values);
+  }
+
+  async extent(schema: string, l: LayerRow): Promise<number[] | null> {
+    if (!l.geometry_type) return null;
+    const [r] = await this.db.query(
+      `SELECT ST_XMin(e) AS xmin, ST_YMin(e) AS ymin, ST_XMax(e) AS xmax, ST_YMax(e) AS ymax FROM (SELECT ST_Extent(${ident(GEOMETRY_COLUMN)}) AS e FROM ${table(schema, l)}) x`,
+    );
+    return r?.xmin == null ? null : [r.xmin, r.ymin, r.xmax, r.ymax];
+  }
+
+  /** Inserts in request order with object ids taken from the sequence first, so results map back by position. */
+  async insert(m: EntityManager, schema: string, l: LayerRow, features: FeatureWrite[]): Promise<number[]> {
+    if (!features.length) return [];
+    const oidField = l.fields.find((f) => f.type === 'esriFieldTypeOID')!;
+    const ids: { id: number }[] = await m.query(
+      `SELECT nextval(pg_get_serial_sequence($1, $2))::int AS id FROM generate_series(1, $3)`,
+      [`${ident(schema)}.${ident(l.table_name)}`, oidField.column, features.length],
+    );
+    const docs = features.map((f, i) => ({ oid: ids[i].id, a: f.attributes, g: f.geometry?.geojson ?? null, s: f.geometry?.srid ?? null }));
+    const written = l.fields.filter((f) => features.some((x) => f.column in x.attributes));
+    const cols = [ident(oidField.column), ...written.map((f) => ident(f.column))];
+    const vals = [`(e.doc->>'oid')::int`, ...written.map((f) => `(e.doc->'a'->>${literal(f.column)})::${CAST[f.type]}`)];
+    if (l.geometry_type) {
+      cols.push(ident(GEOMETRY_COLUMN));
+      vals.push(geometryFromDoc(l.srid));
+    }
+    await m.query(
+      `INSERT INTO ${table(schema, l)} (${cols.join(', ')}) SELECT ${vals.join(', ')} FROM jsonb_array_elements($1::jsonb) AS e(doc)`,
+      [JSON.stringify(docs)],
+    );
+    return ids.map((r) => r.id);
+  }
+
+  /** Updates only the attributes (and geometry) each feature names; returns the object ids that existed. */
+  async update(m: EntityManager, schema: string, l: LayerRow, features: FeatureWrite[]): Promise<Set<number>> {
+    if (!features.length) return new Set();
+    const docs = features.map((f) => ({ oid: f.oid, a: f.attributes, ...(f.geometry !== undefined ? { g: f.geometry?.geojson ?? null, s: f.geometry?.srid ?? null, hasG: true } : {}) }));
+    const written = l.fields.filter((f) => features.some((x) => f.column in x.attributes));
+    const t = ident('t');
+    const sets = written.map((f) => `${ident(f.column)} = CASE WHEN e.doc->'a' ? ${literal(f.column)} THEN (e.doc->'a'->>${literal(f.column)})::${CAST[f.type]} ELSE ${t}.${ident(f.column)} END`);
+    if (l.geometry_type) sets.push(`${ident(GEOMETRY_COLUMN)} = CASE WHEN e.doc ? 'hasG' THEN ${geometryFromDoc(l.srid)} ELSE ${t}.${ident(GEOMETRY_COLUMN)} END`);
+    if (!sets.length) sets.push(`${oidColumn(l)} = ${t}.${oidColumn(l)}`);
+    const [rows]: [{ id: number }[], number] = await m.query(
+      `UPDATE ${table(schema, l)} AS ${t} SET ${sets.join(', ')} FROM jsonb_array_elements($1::jsonb) AS e(doc)
+        WHERE ${t}.${oidColumn(l)} = (e.doc->>'oid')::int RETURNING ${t}.${oidColumn(l)} AS id`,
+      [JSON.stringify(docs)],
+    );
+    return new Set(rows.map((r) => r.id));
+  }
+
+  async deleteByIds(m: EntityManager, schema: string, l: LayerRow, ids: number[]): Promise<Set<number>> {
+    if (!ids.length) return new Set();
+    const [rows]: [{ id: number }[], number] = await m.query(
+      `DELETE FROM ${table(schema, l)} WHERE ${oidColumn(l)} = ANY($1::int[]) RETURNING ${oidColumn(l)} AS id`,
+      [ids],
+    );
+    return new Set(rows.map((r) => r.id));
+  }
+
+  async deleteWhere(m: EntityManager, schema: string, l: LayerRow, where: string, p: SqlParams): Promise<number[]> {
+    const [rows]: [{ id: number }[], number] = await m.query(
+      `DELETE FROM ${table(schema, l)} WHERE ${where} RETURNING ${oidColumn(l)} AS id`,
+      p.values,
+    );
+    return rows.map((r) => r.id);
+  }
+}
+
+/** Only for column names, which come from the validated layer definition. */
+function literal(s: string): string {
+  return `'${s.replace(/'/g, "''")}'`;
+}
+
+function geometryFromDoc(srid: number): string {
+  return `CASE WHEN e.doc->>'g' IS NULL THEN NULL ELSE ST_Transform(ST_SetSRID(ST_GeomFromGeoJSON(e.doc->>'g'), (e.doc->>'s')::int), ${Number(srid)}) END`;
+}

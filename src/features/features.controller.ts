@@ -1,0 +1,109 @@
+import { Controller, Inject, Post, Req } from '@nestjs/common';
+import { APP_CONFIG } from '../core/config/config.module';
+import { AppConfig } from '../core/config/env';
+import { ArcgisRequest, publicRoot } from '../core/http/arcgis-request';
+import { CurrentCaller, Formats, Operation, OptionalCaller, Public } from '../core/http/decorators';
+import { usernameParam } from '../core/http/id-params';
+import { Params } from '../core/http/params.decorator';
+import { Caller } from '../identity/caller';
+import { EditsService } from './edits.service';
+import { AddToDefinitionDto, CreateServiceDto, DeleteFromDefinitionDto, EditsDto, QueryDto } from './features.dto';
+import { FeaturesService } from './features.service';
+import { QueryService } from './query.service';
+
+const svc = (req: ArcgisRequest) => String(req.params.name);
+const lyr = (req: ArcgisRequest) => String(req.params.layerId);
+
+@Controller('sharing/rest/content/users/:owner')
+export class CreateServiceController {
+  constructor(
+    private readonly features: FeaturesService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  @Post('createService')
+  create(@CurrentCaller() caller: Caller, @Req() req: ArcgisRequest, @Params(CreateServiceDto) p: CreateServiceDto) {
+    return this.features.createService(caller, usernameParam(String(req.params.owner)), p, publicRoot(req, this.config));
+  }
+}
+
+/** Hosted services under {CONTEXT_PATH}/arcgis/rest, so the client computes a proper server root (arcgis-compat.md 8.3). */
+@Controller('arcgis/rest/services/:name/FeatureServer')
+export class FeatureServerController {
+  constructor(
+    private readonly features: FeaturesService,
+    private readonly queries: QueryService,
+    private readonly edits: EditsService,
+  ) {}
+
+  @Public() @Operation('')
+  service(@OptionalCaller() caller: Caller | undefined, @Req() req: ArcgisRequest) {
+    return this.features.serviceInfo(caller, svc(req));
+  }
+
+  @Public() @Operation(':layerId')
+  layer(@OptionalCaller() caller: Caller | undefined, @Req() req: ArcgisRequest) {
+    return this.features.layerInfo(caller, svc(req), lyr(req));
+  }
+
+  @Public() @Formats('geojson') @Operation(':layerId/query')
+  query(@OptionalCaller() caller: Caller | undefined, @Req() req: ArcgisRequest, @Params(QueryDto) p: QueryDto) {
+    return this.queries.query(caller, svc(req), lyr(req), p);
+  }
+
+  @Public() @Post(':layerId/addFeatures')
+  add(@OptionalCaller() caller: Caller | undefined, @Req() req: ArcgisRequest, @Params(EditsDto) p: EditsDto) {
+    return this.edits.addFeatures(caller, svc(req), lyr(req), p);
+  }
+
+  @Public() @Post(':layerId/updateFeatures')
+  update(@OptionalCaller() caller: Caller | undefined, @Req() req: ArcgisRequest, @Params(EditsDto) p: EditsDto) {
+    return this.edits.updateFeatures(caller, svc(req), lyr(req), p);
+  }
+
+  @Public() @Post(':layerId/deleteFeatures')
+  delete(@OptionalCaller() caller: Caller | undefined, @Req() req: ArcgisRequest, @Params(EditsDto) p: EditsDto) {
+    return this.edits.deleteFeatures(caller, svc(req), lyr(req), p);
+  }
+
+  @Public() @Post(':layerId/applyEdits')
+  applyEdits(@OptionalCaller() caller: Caller | undefined, @Req() req: ArcgisRequest, @Params(EditsDto) p: EditsDto) {
+    return this.edits.applyEdits(caller, svc(req), lyr(req), p);
+  }
+}
+
+@Controller('arcgis/rest/admin/services/:name/FeatureServer')
+export class FeatureAdminController {
+  constructor(private readonly features: FeaturesService) {}
+
+  @Public() @Post('addToDefinition')
+  add(@OptionalCaller() caller: Caller | undefined, @Req() req: ArcgisRequest, @Params(AddToDefinitionDto) p: AddToDefinitionDto) {
+    return this.features.addToDefinition(caller, svc(req), p);
+  }
+
+  @Public() @Post('deleteFromDefinition')
+  remove(@OptionalCaller() caller: Caller | undefined, @Req() req: ArcgisRequest, @Params(DeleteFromDefinitionDto) p: DeleteFromDefinitionDto) {
+    return this.features.deleteFromDefinition(caller, svc(req), p);
+  }
+}
+
+/** What the client reads to find the token service for a server root (arcgis-compat.md 8.3). */
+@Controller()
+export class ServerInfoController {
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+
+  private info(req: ArcgisRequest) {
+    const root = publicRoot(req, this.config);
+    return { owningSystemUrl: root, authInfo: { isTokenBasedSecurity: true, tokenServicesUrl: `${root}/sharing/rest/generateToken` } };
+  }
+
+  @Public() @Operation('arcgis/rest/info')
+  serverInfo(@Req() req: ArcgisRequest) {
+    return { currentVersion: 11.1, fullVersion: '11.1.0', ...this.info(req) };
+  }
+
+  @Public() @Operation('sharing/rest/info')
+  portalInfo(@Req() req: ArcgisRequest) {
+    return this.info(req);
+  }
+}

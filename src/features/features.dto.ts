@@ -1,0 +1,50 @@
+import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { CsvList } from '../core/http/params.decorator';
+
+export class CreateServiceDto {
+  @IsString({ message: "'createParameters' is required: a JSON object with at least 'name'." }) @MaxLength(1024 * 1024)
+  createParameters: string;
+  @IsIn(['featureService'], { message: "'outputType' must be featureService." }) outputType: string;
+  @IsOptional() @IsString() @MaxLength(1024 * 1024) itemInfo?: string;
+  @IsOptional() @CsvList() @IsString({ each: true }) tags?: string[];
+}
+
+export class AddToDefinitionDto {
+  @IsString({ message: "'addToDefinition' is required: a JSON object with 'layers' and/or 'tables'." }) @MaxLength(10 * 1024 * 1024)
+  addToDefinition: string;
+}
+
+export class DeleteFromDefinitionDto {
+  @IsString({ message: "'deleteFromDefinition' is required: a JSON object {\"layers\":[{\"id\":0}]}." }) @MaxLength(1024 * 1024)
+  deleteFromDefinition: string;
+}
+
+export class QueryDto {
+  @IsOptional() @IsString() where?: string;
+  @IsOptional() @IsString() @MaxLength(64000) outFields?: string;
+  @IsOptional() @IsString() returnGeometry?: string;
+  @IsOptional() @IsString() @MaxLength(64000) outSR?: string;
+  @IsOptional() @IsString() @MaxLength(1024 * 1024) objectIds?: string;
+  @IsOptional() @IsString() @MaxLength(4096) orderByFields?: string;
+  @IsOptional() @IsString() resultOffset?: string;
+  @IsOptional() @IsString() resultRecordCount?: string;
+  @IsOptional() @IsString() returnCountOnly?: string;
+  @IsOptional() @IsString() returnIdsOnly?: string;
+  @IsOptional() @IsString() @MaxLength(1024 * 1024) geometry?: string;
+  @IsOptional() @IsString() geometryType?: string;
+  @IsOptional() @IsString() @MaxLength(64000) inSR?: string;
+  @IsOptional() @IsString() spatialRel?: string;
+  @IsOptional() @IsString() f?: string;
+}
+
+export class EditsDto {
+  @IsOptional() @IsString() features?: string;
+  @IsOptional() @IsString() adds?: string;
+  @IsOptional() @IsString() updates?: string;
+  @IsOptional() @IsString() deletes?: string;
+  @IsOptional() @IsString() objectIds?: string;
+  @IsOptional() @IsString() where?: string;
+  @IsOptional() @IsString() rollbackOnFailure?: string;
+  @IsOptional() @IsString() @MaxLength(64000) sr?: string;
+  @IsOptional() @IsString() gdbVersion?: string;
+}

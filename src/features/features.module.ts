@@ -1,0 +1,17 @@
+import { Module } from '@nestjs/common';
+import { ContentModule } from '../content/content.module';
+import { IdentityModule } from '../identity/identity.module';
+import { EditsService } from './edits.service';
+import { FeatureDataRepository } from './feature-data.repository';
+import { CreateServiceController, FeatureAdminController, FeatureServerController, ServerInfoController } from './features.controller';
+import { FeaturesRepository } from './features.repository';
+import { FeaturesService } from './features.service';
+import { QueryService } from './query.service';
+
+@Module({
+  imports: [IdentityModule, ContentModule],
+  controllers: [CreateServiceController, FeatureServerController, FeatureAdminController, ServerInfoController],
+  providers: [FeaturesRepository, FeatureDataRepository, FeaturesService, QueryService, EditsService],
+  exports: [FeaturesService, FeaturesRepository, FeatureDataRepository, QueryService],
+})
+export class FeaturesModule {}

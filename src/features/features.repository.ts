@@ -1,0 +1,146 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { createTableSql, ident, LayerDefinition, LayerField } from './layer-schema';
+
+export interface ServiceRow {
+  item_id: string;
+  org_id: string;
+  owner_id: string;
+  owner: string;
+  name: string;
+  schema_name: string;
+  max_record_count: number;
+  capabilities: string;
+  spatial_reference: { wkid: number; latestWkid?: number };
+  description: string;
+  title: string;
+}
+
+export interface LayerRow {
+  service_item_id: string;
+  layer_id: number;
+  name: string;
+  kind: 'Feature Layer' | 'Table';
+  geometry_type: LayerDefinition['geometryType'];
+  srid: number;
+  table_name: string;
+  object_id_field: string;
+  display_field: string | null;
+  fields: LayerField[];
+}
+
+export interface NewService {
+  itemId: string;
+  ownerId: string;
+  orgId: string;
+  name: string;
+  title: string;
+  url: string;
+  description: string;
+  tags: string[];
+  capabilities: string;
+  maxRecordCount: number;
+  spatialReference: { wkid: number; latestWkid?: number };
+}
+
+/** Service and layer metadata, and the DDL that goes with it; always in one transaction with the metadata. */
+@Injectable()
+export class FeaturesRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  async nameTaken(name: string): Promise<boolean> {
+    return (await this.db.query(`SELECT 1 FROM feature_services WHERE lower(name) = lower($1)`, [name])).length > 0;
+  }
+
+  async sridExists(srid: number): Promise<boolean> {
+    return (await this.db.query(`SELECT 1 FROM spatial_ref_sys WHERE srid = $1`, [srid])).length > 0;
+  }
+
+  /** The item, the service row and its schema. Returns false when the name was taken meanwhile. */
+  async createService(s: NewService): Promise<boolean> {
+    return this.db.transaction(async (m) => {
+      const taken = await m.query(`SELECT 1 FROM feature_services WHERE lower(name) = lower($1) FOR UPDATE`, [s.name]);
+      if (taken.length) return false;
+      await m.query(
+        `INSERT INTO items (id, owner_id, org_id, title, type, type_keywords, tags, description, url, size)
+         VALUES ($1, $2, $3, $4, 'Feature Service', $5, $6, $7, $8, -1)`,
+        [s.itemId, s.ownerId, s.orgId, s.title, ['ArcGIS Server', 'Data', 'Feature Access', 'Feature Service', 'Service', 'Hosted Service'], s.tags, s.description, s.url],
+      );
+      const schema = `svc_${s.itemId}`;
+      await m.query(
+        `INSERT INTO feature_services (item_id, org_id, name, schema_name, max_record_count, capabilities, spatial_reference, description)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+        [s.itemId, s.orgId, s.name, schema, s.maxRecordCount, s.capabilities, s.spatialReference, s.description],
+      );
+      await m.query(`CREATE SCHEMA ${ident(schema)}`);
+      return true;
+    });
+  }
+
+  async findService(name: string): Promise<ServiceRow | null> {
+    const rows: ServiceRow[] = await this.db.query(
+      `SELECT s.*, i.owner_id, u.username AS owner, i.title
+         FROM feature_services s JOIN items i ON i.id = s.item_id JOIN users u ON u.id = i.owner_id
+        WHERE lower(s.name) = lower($1)`,
+      [name],
+    );
+    return rows[0] ?? null;
+  }
+
+  async findServiceByItem(itemId: string): Promise<ServiceRow | null> {
+    const rows: ServiceRow[] = await this.db.query(
+      `SELECT s.*, i.owner_id, u.username AS owner, i.title
+         FROM feature_services s JOIN items i ON i.id = s.item_id JOIN users u ON u.id = i.owner_id
+        WHERE s.item_id = $1`,
+      [itemId],
+    );
+    return rows[0] ?? null;
+  }
+
+  layers(serviceItemId: string): Promise<LayerRow[]> {
+    return this.db.query(`SELECT * FROM feature_layers WHERE service_item_id = $1 ORDER BY layer_id`, [serviceItemId]);
+  }
+
+  async layer(serviceItemId: string, layerId: number): Promise<LayerRow | null> {
+    const rows: LayerRow[] = await this.db.query(`SELECT * FROM feature_layers WHERE service_item_id = $1 AND layer_id = $2`, [serviceItemId, layerId]);
+    return rows[0] ?? null;
+  }
+
+  /** Adds layers with the ids given (or the next free ones) and creates their tables; all or nothing. */
+  async addLayers(service: ServiceRow, defs: { id?: number; def: LayerDefinition }[]): Promise<{ id: number; name: string }[] | string> {
+    return this.db.transaction(async (m) => {
+      // Serialises concurrent definition changes of one service.
+      await m.query(`SELECT 1 FROM feature_services WHERE item_id = $1 FOR UPDATE`, [service.item_id]);
+      const existing: { layer_id: number }[] = await m.query(`SELECT layer_id FROM feature_layers WHERE service_item_id = $1`, [service.item_id]);
+      const used = new Set(existing.map((r) => r.layer_id));
+      let next = Math.max(-1, ...used) + 1;
+      const added: { id: number; name: string }[] = [];
+      for (const { id, def } of defs) {
+        const layerId = id ?? next;
+        if (used.has(layerId)) return `Layer id ${layerId} is already in use.`;
+        used.add(layerId);
+        next = Math.max(next, layerId + 1);
+        const table = `l${layerId}`;
+        await m.query(
+          `INSERT INTO feature_layers (service_item_id, layer_id, name, kind, geometry_type, srid, table_name, object_id_field, display_field, fields)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+          [service.item_id, layerId, def.name, def.kind, def.geometryType, def.srid, table, def.objectIdField, def.displayField, JSON.stringify(def.fields)],
+        );
+        for (const sql of createTableSql(service.schema_name, table, def)) await m.query(sql);
+        added.push({ id: layerId, name: def.name });
+      }
+      await m.query(`UPDATE items SET modified = now() WHERE id = $1`, [service.item_id]);
+      return added;
+    });
+  }
+
+  /** Removes layers; their tables go through the feature_layers trigger. Returns the ids that existed. */
+  async deleteLayers(serviceItemId: string, ids: number[]): Promise<number[]> {
+    const [rows]: [{ layer_id: number }[], number] = await this.db.query(
+      `DELETE FROM feature_layers WHERE service_item_id = $1 AND layer_id = ANY($2::int[]) RETURNING layer_id`,
+      [serviceItemId, ids],
+    );
+    return rows.map((r) => r.layer_id);
+  }
+}

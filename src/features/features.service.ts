@@ -1,0 +1,199 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { ContentRepository } from '../content/content.repository';
+import { APP_CONFIG } from '../core/config/config.module';
+import { AppConfig } from '../core/config/env';
+import { Errors } from '../core/errors/arcgis-error';
+import { newId } from '../core/ids';
+import { Caller, can, isAdminFor, Privilege } from '../identity/caller';
+import { IdentityService } from '../identity/identity.service';
+import { FeatureDataRepository } from './feature-data.repository';
+import { AddToDefinitionDto, CreateServiceDto, DeleteFromDefinitionDto } from './features.dto';
+import { FeaturesRepository, LayerRow, ServiceRow } from './features.repository';
+import { jsonParam } from './json-param';
+import { fieldInfo, LayerDefinition, normaliseWkid, parseLayerDefinition } from './layer-schema';
+
+const SERVICE_NAME = /^[A-Za-z0-9_]{1,100}$/;
+const CAPABILITIES = ['Query', 'Create', 'Update', 'Delete', 'Editing', 'Extract', 'Sync', 'ChangeTracking'];
+
+export interface ResolvedLayer {
+  service: ServiceRow;
+  layer: LayerRow;
+}
+
+/** Services, layers and who may reach them: a service follows its item's sharing. */
+@Injectable()
+export class FeaturesService {
+  constructor(
+    private readonly repo: FeaturesRepository,
+    private readonly data: FeatureDataRepository,
+    private readonly content: ContentRepository,
+    private readonly identity: IdentityService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  serviceUrl(root: string, name: string): string {
+    return `${root}/arcgis/rest/services/${name}/FeatureServer`;
+  }
+
+  async createService(caller: Caller, ownerName: string, p: CreateServiceDto, root: string) {
+    const owner = await this.identity.requireUser(ownerName);
+    if (owner.id !== caller.userId) throw Errors.forbidden('Services can only be created in your own content.');
+    if (!can(caller, Privilege.PublishFeatures)) throw Errors.forbidden('Your role may not create hosted feature services.');
+    const cp = jsonParam<Record<string, unknown>>('createParameters', p.createParameters)!;
+    const name = typeof cp.name === 'string' ? cp.name.trim() : '';
+    if (!SERVICE_NAME.test(name)) throw Errors.badRequest('Invalid service name.', ["'name' in createParameters must be 1-100 letters, digits or '_'."]);
+    const caps = typeof cp.capabilities === 'string' ? cp.capabilities.split(',').map((c) => c.trim()).filter(Boolean) : ['Query', 'Create', 'Update', 'Delete', 'Editing', 'Extract'];
+    const unknown = caps.filter((c) => !CAPABILITIES.includes(c));
+    if (unknown.length) throw Errors.badRequest('Invalid capabilities.', [`Unknown capabilities: ${unknown.join(', ')}.`]);
+    const maxRecordCount = cp.maxRecordCount === undefined ? 2000 : Number(cp.maxRecordCount);
+    if (!Number.isInteger(maxRecordCount) || maxRecordCount < 1 || maxRecordCount > 50000) throw Errors.badRequest("'maxRecordCount' must be 1-50000.");
+    const sr = (cp.spatialReference ?? { wkid: 4326 }) as { wkid?: unknown; latestWkid?: unknown };
+    const wkid = Number(sr.latestWkid ?? sr.wkid);
+    if (!Number.isInteger(wkid) || !(await this.repo.sridExists(normaliseWkid(wkid)))) throw Errors.badRequest('Invalid spatial reference.', [`Unknown wkid ${String(sr.latestWkid ?? sr.wkid)}.`]);
+    const itemInfo = jsonParam<Record<string, unknown>>('itemInfo', p.itemInfo) ?? {};
+    const itemId = newId();
+    const url = this.serviceUrl(root, name);
+    const created = await this.repo.createService({
+      itemId,
+      ownerId: owner.id,
+      orgId: owner.orgId,
+      name,
+      title: typeof itemInfo.title === 'string' && itemInfo.title.trim() ? itemInfo.title.trim().slice(0, 256) : name,
+      url,
+      description: typeof cp.serviceDescription === 'string' ? cp.serviceDescription.slice(0, 64000) : '',
+      tags: p.tags ?? (Array.isArray(itemInfo.tags) ? itemInfo.tags.filter((t): t is string => typeof t === 'string') : []),
+      capabilities: caps.join(','),
+      maxRecordCount,
+      spatialReference: { wkid, ...(wkid !== normaliseWkid(wkid) ? { latestWkid: normaliseWkid(wkid) } : {}) },
+    });
+    if (!created) throw Errors.badRequest('Service name already exists.', [`A service named '${name}' already exists.`]);
+    return { encodedServiceURL: encodeURI(url), itemId, name, serviceItemId: itemId, serviceurl: url, size: -1, success: true, type: 'Feature Service', isView: false };
+  }
+
+  /** A service the caller may read: 499 for anonymous callers (so the client signs in), else a 400 that reveals nothing. */
+  async readable(caller: Caller | undefined, name: string): Promise<ServiceRow> {
+    const service = await this.repo.findService(name);
+    if (service && (await this.content.findVisibleItem(service.item_id, caller))) return service;
+    if (!caller) throw Errors.tokenRequired();
+    throw Errors.badRequest('Service does not exist or is inaccessible.', [`No service '${name}' for this user.`]);
+  }
+
+  /** Definition changes and edits: the owner, or an administrator of the owner's organisation. */
+  async writable(caller: Caller | undefined, name: string): Promise<ServiceRow> {
+    const service = await this.readable(caller, name);
+    if (caller?.userId === service.owner_id || isAdminFor(caller, service.org_id, Privilege.AdminUpdateGroups)) return service;
+    throw Errors.forbidden('Only the owner or an administrator may change this service.');
+  }
+
+  async resolveLayer(service: ServiceRow, layerId: string): Promise<LayerRow> {
+    const id = /^\d{1,9}$/.test(layerId) ? Number(layerId) : NaN;
+    const layer = Number.isNaN(id) ? null : await this.repo.layer(service.item_id, id);
+    if (!layer) throw Errors.badRequest('Layer does not exist.', [`Service '${service.name}' has no layer '${layerId.slice(0, 32)}'.`]);
+    return layer;
+  }
+
+  async addToDefinition(caller: Caller | undefined, name: string, p: AddToDefinitionDto) {
+    const service = await this.writable(caller, name);
+    const def = jsonParam<{ layers?: unknown; tables?: unknown }>('addToDefinition', p.addToDefinition)!;
+    const defaultSrid = normaliseWkid(service.spatial_reference.latestWkid ?? service.spatial_reference.wkid);
+    const list = (key: 'layers' | 'tables') => {
+      const v = def[key];
+      if (v === undefined) return [];
+      if (!Array.isArray(v)) throw Errors.badRequest(`'${key}' must be an array.`);
+      return v;
+    };
+    const entries: { id?: number; def: LayerDefinition }[] = [
+      ...list('layers').map((l) => ({ raw: l, kind: 'Feature Layer' as const })),
+      ...list('tables').map((l) => ({ raw: l, kind: 'Table' as const })),
+    ].map(({ raw, kind }) => {
+      const id = (raw as { id?: unknown })?.id;
+      if (id !== undefined && (!Number.isInteger(id) || (id as number) < 0 || (id as number) > 1e6)) throw Errors.badRequest('Invalid layer definition.', [`Layer id ${JSON.stringify(id)} must be a whole number 0-1000000.`]);
+      return { id: id as number | undefined, def: parseLayerDefinition(raw, kind, defaultSrid) };
+    });
+    if (!entries.length) throw Errors.badRequest('Invalid layer definition.', ["'addToDefinition' needs at least one entry in 'layers' or 'tables'."]);
+    for (const e of entries) {
+      if (!(await this.repo.sridExists(e.def.srid))) throw Errors.badRequest('Invalid layer definition.', [`Layer '${e.def.name}': unknown wkid ${e.def.srid}.`]);
+    }
+    const added = await this.repo.addLayers(service, entries);
+    if (typeof added === 'string') throw Errors.badRequest('Invalid layer definition.', [added]);
+    return { success: true, layers: added };
+  }
+
+  async deleteFromDefinition(caller: Caller | undefined, name: string, p: DeleteFromDefinitionDto) {
+    const service = await this.writable(caller, name);
+    const def = jsonParam<{ layers?: unknown; tables?: unknown }>('deleteFromDefinition', p.deleteFromDefinition)!;
+    const ids = [...((def.layers as unknown[]) ?? []), ...((def.tables as unknown[]) ?? [])].map((l) => (l as { id?: unknown })?.id);
+    if (!ids.length || ids.some((id) => !Number.isInteger(id))) throw Errors.badRequest('Invalid definition.', ["Give the layers to delete as {\"layers\":[{\"id\":0}]}."]);
+    const deleted = await this.repo.deleteLayers(service.item_id, ids as number[]);
+    const missing = (ids as number[]).filter((id) => !deleted.includes(id));
+    if (missing.length) throw Errors.badRequest('Layer does not exist.', [`No layer ${missing.join(', ')}.`]);
+    return { success: true };
+  }
+
+  async serviceInfo(caller: Caller | undefined, name: string) {
+    const service = await this.readable(caller, name);
+    const layers = await this.repo.layers(service.item_id);
+    const brief = (l: LayerRow) => ({ id: l.layer_id, name: l.name, type: l.kind, ...(l.geometry_type ? { geometryType: l.geometry_type } : {}) });
+    return {
+      currentVersion: 11.1,
+      serviceItemId: service.item_id,
+      serviceDescription: service.description,
+      hasVersionedData: false,
+      supportsDisconnectedEditing: false,
+      hasStaticData: false,
+      maxRecordCount: service.max_record_count,
+      supportedQueryFormats: 'JSON, geoJSON',
+      capabilities: service.capabilities,
+      description: service.description,
+      copyrightText: '',
+      spatialReference: service.spatial_reference,
+      allowGeometryUpdates: true,
+      units: 'esriDecimalDegrees',
+      syncEnabled: false,
+      layers: layers.filter((l) => l.kind === 'Feature Layer').map(brief),
+      tables: layers.filter((l) => l.kind === 'Table').map(brief),
+    };
+  }
+
+  async layerInfo(caller: Caller | undefined, name: string, layerId: string) {
+    const service = await this.readable(caller, name);
+    const layer = await this.resolveLayer(service, layerId);
+    const extent = await this.data.extent(service.schema_name, layer);
+    const sr = { wkid: layer.srid, latestWkid: layer.srid };
+    return {
+      currentVersion: 11.1,
+      id: layer.layer_id,
+      name: layer.name,
+      type: layer.kind,
+      serviceItemId: service.item_id,
+      displayField: layer.display_field ?? layer.fields.find((f) => f.type === 'esriFieldTypeString')?.name ?? layer.object_id_field,
+      description: '',
+      copyrightText: '',
+      ...(layer.geometry_type
+        ? {
+            geometryType: layer.geometry_type,
+            extent: extent ? { xmin: extent[0], ymin: extent[1], xmax: extent[2], ymax: extent[3], spatialReference: sr } : null,
+            sourceSpatialReference: sr,
+          }
+        : {}),
+      spatialReference: sr,
+      hasZ: false,
+      hasM: false,
+      objectIdField: layer.object_id_field,
+      globalIdField: layer.fields.find((f) => f.type === 'esriFieldTypeGlobalID')?.name ?? '',
+      uniqueIdField: { name: layer.object_id_field, isSystemMaintained: true },
+      fields: layer.fields.map(fieldInfo),
+      maxRecordCount: service.max_record_count,
+      standardMaxRecordCount: service.max_record_count,
+      supportedQueryFormats: 'JSON, geoJSON',
+      capabilities: service.capabilities,
+      useStandardizedQueries: true,
+      supportsAdvancedQueries: true,
+      advancedQueryCapabilities: { supportsPagination: true, supportsOrderBy: true, supportsQueryWithResultType: false, supportsReturningQueryExtent: false, supportsStatistics: false, supportsDistinct: false },
+      supportsPagination: true,
+      allowGeometryUpdates: true,
+      supportsRollbackOnFailureParameter: true,
+      supportsApplyEditsWithGlobalIds: false,
+    };
+  }
+}

@@ -1,0 +1,138 @@
+import { Injectable } from '@nestjs/common';
+import { SqlParams } from '../core/database/sql-params';
+import { Caller } from '../identity/caller';
+import { geoJsonToEsri, GeoJson } from './esri-geometry';
+import { FeatureDataRepository, FeatureRow, QuerySpec } from './feature-data.repository';
+import { QueryDto } from './features.dto';
+import { FeaturesService } from './features.service';
+import { LayerRow, ServiceRow } from './features.repository';
+import { fieldInfo, LayerField } from './layer-schema';
+import { boolParam, idList, intParam, invalidQuery, srParam } from './query-params';
+import { compileWhere } from './where/compile';
+
+/** Fields resolved case-insensitively, as ArcGIS does; `*` means all. */
+function resolveFields(layer: LayerRow, list: string | undefined): LayerField[] {
+  if (list === undefined || list.trim() === '' || list.trim() === '*') return layer.fields;
+  const byName = new Map(layer.fields.map((f) => [f.column, f]));
+  const out: LayerField[] = [];
+  for (const raw of list.split(',')) {
+    const name = raw.trim();
+    if (name === '*') return layer.fields;
+    const f = byName.get(name.toLowerCase());
+    if (!f) throw invalidQuery(`'outFields' names '${name.slice(0, 64)}', which is not a field of this layer.`);
+    if (!out.includes(f)) out.push(f);
+  }
+  return out;
+}
+
+function orderBy(layer: LayerRow, v: string | undefined): QuerySpec['orderBy'] {
+  if (v === undefined || v.trim() === '') return [];
+  const byName = new Map(layer.fields.map((f) => [f.column, f]));
+  return v.split(',').map((part) => {
+    const m = /^\s*([A-Za-z_][A-Za-z0-9_]*)(?:\s+(ASC|DESC))?\s*$/i.exec(part);
+    const f = m ? byName.get(m[1].toLowerCase()) : undefined;
+    if (!m || !f) throw invalidQuery(`'orderByFields' entry '${part.trim().slice(0, 64)}' is not '<field> [ASC|DESC]' for a field of this layer.`);
+    return { field: f, desc: (m[2] ?? 'ASC').toUpperCase() === 'DESC' };
+  });
+}
+
+function envelope(p: QueryDto, layerSrid: number): QuerySpec['envelope'] {
+  if (p.geometry === undefined || p.geometry.trim() === '') return undefined;
+  const type = p.geometryType ?? 'esriGeometryEnvelope';
+  if (type !== 'esriGeometryEnvelope') throw invalidQuery("Only 'geometryType=esriGeometryEnvelope' is supported for spatial filters.");
+  if (p.spatialRel && p.spatialRel !== 'esriSpatialRelIntersects' && p.spatialRel !== 'esriSpatialRelEnvelopeIntersects') {
+    throw invalidQuery("Only 'spatialRel=esriSpatialRelIntersects' is supported.");
+  }
+  const t = p.geometry.trim();
+  let e: { xmin?: unknown; ymin?: unknown; xmax?: unknown; ymax?: unknown; spatialReference?: unknown } = {};
+  if (/^[-\d.eE+]+(,[-\d.eE+]+){3}$/.test(t)) {
+    const [xmin, ymin, xmax, ymax] = t.split(',').map(Number);
+    e = { xmin, ymin, xmax, ymax };
+  } else {
+    try {
+      e = JSON.parse(t);
+    } catch {
+      throw invalidQuery("'geometry' is neither 'xmin,ymin,xmax,ymax' nor an envelope JSON object.");
+    }
+  }
+  const nums = [e.xmin, e.ymin, e.xmax, e.ymax];
+  if (!nums.every((n) => typeof n === 'number' && Number.isFinite(n))) throw invalidQuery("'geometry' envelope needs finite xmin, ymin, xmax, ymax.");
+  const srid = srParam('inSR', p.inSR) ?? (e.spatialReference ? srParam('geometry.spatialReference', JSON.stringify(e.spatialReference)) : undefined) ?? layerSrid;
+  const [xmin, ymin, xmax, ymax] = nums as number[];
+  return { xmin, ymin, xmax, ymax, srid };
+}
+
+@Injectable()
+export class QueryService {
+  constructor(
+    private readonly features: FeaturesService,
+    private readonly data: FeatureDataRepository,
+  ) {}
+
+  async query(caller: Caller | undefined, name: string, layerId: string, p: QueryDto) {
+    const service = await this.features.readable(caller, name);
+    const layer = await this.features.resolveLayer(service, layerId);
+    const geojson = p.f === 'geojson';
+    const spec = await this.spec(service, layer, p, geojson);
+    const countOnly = boolParam('returnCountOnly', p.returnCountOnly, false);
+    const idsOnly = boolParam('returnIdsOnly', p.returnIdsOnly, false);
+    if (countOnly) return geojson ? { type: 'FeatureCollection', properties: { count: await this.data.count(service.schema_name, layer, spec) }, features: [] } : { count: await this.data.count(service.schema_name, layer, spec) };
+    if (idsOnly) return { objectIdFieldName: layer.object_id_field, objectIds: await this.data.ids(service.schema_name, layer, spec) };
+    const rows = await this.data.features(service.schema_name, layer, spec);
+    const exceeded = rows.length > spec.limit;
+    const page = exceeded ? rows.slice(0, spec.limit) : rows;
+    return geojson ? this.toGeoJson(layer, spec, page, exceeded) : this.toFeatureSet(layer, spec, page, exceeded);
+  }
+
+  /** Builds the validated query; also used by export to read layers with the same rules. */
+  async spec(service: ServiceRow, layer: LayerRow, p: QueryDto, geojson: boolean): Promise<QuerySpec> {
+    const sqlParams = new SqlParams();
+    const where = compileWhere(p.where?.trim() || '1=1', layer.fields, sqlParams);
+    const outSrid = geojson ? 4326 : (srParam('outSR', p.outSR) ?? layer.srid);
+    const offset = intParam('resultOffset', p.resultOffset, 0, 2_000_000_000) ?? 0;
+    const limit = intParam('resultRecordCount', p.resultRecordCount, 1, service.max_record_count) ?? service.max_record_count;
+    return {
+      where,
+      p: sqlParams,
+      objectIds: idList('objectIds', p.objectIds),
+      outFields: resolveFields(layer, p.outFields),
+      returnGeometry: boolParam('returnGeometry', p.returnGeometry, true),
+      outSrid,
+      orientation: geojson ? 'ccw' : 'cw',
+      orderBy: orderBy(layer, p.orderByFields),
+      offset,
+      limit,
+      envelope: envelope(p, layer.srid),
+    };
+  }
+
+  private toFeatureSet(layer: LayerRow, spec: QuerySpec, rows: FeatureRow[], exceeded: boolean) {
+    const withGeometry = spec.returnGeometry && !!layer.geometry_type;
+    return {
+      objectIdFieldName: layer.object_id_field,
+      uniqueIdField: { name: layer.object_id_field, isSystemMaintained: true },
+      globalIdFieldName: layer.fields.find((f) => f.type === 'esriFieldTypeGlobalID')?.name ?? '',
+      ...(layer.geometry_type ? { geometryType: layer.geometry_type, spatialReference: { wkid: spec.outSrid, latestWkid: spec.outSrid } } : {}),
+      fields: spec.outFields.map(fieldInfo),
+      ...(exceeded ? { exceededTransferLimit: true } : {}),
+      features: rows.map((r) => {
+        const attributes = Object.fromEntries(spec.outFields.map((f) => [f.name, r[f.name]]));
+        if (!withGeometry) return { attributes };
+        return { attributes, geometry: r.__geom ? geoJsonToEsri(JSON.parse(r.__geom) as GeoJson) : null };
+      }),
+    };
+  }
+
+  private toGeoJson(layer: LayerRow, spec: QuerySpec, rows: FeatureRow[], exceeded: boolean) {
+    return {
+      type: 'FeatureCollection',
+      ...(exceeded ? { properties: { exceededTransferLimit: true } } : {}),
+      features: rows.map((r) => ({
+        type: 'Feature',
+        id: r.__oid,
+        geometry: spec.returnGeometry && r.__geom ? JSON.parse(r.__geom) : null,
+        properties: Object.fromEntries(spec.outFields.map((f) => [f.name, r[f.name]])),
+      })),
+    };
+  }
+}
