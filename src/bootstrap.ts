@@ -5,6 +5,7 @@ import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { AppConfig } from './core/config/env';
 import { arcgisBodyMiddleware } from './core/http/body';
+import { mountBullBoard } from './ops/bull-board';
 
 /** Builds the API application; used by main.ts and by the end-to-end tests, so both run the same stack. */
 export async function createApi(config: AppConfig, opts: { quiet?: boolean } = {}): Promise<INestApplication> {
@@ -18,6 +19,7 @@ export async function createApi(config: AppConfig, opts: { quiet?: boolean } = {
   app.set('query parser', 'simple');
   app.disable('x-powered-by');
   app.enableCors({ origin: true, credentials: true });
+  mountBullBoard(app, config);
   for (const mw of arcgisBodyMiddleware(config)) app.use(mw);
   if (config.contextPath) app.setGlobalPrefix(config.contextPath.slice(1));
   return app;

@@ -2,6 +2,9 @@ import { Injectable } from '@nestjs/common';
 import type { ReadStream } from 'node:fs';
 import { Errors } from '../core/errors/arcgis-error';
 import { newId } from '../core/ids';
+import { JobType } from '../core/jobs/job.types';
+import { JobsRepository } from '../core/jobs/jobs.repository';
+import { JobsService } from '../core/jobs/jobs.service';
 import { Caller, can, isAdminFor, Privilege } from '../identity/caller';
 import { IdentityService } from '../identity/identity.service';
 import { AddItemDto, PageDto, SearchDto, StatusDto } from './content.dto';
@@ -51,6 +54,8 @@ export class ContentService {
     private readonly repo: ContentRepository,
     private readonly identity: IdentityService,
     private readonly files: FileStore,
+    private readonly jobs: JobsRepository,
+    private readonly jobsService: JobsService,
   ) {}
 
   async addItem(caller: Caller, ownerName: string, p: AddItemDto, file: UploadedFile | undefined) {
@@ -125,6 +130,7 @@ export class ContentService {
     const allowed = owned && (row.owner_id === caller.userId || isAdminFor(caller, row.org_id, Privilege.AdminDeleteItems));
     if (!owned || (!allowed && !(await this.repo.findVisibleItem(id, caller)))) throw Errors.itemNotFound(id);
     if (!allowed) throw Errors.forbidden('Only the owner or an administrator may delete this item.');
+    await this.jobsService.cancelForItem(id);
     const deleted = await this.repo.delete(id);
     if (deleted?.file_path) await this.files.removeItemFolder(id);
     return { success: true, itemId: id };
@@ -161,10 +167,13 @@ export class ContentService {
     const row = await this.repo.findItem(id);
     const owned = row && row.owner.toLowerCase() === ownerName.toLowerCase();
     if (!owned || (row.owner_id !== caller.userId && !isAdminFor(caller, row.org_id, Privilege.AdminViewItems))) throw Errors.itemNotFound(id);
-    if (p.jobType || p.jobId) {
-      throw Errors.badRequest('Job does not exist.', [`No ${p.jobType ?? ''} job '${p.jobId ?? ''}' for item '${id}'.`]);
-    }
-    return { status: row.status, statusMessage: row.status_message, itemId: id };
+    if (!p.jobType && !p.jobId) return { status: row.status, statusMessage: row.status_message, itemId: id };
+    if (!p.jobType || !p.jobId) throw Errors.badRequest("'jobId' and 'jobType' go together.");
+    const job = await this.jobs.findForItem(p.jobId, p.jobType as JobType, id);
+    if (!job) throw Errors.badRequest('Job does not exist.', [`No ${p.jobType} job '${p.jobId.slice(0, 64)}' for item '${id}'.`]);
+    // ArcGIS reports processing until done; 'failed' makes the client reject with the message (arcgis-compat.md 7.2).
+    const status = job.status === 'completed' ? 'completed' : job.status === 'failed' || job.status === 'cancelled' ? 'failed' : 'processing';
+    return { status, statusMessage: job.status_message || status, itemId: id };
   }
 }
 

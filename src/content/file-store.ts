@@ -39,6 +39,11 @@ export class FileStore {
     await fs.rm(path.join(this.root, 'items', itemId), { recursive: true, force: true });
   }
 
+  /** Absolute path of a stored file, for readers such as GDAL that open files by name. */
+  absolute(rel: string): string {
+    return this.resolve(rel);
+  }
+
   private resolve(rel: string): string {
     const abs = path.resolve(this.root, rel);
     if (!abs.startsWith(this.root + path.sep)) throw new Error(`stored path escapes DATA_DIR: ${rel}`);

@@ -2,16 +2,17 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { ConfigModule } from './config/config.module';
 import { AppConfig } from './config/env';
 import { DatabaseModule } from './database/database.module';
+import { JobsModule } from './jobs/jobs.module';
 import { LoggingModule } from './logging/logging.module';
 import { RedisModule } from './redis/redis.module';
 
-/** What both processes share: validated config, JSON logs, Postgres and Redis. */
+/** What both processes share: validated config, JSON logs, Postgres, Redis and job rows. */
 @Module({})
 export class CoreModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: CoreModule,
-      imports: [ConfigModule.forRoot(config), LoggingModule, DatabaseModule, RedisModule],
+      imports: [ConfigModule.forRoot(config), LoggingModule, DatabaseModule, RedisModule, JobsModule],
       exports: [ConfigModule],
     };
   }

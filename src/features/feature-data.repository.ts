@@ -34,6 +34,8 @@ export interface QuerySpec {
   outFields: LayerField[];
   returnGeometry: boolean;
   outSrid: number;
+  /** The wkid as the caller named it (102100 stays 102100 in replies; PostGIS computes with 3857). */
+  outWkid: number;
   /** GeoJSON output keeps RFC 7946's counter-clockwise exteriors; ArcGIS JSON wants clockwise. */
   orientation: 'cw' | 'ccw';
   orderBy: { field: LayerField; desc: boolean }[];

@@ -41,6 +41,12 @@ export class FeatureServerController {
     return this.features.serviceInfo(caller, svc(req));
   }
 
+  /** Declared before ':layerId' so 'layers' is not read as a layer id. */
+  @Public() @Operation('layers')
+  layers(@OptionalCaller() caller: Caller | undefined, @Req() req: ArcgisRequest) {
+    return this.features.allLayerInfo(caller, svc(req));
+  }
+
   @Public() @Operation(':layerId')
   layer(@OptionalCaller() caller: Caller | undefined, @Req() req: ArcgisRequest) {
     return this.features.layerInfo(caller, svc(req), lyr(req));

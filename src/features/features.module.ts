@@ -6,12 +6,14 @@ import { FeatureDataRepository } from './feature-data.repository';
 import { CreateServiceController, FeatureAdminController, FeatureServerController, ServerInfoController } from './features.controller';
 import { FeaturesRepository } from './features.repository';
 import { FeaturesService } from './features.service';
+import { PublishController } from './publish/publish.controller';
+import { PublishRequestService } from './publish/publish-request.service';
 import { QueryService } from './query.service';
 
 @Module({
   imports: [IdentityModule, ContentModule],
-  controllers: [CreateServiceController, FeatureServerController, FeatureAdminController, ServerInfoController],
-  providers: [FeaturesRepository, FeatureDataRepository, FeaturesService, QueryService, EditsService],
+  controllers: [CreateServiceController, FeatureServerController, FeatureAdminController, ServerInfoController, PublishController],
+  providers: [FeaturesRepository, FeatureDataRepository, FeaturesService, QueryService, EditsService, PublishRequestService],
   exports: [FeaturesService, FeaturesRepository, FeatureDataRepository, QueryService],
 })
 export class FeaturesModule {}

@@ -42,6 +42,8 @@ export interface NewService {
   capabilities: string;
   maxRecordCount: number;
   spatialReference: { wkid: number; latestWkid?: number };
+  /** 'processing' while a publish job fills the service. */
+  status?: 'processing' | 'completed';
 }
 
 /** Service and layer metadata, and the DDL that goes with it; always in one transaction with the metadata. */
@@ -63,9 +65,9 @@ export class FeaturesRepository {
       const taken = await m.query(`SELECT 1 FROM feature_services WHERE lower(name) = lower($1) FOR UPDATE`, [s.name]);
       if (taken.length) return false;
       await m.query(
-        `INSERT INTO items (id, owner_id, org_id, title, type, type_keywords, tags, description, url, size)
-         VALUES ($1, $2, $3, $4, 'Feature Service', $5, $6, $7, $8, -1)`,
-        [s.itemId, s.ownerId, s.orgId, s.title, ['ArcGIS Server', 'Data', 'Feature Access', 'Feature Service', 'Service', 'Hosted Service'], s.tags, s.description, s.url],
+        `INSERT INTO items (id, owner_id, org_id, title, type, type_keywords, tags, description, url, size, status, status_message)
+         VALUES ($1, $2, $3, $4, 'Feature Service', $5, $6, $7, $8, -1, $9, $9)`,
+        [s.itemId, s.ownerId, s.orgId, s.title, ['ArcGIS Server', 'Data', 'Feature Access', 'Feature Service', 'Service', 'Hosted Service'], s.tags, s.description, s.url, s.status ?? 'completed'],
       );
       const schema = `svc_${s.itemId}`;
       await m.query(

@@ -8,7 +8,7 @@ import { Caller, can, isAdminFor, Privilege } from '../identity/caller';
 import { IdentityService } from '../identity/identity.service';
 import { FeatureDataRepository } from './feature-data.repository';
 import { AddToDefinitionDto, CreateServiceDto, DeleteFromDefinitionDto } from './features.dto';
-import { FeaturesRepository, LayerRow, ServiceRow } from './features.repository';
+import { FeaturesRepository, LayerRow, NewService, ServiceRow } from './features.repository';
 import { jsonParam } from './json-param';
 import { fieldInfo, LayerDefinition, normaliseWkid, parseLayerDefinition } from './layer-schema';
 
@@ -36,10 +36,30 @@ export class FeaturesService {
   }
 
   async createService(caller: Caller, ownerName: string, p: CreateServiceDto, root: string) {
+    const cp = jsonParam<Record<string, unknown>>('createParameters', p.createParameters)!;
+    const itemInfo = jsonParam<Record<string, unknown>>('itemInfo', p.itemInfo) ?? {};
+    const s = await this.newService(caller, ownerName, cp, itemInfo, p.tags, root, 'completed');
+    await this.insertService(s);
+    return { encodedServiceURL: encodeURI(s.url), itemId: s.itemId, name: s.name, serviceItemId: s.itemId, serviceurl: s.url, size: -1, success: true, type: 'Feature Service', isView: false };
+  }
+
+  async insertService(s: NewService): Promise<void> {
+    if (!(await this.repo.createService(s))) throw Errors.badRequest('Service name already exists.', [`A service named '${s.name}' already exists.`]);
+  }
+
+  /** Validates service parameters (createService's createParameters, publish's publishParameters) into a new service. */
+  async newService(
+    caller: Caller,
+    ownerName: string,
+    cp: Record<string, unknown>,
+    itemInfo: Record<string, unknown>,
+    tags: string[] | undefined,
+    root: string,
+    status: 'processing' | 'completed',
+  ): Promise<NewService> {
     const owner = await this.identity.requireUser(ownerName);
     if (owner.id !== caller.userId) throw Errors.forbidden('Services can only be created in your own content.');
     if (!can(caller, Privilege.PublishFeatures)) throw Errors.forbidden('Your role may not create hosted feature services.');
-    const cp = jsonParam<Record<string, unknown>>('createParameters', p.createParameters)!;
     const name = typeof cp.name === 'string' ? cp.name.trim() : '';
     if (!SERVICE_NAME.test(name)) throw Errors.badRequest('Invalid service name.', ["'name' in createParameters must be 1-100 letters, digits or '_'."]);
     const caps = typeof cp.capabilities === 'string' ? cp.capabilities.split(',').map((c) => c.trim()).filter(Boolean) : ['Query', 'Create', 'Update', 'Delete', 'Editing', 'Extract'];
@@ -50,10 +70,10 @@ export class FeaturesService {
     const sr = (cp.spatialReference ?? { wkid: 4326 }) as { wkid?: unknown; latestWkid?: unknown };
     const wkid = Number(sr.latestWkid ?? sr.wkid);
     if (!Number.isInteger(wkid) || !(await this.repo.sridExists(normaliseWkid(wkid)))) throw Errors.badRequest('Invalid spatial reference.', [`Unknown wkid ${String(sr.latestWkid ?? sr.wkid)}.`]);
-    const itemInfo = jsonParam<Record<string, unknown>>('itemInfo', p.itemInfo) ?? {};
+    if (await this.repo.nameTaken(name)) throw Errors.badRequest('Service name already exists.', [`A service named '${name}' already exists.`]);
     const itemId = newId();
     const url = this.serviceUrl(root, name);
-    const created = await this.repo.createService({
+    return {
       itemId,
       ownerId: owner.id,
       orgId: owner.orgId,
@@ -61,13 +81,12 @@ export class FeaturesService {
       title: typeof itemInfo.title === 'string' && itemInfo.title.trim() ? itemInfo.title.trim().slice(0, 256) : name,
       url,
       description: typeof cp.serviceDescription === 'string' ? cp.serviceDescription.slice(0, 64000) : '',
-      tags: p.tags ?? (Array.isArray(itemInfo.tags) ? itemInfo.tags.filter((t): t is string => typeof t === 'string') : []),
+      tags: tags ?? (Array.isArray(itemInfo.tags) ? itemInfo.tags.filter((t): t is string => typeof t === 'string') : []),
       capabilities: caps.join(','),
       maxRecordCount,
       spatialReference: { wkid, ...(wkid !== normaliseWkid(wkid) ? { latestWkid: normaliseWkid(wkid) } : {}) },
-    });
-    if (!created) throw Errors.badRequest('Service name already exists.', [`A service named '${name}' already exists.`]);
-    return { encodedServiceURL: encodeURI(url), itemId, name, serviceItemId: itemId, serviceurl: url, size: -1, success: true, type: 'Feature Service', isView: false };
+      status,
+    };
   }
 
   /** A service the caller may read: 499 for anonymous callers (so the client signs in), else a 400 that reveals nothing. */
@@ -80,6 +99,7 @@ export class FeaturesService {
 
   /** Definition changes and edits: the owner, or an administrator of the owner's organisation. */
   async writable(caller: Caller | undefined, name: string): Promise<ServiceRow> {
+    if (!caller) throw Errors.tokenRequired();
     const service = await this.readable(caller, name);
     if (caller?.userId === service.owner_id || isAdminFor(caller, service.org_id, Privilege.AdminUpdateGroups)) return service;
     throw Errors.forbidden('Only the owner or an administrator may change this service.');
@@ -155,9 +175,20 @@ export class FeaturesService {
     };
   }
 
+  /** FeatureServer/layers: full info of every layer and table. */
+  async allLayerInfo(caller: Caller | undefined, name: string) {
+    const service = await this.readable(caller, name);
+    const layers = await this.repo.layers(service.item_id);
+    const infos = await Promise.all(layers.map((l) => this.describeLayer(service, l)));
+    return { layers: infos.filter((l) => l.type === 'Feature Layer'), tables: infos.filter((l) => l.type === 'Table') };
+  }
+
   async layerInfo(caller: Caller | undefined, name: string, layerId: string) {
     const service = await this.readable(caller, name);
-    const layer = await this.resolveLayer(service, layerId);
+    return this.describeLayer(service, await this.resolveLayer(service, layerId));
+  }
+
+  private async describeLayer(service: ServiceRow, layer: LayerRow) {
     const extent = await this.data.extent(service.schema_name, layer);
     const sr = { wkid: layer.srid, latestWkid: layer.srid };
     return {

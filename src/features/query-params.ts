@@ -43,6 +43,15 @@ function safeJsonArray(name: string, t: string): unknown[] {
   throw invalidQuery(`'${name}' is not a list of object ids.`);
 }
 
+/** Like srParam, keeping the wkid the caller gave next to the srid PostGIS uses (102100 is answered as 102100). */
+export function srRequest(name: string, v: string | undefined): { srid: number; wkid: number } | undefined {
+  const srid = srParam(name, v);
+  if (srid === undefined) return undefined;
+  const t = v!.trim();
+  const given = /^\d{1,9}$/.test(t) ? Number(t) : (JSON.parse(t) as { wkid?: unknown }).wkid;
+  return { srid, wkid: Number.isInteger(given) ? (given as number) : srid };
+}
+
 /** A spatial reference as a wkid (`4326`), `{"wkid":..}` or `{"latestWkid":..}`; returns the PostGIS srid. */
 export function srParam(name: string, v: string | undefined): number | undefined {
   if (v === undefined || v.trim() === '') return undefined;

@@ -7,8 +7,8 @@ import { QueryDto } from './features.dto';
 import { FeaturesService } from './features.service';
 import { LayerRow, ServiceRow } from './features.repository';
 import { fieldInfo, LayerField } from './layer-schema';
-import { boolParam, idList, intParam, invalidQuery, srParam } from './query-params';
-import { compileWhere } from './where/compile';
+import { boolParam, idList, intParam, invalidQuery, srParam, srRequest } from './query-params';
+import { compileWhere, whereRuntimeError } from './where/compile';
 
 /** Fields resolved case-insensitively, as ArcGIS does; `*` means all. */
 function resolveFields(layer: LayerRow, list: string | undefined): LayerField[] {
@@ -70,6 +70,15 @@ export class QueryService {
   ) {}
 
   async query(caller: Caller | undefined, name: string, layerId: string, p: QueryDto) {
+    try {
+      return await this.run(caller, name, layerId, p);
+    } catch (e) {
+      // Overflow and the like can only show with the data; they are the caller's clause, not a server fault.
+      throw whereRuntimeError(e) ?? e;
+    }
+  }
+
+  private async run(caller: Caller | undefined, name: string, layerId: string, p: QueryDto) {
     const service = await this.features.readable(caller, name);
     const layer = await this.features.resolveLayer(service, layerId);
     const geojson = p.f === 'geojson';
@@ -88,9 +97,11 @@ export class QueryService {
   async spec(service: ServiceRow, layer: LayerRow, p: QueryDto, geojson: boolean): Promise<QuerySpec> {
     const sqlParams = new SqlParams();
     const where = compileWhere(p.where?.trim() || '1=1', layer.fields, sqlParams);
-    const outSrid = geojson ? 4326 : (srParam('outSR', p.outSR) ?? layer.srid);
+    const out = geojson ? { srid: 4326, wkid: 4326 } : (srRequest('outSR', p.outSR) ?? { srid: layer.srid, wkid: layer.srid });
+    const outSrid = out.srid;
     const offset = intParam('resultOffset', p.resultOffset, 0, 2_000_000_000) ?? 0;
-    const limit = intParam('resultRecordCount', p.resultRecordCount, 1, service.max_record_count) ?? service.max_record_count;
+    // Larger requests are capped, not refused: the client pages with whatever count comes back.
+    const limit = Math.min(intParam('resultRecordCount', p.resultRecordCount, 1, 2_000_000_000) ?? service.max_record_count, service.max_record_count);
     return {
       where,
       p: sqlParams,
@@ -98,6 +109,7 @@ export class QueryService {
       outFields: resolveFields(layer, p.outFields),
       returnGeometry: boolParam('returnGeometry', p.returnGeometry, true),
       outSrid,
+      outWkid: out.wkid,
       orientation: geojson ? 'ccw' : 'cw',
       orderBy: orderBy(layer, p.orderByFields),
       offset,
@@ -112,7 +124,7 @@ export class QueryService {
       objectIdFieldName: layer.object_id_field,
       uniqueIdField: { name: layer.object_id_field, isSystemMaintained: true },
       globalIdFieldName: layer.fields.find((f) => f.type === 'esriFieldTypeGlobalID')?.name ?? '',
-      ...(layer.geometry_type ? { geometryType: layer.geometry_type, spatialReference: { wkid: spec.outSrid, latestWkid: spec.outSrid } } : {}),
+      ...(layer.geometry_type ? { geometryType: layer.geometry_type, spatialReference: { wkid: spec.outWkid, latestWkid: spec.outSrid } } : {}),
       fields: spec.outFields.map(fieldInfo),
       ...(exceeded ? { exceededTransferLimit: true } : {}),
       features: rows.map((r) => {

@@ -82,7 +82,7 @@ describe('hosted feature services', () => {
     expect(sorted.features[0].geometry).toBeUndefined();
 
     const merc = await q({ objectIds: '1', outSR: '102100', outFields: 'OBJECTID' });
-    expect(merc.spatialReference.wkid).toBe(3857);
+    expect(merc.spatialReference).toEqual({ wkid: 102100, latestWkid: 3857 });
     expect(merc.features[0].geometry.x).toBeCloseTo(1113194.9, 0);
 
     const gj = await q({ where: "Name LIKE 'A%'", f: 'geojson' });

@@ -31,6 +31,7 @@ export async function startApp(env: Record<string, string> = {}): Promise<TestAp
     ADMIN_USERNAME: ADMIN.username,
     ADMIN_PASSWORD: ADMIN.password,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    QUEUE_PREFIX: process.env.TEST_QUEUE_PREFIX ?? 'arcgis-test',
     ...env,
   });
   const app = await createApi(config, { quiet: !process.env.TEST_LOG_LEVEL });

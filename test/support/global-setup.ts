@@ -15,6 +15,8 @@ export default async function globalSetup(): Promise<void> {
   url.pathname = `/${name}`;
   process.env.TEST_DATABASE_URL = url.toString();
   process.env.TEST_DATABASE_NAME = name;
+  // Queues of this run only: a worker of another run (or a dev server) on the same Redis never sees them.
+  process.env.TEST_QUEUE_PREFIX = name;
   const ds = new DataSource(dataSourceOptions(url.toString()));
   await ds.initialize();
   await ds.runMigrations();

@@ -45,6 +45,12 @@ class EnvDto {
 
   @Transform(toInt) @IsInt({ message: 'UPLOAD_MAX_MB must be an integer' }) @Min(1)
   UPLOAD_MAX_MB = 2048;
+
+  @Transform(toInt) @IsInt({ message: 'WORKER_CONCURRENCY must be an integer' }) @Min(1) @Max(64)
+  WORKER_CONCURRENCY = 1;
+
+  @Matches(/^[A-Za-z0-9_-]{1,64}$/, { message: 'QUEUE_PREFIX must be 1-64 of A-Z a-z 0-9 _ -' })
+  QUEUE_PREFIX = 'arcgis';
 }
 
 export interface AppConfig {
@@ -59,6 +65,10 @@ export interface AppConfig {
   publicUrl?: string;
   admin?: { username: string; password: string };
   logLevel: EnvDto['LOG_LEVEL'];
+  /** Jobs one worker process runs at once; GDAL work is CPU-bound, so about one per core. */
+  workerConcurrency: number;
+  /** Redis key prefix of the queues, so several deployments (or test runs) can share one Redis. */
+  queuePrefix: string;
   limits: { shareMaxItems: number; shareMaxGroups: number; tokenMaxMinutes: number; uploadMaxBytes: number };
 }
 
@@ -86,6 +96,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     publicUrl: dto.PUBLIC_URL?.replace(/\/+$/, ''),
     admin: dto.ADMIN_USERNAME ? { username: dto.ADMIN_USERNAME, password: dto.ADMIN_PASSWORD! } : undefined,
     logLevel: dto.LOG_LEVEL,
+    workerConcurrency: dto.WORKER_CONCURRENCY,
+    queuePrefix: dto.QUEUE_PREFIX,
     limits: {
       shareMaxItems: dto.SHARE_MAX_ITEMS,
       shareMaxGroups: dto.SHARE_MAX_GROUPS,

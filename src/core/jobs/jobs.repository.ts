@@ -21,6 +21,13 @@ export interface JobRow {
 export class JobsRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
+  async create(j: { id: string; type: JobType; ownerId: string; sourceItemId: string | null; resultItemId: string | null; params: object }): Promise<void> {
+    await this.db.query(
+      `INSERT INTO jobs (id, type, owner_id, source_item_id, result_item_id, status, status_message, params) VALUES ($1, $2, $3, $4, $5, 'queued', 'queued', $6)`,
+      [j.id, j.type, j.ownerId, j.sourceItemId, j.resultItemId, JSON.stringify(j.params)],
+    );
+  }
+
   async find(id: string): Promise<JobRow | null> {
     const rows: JobRow[] = await this.db.query(`SELECT * FROM jobs WHERE id = $1`, [id]);
     return rows[0] ?? null;
@@ -33,6 +40,11 @@ export class JobsRepository {
       [id, type, itemId],
     );
     return rows[0] ?? null;
+  }
+
+  /** Unfinished jobs older than a few seconds (younger ones may still be on their way into Redis). */
+  async unfinished(): Promise<JobRow[]> {
+    return this.db.query(`SELECT * FROM jobs WHERE status IN ('queued','processing') AND created < now() - interval '5 seconds' ORDER BY created LIMIT 1000`);
   }
 
   async activeForItem(itemId: string): Promise<JobRow[]> {
@@ -62,7 +74,7 @@ export class JobsRepository {
       );
       const job = rows[0];
       if (!job) return false;
-      if (job.result_item_id && job.type === 'export') {
+      if (job.result_item_id) {
         await m.query(
           `UPDATE items SET status = $2, status_message = $3, size = coalesce($4, size), file_path = coalesce($5, file_path),
                   name = coalesce($6, name), content_type = coalesce($7, content_type), modified = now()

@@ -24,7 +24,7 @@ export interface WhereOptions {
   maxLength?: number;
   /** Table alias to prefix columns with, e.g. 't' → "t"."col". */
   alias?: string;
-  /** Deepest accepted nesting of parentheses, operators and calls (default 100). */
+  /** Deepest accepted nesting of parentheses, operators and calls (default 100; keep it in the hundreds, the passes recurse). */
   maxDepth?: number;
   /** Most values in one IN list or CONCAT (default 1,000). */
   maxInList?: number;

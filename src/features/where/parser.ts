@@ -249,7 +249,8 @@ class Parser {
       this.i++;
       const lit = parseTemporal(after.v);
       // DATE 'yyyy-mm-dd hh:mm:ss' is accepted too (ArcGIS documents both spellings); it is a timestamp.
-      if (!lit) throw whereError(`Invalid ${w} literal ${show(after.v)} (use 'yyyy-mm-dd'${w === 'TIMESTAMP' ? " or 'yyyy-mm-dd hh:mm:ss'" : ''})`, after.pos);
+      if (!lit) throw whereError(`Invalid ${w} literal ${show(after.v)} (use 'yyyy-mm-dd' or 'yyyy-mm-dd hh:mm:ss')`, after.pos);
+      if (w === 'TIMESTAMP' && lit.kind === 'date') return { kind: 'timestamp', value: `${lit.value} 00:00:00`, pos: t.pos };
       return { kind: lit.kind, value: lit.value, pos: t.pos };
     }
     if (w === 'INTERVAL' && after.t === 'str') return this.interval(t.pos);

@@ -1,0 +1,58 @@
+import { Logger } from '@nestjs/common';
+import { Job, UnrecoverableError, Worker } from 'bullmq';
+import { AppConfig } from '../config/env';
+import { ArcgisError } from '../errors/arcgis-error';
+import { bullConnection } from './job-queue.service';
+import { DEFAULT_JOB_OPTIONS, QueueName } from './job.types';
+import { JobsRepository } from './jobs.repository';
+
+/** An error that retrying cannot fix: the job is failed at once with this message. */
+export class PermanentJobError extends Error {}
+
+/**
+ * Runs one queue's jobs with the rules every job shares: the job row is the source of truth (a finished or
+ * cancelled row means the delivery is dropped), bad input fails at once, other faults are retried with backoff
+ * and the row is failed with a message after the last attempt. A killed worker's job is re-delivered by BullMQ
+ * once its lock expires (stalled-job check), and the handler runs again from the start.
+ */
+export function startQueueWorker(
+  queue: QueueName,
+  config: AppConfig,
+  jobs: JobsRepository,
+  handler: (job: Job<{ jobId: string }>) => Promise<void>,
+  logger: Logger,
+): Worker {
+  const worker = new Worker<{ jobId: string }>(
+    queue,
+    async (job) => {
+      const started = Date.now();
+      logger.log(`job ${job.name} ${job.data.jobId} attempt ${job.attemptsMade + 1} started`);
+      try {
+        await handler(job);
+        logger.log(`job ${job.data.jobId} done in ${Date.now() - started} ms`);
+      } catch (e) {
+        const attempts = job.opts.attempts ?? DEFAULT_JOB_OPTIONS.attempts;
+        const permanent = e instanceof PermanentJobError || e instanceof ArcgisError;
+        if (permanent || job.attemptsMade + 1 >= attempts) {
+          const message = permanent ? (e as Error).message : `Failed after ${job.attemptsMade + 1} attempts: ${(e as Error).message}`;
+          await jobs.finish(job.data.jobId, 'failed', message);
+          logger.warn(`job ${job.data.jobId} failed: ${message}`);
+          throw permanent ? new UnrecoverableError(message) : e;
+        }
+        logger.warn(`job ${job.data.jobId} attempt ${job.attemptsMade + 1} failed, will retry: ${(e as Error).message}`);
+        throw e;
+      }
+    },
+    {
+      connection: bullConnection(config),
+      prefix: config.queuePrefix,
+      concurrency: config.workerConcurrency,
+      // A killed worker's lock expires after lockDuration; the stalled check then hands the job to another worker.
+      lockDuration: 30_000,
+      stalledInterval: 15_000,
+      maxStalledCount: 3,
+    },
+  );
+  worker.on('error', (e) => logger.error(`queue ${queue}: ${e.message}`));
+  return worker;
+}

@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { ContentModule } from '../content/content.module';
+import { FeaturesModule } from '../features/features.module';
+import { IdentityModule } from '../identity/identity.module';
+import { ExportController } from './export.controller';
+import { ExportRepository } from './export.repository';
+import { ExportService } from './export.service';
+
+/** The API side of exports: validate, record, enqueue. The processor is in export/worker, loaded by the worker only. */
+@Module({
+  imports: [IdentityModule, ContentModule, FeaturesModule],
+  controllers: [ExportController],
+  providers: [ExportRepository, ExportService],
+})
+export class ExportModule {}

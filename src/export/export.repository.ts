@@ -1,0 +1,46 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { ExportJobParams } from './export-parameters';
+
+export interface NewExport {
+  jobId: string;
+  itemId: string;
+  ownerId: string;
+  orgId: string;
+  title: string;
+  itemType: string;
+  serviceItemId: string;
+  params: ExportJobParams;
+}
+
+@Injectable()
+export class ExportRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  /** The result item (processing) and the job row (queued), committed together before anything is enqueued. */
+  async create(e: NewExport): Promise<void> {
+    await this.db.transaction(async (m) => {
+      await m.query(
+        `INSERT INTO items (id, owner_id, org_id, title, type, type_keywords, tags, status, status_message)
+         VALUES ($1, $2, $3, $4, $5, $6, '{}', 'processing', 'processing')`,
+        [e.itemId, e.ownerId, e.orgId, e.title, e.itemType, ['Data', 'Export']],
+      );
+      await m.query(
+        `INSERT INTO jobs (id, type, owner_id, source_item_id, result_item_id, status, status_message, params)
+         VALUES ($1, 'export', $2, $3, $4, 'queued', 'queued', $5)`,
+        [e.jobId, e.ownerId, e.serviceItemId, e.itemId, JSON.stringify(e.params)],
+      );
+    });
+  }
+
+  /** Whether PostGIS (PROJ) understands a WKT spatial reference; checked before queueing. */
+  async wktUsable(wkt: string): Promise<boolean> {
+    try {
+      await this.db.query(`SELECT ST_Transform(ST_SetSRID(ST_MakePoint(0, 0), 4326), $1::text)`, [wkt]);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+}

@@ -1,0 +1,71 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { ContentRepository } from '../content/content.repository';
+import { Errors, ArcgisError } from '../core/errors/arcgis-error';
+import { newId } from '../core/ids';
+import { JobQueueService } from '../core/jobs/job-queue.service';
+import { JobName } from '../core/jobs/job.types';
+import { JobsRepository } from '../core/jobs/jobs.repository';
+import { FeaturesRepository } from '../features/features.repository';
+import { Caller, isAdminFor, Privilege } from '../identity/caller';
+import { IdentityService } from '../identity/identity.service';
+import { resolveExportFormat } from './export-formats';
+import { ExportJobParams, parseExportParameters } from './export-parameters';
+import { ExportItemDto } from './export.dto';
+import { ExportRepository } from './export.repository';
+
+@Injectable()
+export class ExportService {
+  private readonly logger = new Logger(ExportService.name);
+
+  constructor(
+    private readonly repo: ExportRepository,
+    private readonly features: FeaturesRepository,
+    private readonly content: ContentRepository,
+    private readonly identity: IdentityService,
+    private readonly jobs: JobsRepository,
+    private readonly queue: JobQueueService,
+  ) {}
+
+  /**
+   * Validates everything, commits the result item and the job row, then enqueues; the reply does not wait for
+   * any data to be read. Only the service's owner or an administrator may export; the path user owns the result.
+   */
+  async export(caller: Caller, ownerName: string, p: ExportItemDto) {
+    const owner = await this.identity.requireUser(ownerName);
+    if (owner.id !== caller.userId && !isAdminFor(caller, owner.orgId, Privilege.AdminViewItems)) {
+      throw Errors.forbidden('Exports can only be created in your own content, or by an administrator.');
+    }
+    const itemId = p.itemId.toLowerCase();
+    const item = await this.content.findVisibleItem(itemId, caller);
+    if (!item) throw Errors.itemNotFound(itemId);
+    const service = await this.features.findServiceByItem(itemId);
+    if (item.type !== 'Feature Service' || !service) {
+      throw Errors.badRequest('Only hosted feature services can be exported.', [`Item '${itemId}' is a ${item.type}.`]);
+    }
+    if (service.owner_id !== caller.userId && !isAdminFor(caller, service.org_id, Privilege.AdminViewItems)) {
+      throw Errors.forbidden('Only the owner of the service or an administrator may export it.');
+    }
+    const format = resolveExportFormat(p.exportFormat);
+    const layers = await this.features.layers(itemId);
+    const parsed = parseExportParameters(p.exportParameters, format.key, layers);
+    if (parsed.targetSR && 'srid' in parsed.targetSR && !(await this.features.sridExists(parsed.targetSR.srid))) {
+      throw Errors.badRequest('Invalid export parameters.', [`Unknown targetSR wkid ${parsed.targetSR.srid}.`]);
+    }
+    if (parsed.targetSR && 'wkt' in parsed.targetSR && !(await this.repo.wktUsable(parsed.targetSR.wkt))) {
+      throw Errors.badRequest('Invalid export parameters.', ['targetSR wkt is not a usable spatial reference.']);
+    }
+    const title = p.title?.trim() || `${item.title} (${format.name} export)`;
+    const params: ExportJobParams = { format: format.key, title, serviceItemId: itemId, ...parsed };
+    const jobId = newId();
+    const exportItemId = newId();
+    await this.repo.create({ jobId, itemId: exportItemId, ownerId: owner.id, orgId: owner.orgId, title, itemType: format.itemType, serviceItemId: itemId, params });
+    try {
+      await this.queue.enqueue({ name: JobName.ExportItem, data: { jobId } });
+    } catch (e) {
+      this.logger.error(`could not enqueue export ${jobId}: ${(e as Error).message}`);
+      await this.jobs.finish(jobId, 'failed', 'The export could not be queued; try again.');
+      throw new ArcgisError(500, 'Unable to queue the export.', ['The job queue is unavailable; try again shortly.']);
+    }
+    return { type: format.itemType, size: 0, jobId, exportItemId, serviceItemId: itemId, exportFormat: format.name };
+  }
+}

@@ -1,0 +1,79 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { ContentRepository } from '../../content/content.repository';
+import { ArcgisError, Errors } from '../../core/errors/arcgis-error';
+import { newId } from '../../core/ids';
+import { JobQueueService } from '../../core/jobs/job-queue.service';
+import { JobName } from '../../core/jobs/job.types';
+import { JobsRepository } from '../../core/jobs/jobs.repository';
+import { Caller } from '../../identity/caller';
+import { FeaturesService } from '../features.service';
+import { jsonParam } from '../json-param';
+import { PublishDto } from './publish.dto';
+
+export type PublishFileKind = 'geojson' | 'csv' | 'shapefile' | 'geopackage';
+
+/** What the publish job row stores for the worker. */
+export interface PublishJobParams {
+  fileType: PublishFileKind;
+  sourceItemId: string;
+  serviceItemId: string;
+  csv?: { xField?: string; yField?: string };
+}
+
+/** filetype values and the item types they may be published from. */
+const FILE_TYPES: Record<string, { kind: PublishFileKind; itemTypes: string[] }> = {
+  geojson: { kind: 'geojson', itemTypes: ['GeoJson', 'GeoJSON'] },
+  csv: { kind: 'csv', itemTypes: ['CSV'] },
+  shapefile: { kind: 'shapefile', itemTypes: ['Shapefile'] },
+  geopackage: { kind: 'geopackage', itemTypes: ['GeoPackage'] },
+};
+
+@Injectable()
+export class PublishRequestService {
+  private readonly logger = new Logger(PublishRequestService.name);
+
+  constructor(
+    private readonly features: FeaturesService,
+    private readonly content: ContentRepository,
+    private readonly jobs: JobsRepository,
+    private readonly queue: JobQueueService,
+  ) {}
+
+  /** Creates the service item (processing) and the job, then enqueues; loading happens in the worker. */
+  async publish(caller: Caller, ownerName: string, p: PublishDto, root: string) {
+    const type = FILE_TYPES[p.filetype.trim().toLowerCase()];
+    if (!type) throw Errors.badRequest(`Unsupported filetype '${p.filetype.slice(0, 32)}'.`, ['Supported: geojson, csv, shapefile, geoPackage.']);
+    const sourceId = p.itemId.toLowerCase();
+    const source = await this.content.findVisibleItem(sourceId, caller);
+    if (!source) throw Errors.itemNotFound(sourceId);
+    if (source.owner_id !== caller.userId) throw Errors.forbidden('Only the owner of the file item may publish it.');
+    const storage = await this.content.findStorage(sourceId);
+    if (!storage?.file_path || !type.itemTypes.includes(source.type)) {
+      throw Errors.badRequest('The item cannot be published as this file type.', [`filetype '${p.filetype}' needs an uploaded ${type.itemTypes[0]} file item; this is a ${source.type}${storage?.file_path ? '' : ' without a file'}.`]);
+    }
+    const pp = jsonParam<Record<string, unknown>>('publishParameters', p.publishParameters)!;
+    const itemInfo = jsonParam<Record<string, unknown>>('itemInfo', p.itemInfo) ?? { title: source.title };
+    const csv = type.kind === 'csv' ? { xField: str(pp.longitudeFieldName ?? pp.xField), yField: str(pp.latitudeFieldName ?? pp.yField) } : undefined;
+    const service = await this.features.newService(caller, ownerName, pp, itemInfo, undefined, root, 'processing');
+    await this.features.insertService(service);
+    const jobId = newId();
+    const params: PublishJobParams = { fileType: type.kind, sourceItemId: sourceId, serviceItemId: service.itemId, ...(csv ? { csv } : {}) };
+    await this.jobs.create({ id: jobId, type: 'publish', ownerId: caller.userId, sourceItemId: sourceId, resultItemId: service.itemId, params });
+    try {
+      await this.queue.enqueue({ name: JobName.PublishItem, data: { jobId } });
+    } catch (e) {
+      this.logger.error(`could not enqueue publish ${jobId}: ${(e as Error).message}`);
+      await this.jobs.finish(jobId, 'failed', 'The publish job could not be queued; try again.');
+      throw new ArcgisError(500, 'Unable to queue the publish job.', ['The job queue is unavailable; try again shortly.']);
+    }
+    return {
+      services: [
+        { type: 'Feature Service', serviceurl: service.url, encodedServiceURL: encodeURI(service.url), size: -1, jobId, serviceItemId: service.itemId, serviceItemName: service.name, success: true },
+      ],
+    };
+  }
+}
+
+function str(v: unknown): string | undefined {
+  return typeof v === 'string' && v.trim() ? v.trim() : undefined;
+}

@@ -1,0 +1,48 @@
+import { createBullBoard } from '@bull-board/api';
+import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
+import { ExpressAdapter } from '@bull-board/express';
+import { INestApplication } from '@nestjs/common';
+import type { NextFunction, Request, Response } from 'express';
+import { AppConfig } from '../core/config/env';
+import { ArcgisError } from '../core/errors/arcgis-error';
+import { JobQueueService } from '../core/jobs/job-queue.service';
+import { can, Privilege } from '../identity/caller';
+import { TokenService } from '../identity/token.service';
+
+const COOKIE = 'board_token';
+
+function tokenOf(req: Request): { token?: string; fromQuery: boolean } {
+  const q = typeof req.query.token === 'string' ? req.query.token : undefined;
+  if (q) return { token: q, fromQuery: true };
+  const header = req.headers.authorization ?? req.headers['x-esri-authorization'];
+  const bearer = typeof header === 'string' ? /^Bearer\s+(\S+)$/i.exec(header)?.[1] : undefined;
+  const cookie = req.headers.cookie?.split(';').map((c) => c.trim().split('=')).find(([k]) => k === COOKIE)?.[1];
+  return { token: bearer ?? (cookie ? decodeURIComponent(cookie) : undefined), fromQuery: false };
+}
+
+/**
+ * Bull Board for organisation administrators, in the API process only (the worker has no HTTP). Open it once as
+ * `<path>?token=<admin token>`; the token is then kept in an HttpOnly cookie scoped to the board's path.
+ */
+export function mountBullBoard(app: INestApplication, config: AppConfig): void {
+  const path = `${config.contextPath}/admin/queues`;
+  const serverAdapter = new ExpressAdapter();
+  serverAdapter.setBasePath(path);
+  createBullBoard({ queues: app.get(JobQueueService).allQueues().map((q) => new BullMQAdapter(q)), serverAdapter });
+  const tokens = app.get(TokenService);
+  const guard = async (req: Request, res: Response, next: NextFunction) => {
+    const { token, fromQuery } = tokenOf(req);
+    const deny = (status: number, message: string) => res.status(status).json({ error: { code: status === 401 ? 499 : 403, message, details: [] } });
+    if (!token) return deny(401, 'Token Required');
+    try {
+      const caller = await tokens.resolve(token);
+      if (!can(caller, Privilege.AdminUsers)) return deny(403, 'Only organisation administrators may open the queue dashboard.');
+      if (fromQuery) res.cookie(COOKIE, token, { httpOnly: true, sameSite: 'strict', path, secure: req.secure });
+      next();
+    } catch (e) {
+      if (e instanceof ArcgisError) return deny(401, e.message);
+      next(e);
+    }
+  };
+  app.use(path, guard, serverAdapter.getRouter());
+}
