@@ -8,42 +8,14 @@
 import 'reflect-metadata';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
-import { createApi } from '../src/bootstrap';
-import { loadConfig } from '../src/core/config/env';
-import { dataSourceOptions } from '../src/core/database/data-source-options';
-import { AddressInfo } from 'node:net';
+import { BENCH_ADMIN as ADMIN, form, pct, startBenchApp } from './support/bench-app';
 
 const ITERATIONS = Number(process.env.ITERATIONS ?? 200);
-const ADMIN = { username: 'bench_admin', password: 'bench-password-1' };
-
-async function form(url: string, params: Record<string, string>) {
-  const res = await fetch(url, { method: 'POST', body: new URLSearchParams({ f: 'json', ...params }) });
-  const body = (await res.json()) as any; // eslint-disable-line @typescript-eslint/no-explicit-any
-  if (body.error) throw new Error(`${url}: ${JSON.stringify(body.error)}`);
-  return body;
-}
-
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
 async function main() {
-  const server = process.env.DATABASE_URL ?? 'postgres://postgres:postgres@127.0.0.1:5432/arcgis';
-  const dbName = `arcgis_bench_${Date.now()}`;
-  const adminUrl = server.replace(/\/[^/]*$/, '/postgres');
-  const benchUrl = server.replace(/\/[^/]*$/, `/${dbName}`);
-  const pg = new Client({ connectionString: adminUrl });
-  await pg.connect();
-  await pg.query(`CREATE DATABASE ${dbName}`);
-  const ds = new DataSource(dataSourceOptions(benchUrl));
-  await ds.initialize();
-  await ds.runMigrations();
-  await ds.destroy();
-
-  const config = loadConfig({ ...process.env, DATABASE_URL: benchUrl, ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password, LOG_LEVEL: 'silent', DATA_DIR: '/tmp/arcgis-bench' });
-  const app = await createApi(config, { quiet: true });
-  await app.listen(0, '127.0.0.1');
-  const base = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}/sharing/rest`;
+  const b = await startBenchApp();
+  const { base, token, app } = b;
   try {
-    const { token } = await form(`${base}/generateToken`, { ...ADMIN, client: 'requestip' });
     const groups: string[] = [];
     for (let i = 0; i < 10; i++) groups.push((await form(`${base}/community/createGroup`, { title: `g${i}`, token })).group.id);
     const items: string[] = [];
@@ -87,9 +59,7 @@ async function main() {
     console.log(`  p50 ${f(pct(times, 50))} ms   p95 ${f(pct(times, 95))} ms   p99 ${f(pct(times, 99))} ms   min ${f(times[0])} ms   max ${f(times[times.length - 1])} ms`);
     console.log(`SQL statements per unshareItems request (10 groups): 1 item = ${one}, 1,000 items = ${thousand}`);
   } finally {
-    await app.close();
-    await pg.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-    await pg.end();
+    await b.close();
   }
 }
 

@@ -1,0 +1,73 @@
+import 'reflect-metadata';
+import { INestApplication } from '@nestjs/common';
+import { AddressInfo } from 'node:net';
+import { Client } from 'pg';
+import { DataSource } from 'typeorm';
+import { createApi } from '../../src/bootstrap';
+import { AppConfig, loadConfig } from '../../src/core/config/env';
+import { dataSourceOptions } from '../../src/core/database/data-source-options';
+
+export const BENCH_ADMIN = { username: 'bench_admin', password: 'bench-password-1' };
+
+export interface BenchApp {
+  app: INestApplication;
+  config: AppConfig;
+  db: DataSource;
+  root: string;
+  base: string;
+  token: string;
+  close(): Promise<void>;
+}
+
+/** POSTs a form and returns the JSON, throwing on an ArcGIS error envelope. */
+export async function form(url: string, params: Record<string, string>) {
+  const res = await fetch(url, { method: 'POST', body: new URLSearchParams({ f: 'json', ...params }) });
+  const body = (await res.json()) as any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  if (body.error) throw new Error(`${url}: ${JSON.stringify(body.error)}`);
+  return body;
+}
+
+/** A scratch database (dropped on close), migrated, with the API on a random local port and an admin token. */
+export async function startBenchApp(env: Record<string, string> = {}): Promise<BenchApp> {
+  const server = process.env.DATABASE_URL ?? 'postgres://postgres:postgres@127.0.0.1:5432/arcgis';
+  const dbName = `arcgis_bench_${Date.now()}`;
+  const adminUrl = server.replace(/\/[^/]*$/, '/postgres');
+  const benchUrl = server.replace(/\/[^/]*$/, `/${dbName}`);
+  const pg = new Client({ connectionString: adminUrl });
+  await pg.connect();
+  await pg.query(`CREATE DATABASE ${dbName}`);
+  const ds = new DataSource(dataSourceOptions(benchUrl));
+  await ds.initialize();
+  await ds.runMigrations();
+  await ds.destroy();
+  const config = loadConfig({
+    ...process.env,
+    DATABASE_URL: benchUrl,
+    ADMIN_USERNAME: BENCH_ADMIN.username,
+    ADMIN_PASSWORD: BENCH_ADMIN.password,
+    LOG_LEVEL: 'silent',
+    DATA_DIR: `/tmp/${dbName}`,
+    QUEUE_PREFIX: dbName,
+    ...env,
+  });
+  const app = await createApi(config, { quiet: true });
+  await app.listen(0, '127.0.0.1');
+  const root = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
+  const base = `${root}/sharing/rest`;
+  const { token } = await form(`${base}/generateToken`, { ...BENCH_ADMIN, client: 'requestip' });
+  return {
+    app,
+    config,
+    db: app.get(DataSource),
+    root,
+    base,
+    token,
+    async close() {
+      await app.close();
+      await pg.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+      await pg.end();
+    },
+  };
+}
+
+export const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
