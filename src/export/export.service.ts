@@ -1,10 +1,9 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { ContentRepository } from '../content/content.repository';
-import { Errors, ArcgisError } from '../core/errors/arcgis-error';
+import { Errors } from '../core/errors/arcgis-error';
 import { newId } from '../core/ids';
-import { JobQueueService } from '../core/jobs/job-queue.service';
 import { JobName } from '../core/jobs/job.types';
-import { JobsRepository } from '../core/jobs/jobs.repository';
+import { JobsService } from '../core/jobs/jobs.service';
 import { FeaturesRepository } from '../features/features.repository';
 import { Caller, isAdminFor, Privilege } from '../identity/caller';
 import { IdentityService } from '../identity/identity.service';
@@ -15,15 +14,12 @@ import { ExportRepository } from './export.repository';
 
 @Injectable()
 export class ExportService {
-  private readonly logger = new Logger(ExportService.name);
-
   constructor(
     private readonly repo: ExportRepository,
     private readonly features: FeaturesRepository,
     private readonly content: ContentRepository,
     private readonly identity: IdentityService,
-    private readonly jobs: JobsRepository,
-    private readonly queue: JobQueueService,
+    private readonly jobs: JobsService,
   ) {}
 
   /**
@@ -59,13 +55,7 @@ export class ExportService {
     const jobId = newId();
     const exportItemId = newId();
     await this.repo.create({ jobId, itemId: exportItemId, ownerId: owner.id, orgId: owner.orgId, title, itemType: format.itemType, serviceItemId: itemId, params });
-    try {
-      await this.queue.enqueue({ name: JobName.ExportItem, data: { jobId } });
-    } catch (e) {
-      this.logger.error(`could not enqueue export ${jobId}: ${(e as Error).message}`);
-      await this.jobs.finish(jobId, 'failed', 'The export could not be queued; try again.');
-      throw new ArcgisError(500, 'Unable to queue the export.', ['The job queue is unavailable; try again shortly.']);
-    }
+    await this.jobs.submit({ name: JobName.ExportItem, data: { jobId } }, 'export');
     return { type: format.itemType, size: 0, jobId, exportItemId, serviceItemId: itemId, exportFormat: format.name };
   }
 }

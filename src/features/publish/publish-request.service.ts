@@ -1,10 +1,10 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { ContentRepository } from '../../content/content.repository';
-import { ArcgisError, Errors } from '../../core/errors/arcgis-error';
+import { Errors } from '../../core/errors/arcgis-error';
 import { newId } from '../../core/ids';
-import { JobQueueService } from '../../core/jobs/job-queue.service';
 import { JobName } from '../../core/jobs/job.types';
 import { JobsRepository } from '../../core/jobs/jobs.repository';
+import { JobsService } from '../../core/jobs/jobs.service';
 import { Caller } from '../../identity/caller';
 import { FeaturesService } from '../features.service';
 import { jsonParam } from '../json-param';
@@ -30,13 +30,11 @@ const FILE_TYPES: Record<string, { kind: PublishFileKind; itemTypes: string[] }>
 
 @Injectable()
 export class PublishRequestService {
-  private readonly logger = new Logger(PublishRequestService.name);
-
   constructor(
     private readonly features: FeaturesService,
     private readonly content: ContentRepository,
     private readonly jobs: JobsRepository,
-    private readonly queue: JobQueueService,
+    private readonly jobsService: JobsService,
   ) {}
 
   /** Creates the service item (processing) and the job, then enqueues; loading happens in the worker. */
@@ -59,13 +57,7 @@ export class PublishRequestService {
     const jobId = newId();
     const params: PublishJobParams = { fileType: type.kind, sourceItemId: sourceId, serviceItemId: service.itemId, ...(csv ? { csv } : {}) };
     await this.jobs.create({ id: jobId, type: 'publish', ownerId: caller.userId, sourceItemId: sourceId, resultItemId: service.itemId, params });
-    try {
-      await this.queue.enqueue({ name: JobName.PublishItem, data: { jobId } });
-    } catch (e) {
-      this.logger.error(`could not enqueue publish ${jobId}: ${(e as Error).message}`);
-      await this.jobs.finish(jobId, 'failed', 'The publish job could not be queued; try again.');
-      throw new ArcgisError(500, 'Unable to queue the publish job.', ['The job queue is unavailable; try again shortly.']);
-    }
+    await this.jobsService.submit({ name: JobName.PublishItem, data: { jobId } }, 'publish job');
     return {
       services: [
         { type: 'Feature Service', serviceurl: service.url, encodedServiceURL: encodeURI(service.url), size: -1, jobId, serviceItemId: service.itemId, serviceItemName: service.name, success: true },
