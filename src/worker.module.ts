@@ -1,11 +1,14 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { CoreModule } from './core/core.module';
 import { AppConfig } from './core/config/env';
+import { JobReconciler } from './core/jobs/job-reconciler';
+import { ExportWorkerModule } from './export/worker/export-worker.module';
+import { PublishWorkerModule } from './features/publish/worker/publish-worker.module';
 
-/** The worker process: the shared core and, from the export pipeline on, the queue processors. No HTTP. */
+/** The worker process: the shared core and the queue processors. No HTTP, no controllers. */
 @Module({})
 export class WorkerModule {
   static forRoot(config: AppConfig): DynamicModule {
-    return { module: WorkerModule, imports: [CoreModule.forRoot(config)] };
+    return { module: WorkerModule, imports: [CoreModule.forRoot(config), ExportWorkerModule, PublishWorkerModule], providers: [JobReconciler] };
   }
 }

@@ -24,6 +24,7 @@ export function spawnWorker(config: AppConfig, extraEnv: Record<string, string> 
       REDIS_URL: config.redisUrl,
       DATA_DIR: config.dataDir,
       QUEUE_PREFIX: config.queuePrefix,
+      JOB_LOCK_MS: String(config.jobLockMs),
       LOG_LEVEL: 'info',
       ...extraEnv,
     },

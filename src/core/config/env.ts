@@ -49,6 +49,9 @@ class EnvDto {
   @Transform(toInt) @IsInt({ message: 'WORKER_CONCURRENCY must be an integer' }) @Min(1) @Max(64)
   WORKER_CONCURRENCY = 1;
 
+  @Transform(toInt) @IsInt({ message: 'JOB_LOCK_MS must be an integer' }) @Min(1000) @Max(600000)
+  JOB_LOCK_MS = 30000;
+
   @Matches(/^[A-Za-z0-9_-]{1,64}$/, { message: 'QUEUE_PREFIX must be 1-64 of A-Z a-z 0-9 _ -' })
   QUEUE_PREFIX = 'arcgis';
 }
@@ -69,6 +72,8 @@ export interface AppConfig {
   workerConcurrency: number;
   /** Redis key prefix of the queues, so several deployments (or test runs) can share one Redis. */
   queuePrefix: string;
+  /** How long a job's lock lives without renewal: a killed worker's job is handed on after about this long. */
+  jobLockMs: number;
   limits: { shareMaxItems: number; shareMaxGroups: number; tokenMaxMinutes: number; uploadMaxBytes: number };
 }
 
@@ -98,6 +103,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel: dto.LOG_LEVEL,
     workerConcurrency: dto.WORKER_CONCURRENCY,
     queuePrefix: dto.QUEUE_PREFIX,
+    jobLockMs: dto.JOB_LOCK_MS,
     limits: {
       shareMaxItems: dto.SHARE_MAX_ITEMS,
       shareMaxGroups: dto.SHARE_MAX_GROUPS,

@@ -48,8 +48,8 @@ export function startQueueWorker(
       prefix: config.queuePrefix,
       concurrency: config.workerConcurrency,
       // A killed worker's lock expires after lockDuration; the stalled check then hands the job to another worker.
-      lockDuration: 30_000,
-      stalledInterval: 15_000,
+      lockDuration: config.jobLockMs,
+      stalledInterval: Math.max(1000, Math.floor(config.jobLockMs / 2)),
       maxStalledCount: 3,
     },
   );

@@ -53,6 +53,7 @@ describe('where parser: accepted clauses', () => {
     ["created > DATE '2020-02-29'", "CREATED > DATE '2020-02-29'"],
     ["created >= timestamp '2020-01-01 12:30:00.123'", "CREATED >= TIMESTAMP '2020-01-01 12:30:00.123'"],
     ["created < date '2020-01-01 00:00:00'", "CREATED < TIMESTAMP '2020-01-01 00:00:00'"],
+    ["created < TIMESTAMP '2020-01-01'", "CREATED < TIMESTAMP '2020-01-01 00:00:00'"],
     ['created > CURRENT_DATE', 'CREATED > CURRENT_DATE'],
     ['created < current_timestamp()', 'CREATED < CURRENT_TIMESTAMP'],
     ["created > CURRENT_TIMESTAMP - INTERVAL '7' DAY", "CREATED > CURRENT_TIMESTAMP - INTERVAL '7' DAY"],

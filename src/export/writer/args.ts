@@ -1,0 +1,47 @@
+import { FORMATS, GDAL_GEOMETRY_TYPE } from './formats';
+import { buildSelectSql, geometryOutput } from './sql';
+import type { ExportFormat, ExportLayerSource } from './types';
+
+/** A resolved target SR: what GDAL/PROJ read ('EPSG:3857', 'ESRI:102003' or WKT) and its wkid when it has one. */
+export interface ResolvedSrs {
+  srs: string;
+  wkid?: number;
+}
+
+export const WGS84: ResolvedSrs = { srs: 'EPSG:4326', wkid: 4326 };
+
+/** The SR a layer is written in, or null to keep the layer's own (no reprojection at all). */
+export function layerTargetSrs(format: ExportFormat, target: ResolvedSrs | null, layer: ExportLayerSource): ResolvedSrs | null {
+  const t = FORMATS[format].forcedSrs ? WGS84 : target;
+  return !t || t.wkid === layer.srid ? null : t;
+}
+
+export interface TranslateStep {
+  layer: ExportLayerSource;
+  format: ExportFormat;
+  /** -nln: the output layer (file, feature class, sheet) name, already sanitised. */
+  layerName: string;
+  /** true when adding a layer to a container an earlier step created. */
+  update: boolean;
+  /** From layerTargetSrs(). */
+  target: ResolvedSrs | null;
+}
+
+/** The ogr2ogr argv for one layer (pure; the executor passes it to gdal.vectorTranslateAsync). */
+export function buildTranslateArgs(step: TranslateStep): string[] {
+  const { layer, format } = step;
+  const spec = FORMATS[format];
+  const geom = geometryOutput(layer, format);
+  const gdalGeometry = geom === 'gdal' || geom === 'wkt';
+  const args = step.update ? ['-update'] : ['-f', spec.driver, ...spec.dsco.flatMap((o) => ['-dsco', o])];
+  args.push('-sql', buildSelectSql(layer, format, step.target), '-nln', step.layerName);
+  // Declared, not guessed from the first row: one geometry type per layer (and per shapefile).
+  args.push('-nlt', gdalGeometry ? GDAL_GEOMETRY_TYPE[layer.geometryType!] : 'NONE');
+  if (gdalGeometry && step.target) args.push('-t_srs', step.target.srs);
+  const lco = [...spec.lco];
+  const oid = layer.fields.find((f) => f.type === 'esriFieldTypeOID');
+  if (spec.fidLco && oid) lco.push(`${spec.fidLco}=${oid.name}`);
+  if (geom === 'wkt') lco.push('GEOMETRY=AS_WKT');
+  for (const o of lco) args.push('-lco', o);
+  return args;
+}

@@ -1,0 +1,138 @@
+/**
+ * ArcGIS Feature Collection JSON, which GDAL cannot write: GDAL writes each layer as GeoJSON (one feature per
+ * line, in the target SR, dates already epoch ms from SQL) and this streams it line by line into the collection,
+ * so memory stays bounded whatever the layer size.
+ */
+import { once } from 'node:events';
+import { createReadStream, createWriteStream, WriteStream } from 'node:fs';
+import { createInterface } from 'node:readline';
+import type { GeoJson } from '../../features/esri-geometry';
+import { fieldInfo } from '../../features/layer-schema';
+import type { ResolvedSrs } from './args';
+import type { ExportLayerSource } from './types';
+
+export type EsriSpatialReference = { wkid: number } | { wkt: string };
+
+/** The SR the features are written in: the target's, else the layer's own. */
+export function esriSpatialReference(target: ResolvedSrs | null, layer: ExportLayerSource): EsriSpatialReference {
+  if (!target) return { wkid: layer.srid };
+  return target.wkid !== undefined ? { wkid: target.wkid } : { wkt: target.srs };
+}
+
+/** Shoelace sum; positive means clockwise with y up (ArcGIS exteriors). */
+function isClockwise(ring: number[][]): boolean {
+  let sum = 0;
+  for (let i = 0; i < ring.length - 1; i++) sum += (ring[i + 1][0] - ring[i][0]) * (ring[i + 1][1] + ring[i][1]);
+  return sum > 0;
+}
+
+const orient = (ring: number[][], clockwise: boolean) => (isClockwise(ring) === clockwise ? ring : [...ring].reverse());
+const polygonRings = (polygon: number[][][]) => polygon.map((ring, i) => orient(ring, i === 0));
+
+/** GeoJSON → ArcGIS JSON geometry; exteriors clockwise and holes counter-clockwise whatever the stored winding. */
+export function toEsriGeometry(g: GeoJson | null | undefined): Record<string, unknown> | undefined {
+  if (!g) return undefined;
+  switch (g.type) {
+    case 'Point':
+      return { x: g.coordinates[0], y: g.coordinates[1] };
+    case 'MultiPoint':
+      return { points: g.coordinates };
+    case 'LineString':
+      return { paths: [g.coordinates] };
+    case 'MultiLineString':
+      return { paths: g.coordinates };
+    case 'Polygon':
+      return { rings: polygonRings(g.coordinates) };
+    case 'MultiPolygon':
+      return { rings: g.coordinates.flatMap(polygonRings) };
+  }
+}
+
+export function layerDefinition(layer: ExportLayerSource, withGeometry: boolean, sr: EsriSpatialReference) {
+  const oid = layer.fields.find((f) => f.type === 'esriFieldTypeOID');
+  return {
+    name: layer.name,
+    type: withGeometry ? 'Feature Layer' : 'Table',
+    ...(withGeometry ? { geometryType: layer.geometryType, spatialReference: sr } : {}),
+    objectIdField: oid?.name ?? null,
+    fields: layer.fields.map(fieldInfo),
+  };
+}
+
+/** A buffered write stream that respects backpressure. */
+export class JsonSink {
+  private stream: WriteStream;
+  private chunks: string[] = [];
+  private size = 0;
+
+  constructor(path: string) {
+    this.stream = createWriteStream(path, { encoding: 'utf8' });
+  }
+
+  async write(s: string): Promise<void> {
+    this.chunks.push(s);
+    this.size += s.length;
+    if (this.size >= 1 << 16) await this.flush();
+  }
+
+  private async flush(): Promise<void> {
+    if (!this.chunks.length) return;
+    const ok = this.stream.write(this.chunks.join(''));
+    this.chunks = [];
+    this.size = 0;
+    if (!ok) await once(this.stream, 'drain');
+  }
+
+  async close(): Promise<void> {
+    await this.flush();
+    this.stream.end();
+    await once(this.stream, 'finish');
+  }
+
+  destroy(): void {
+    this.stream.destroy();
+  }
+}
+
+export interface AppendOptions {
+  first: boolean;
+  withGeometry: boolean;
+  sr: EsriSpatialReference;
+  signal?: AbortSignal;
+  /** Called every `every` features with the count so far. */
+  onFeatures?: (count: number) => void;
+  every?: number;
+}
+
+/** Appends one layer ({layerDefinition, featureSet}) read from GDAL's GeoJSON; returns its feature count. */
+export async function appendLayer(sink: JsonSink, geojsonPath: string, layer: ExportLayerSource, o: AppendOptions): Promise<number> {
+  const def = layerDefinition(layer, o.withGeometry, o.sr);
+  const set = o.withGeometry ? `"geometryType":${JSON.stringify(layer.geometryType)},"spatialReference":${JSON.stringify(o.sr)},` : '';
+  await sink.write(`${o.first ? '' : ','}{"layerDefinition":${JSON.stringify(def)},"featureSet":{${set}"features":[`);
+  const every = o.every ?? 10_000;
+  let count = 0;
+  const input = createReadStream(geojsonPath, { encoding: 'utf8' });
+  const lines = createInterface({ input, crlfDelay: Infinity });
+  try {
+    for await (const raw of lines) {
+      // GDAL's GeoJSON writer puts each feature on one line: `{ "type": "Feature", ... },` (strings escape newlines).
+      if (!raw.startsWith('{ "type": "Feature"')) continue;
+      const f = JSON.parse(raw.endsWith(',') ? raw.slice(0, -1) : raw) as { properties?: Record<string, unknown>; geometry?: GeoJson | null };
+      const geometry = o.withGeometry ? toEsriGeometry(f.geometry) : undefined;
+      await sink.write(`${count ? ',' : ''}${JSON.stringify(geometry ? { attributes: f.properties ?? {}, geometry } : { attributes: f.properties ?? {} })}`);
+      if (++count % every === 0) {
+        o.signal?.throwIfAborted();
+        o.onFeatures?.(count);
+      }
+    }
+  } finally {
+    lines.close();
+    input.destroy();
+  }
+  await sink.write(']}}');
+  return count;
+}
+
+/** Both ends of the collection document. */
+export const COLLECTION_HEAD = '{"layers":[';
+export const COLLECTION_TAIL = ']}';

@@ -1,0 +1,62 @@
+import type { ExportFormat } from './types';
+
+/**
+ * How each format is laid out on disk:
+ * - container: every layer goes into one dataset (a file, or a .gdb directory that is zipped);
+ * - per-layer: one file per layer; a plain file for one layer, a zip with one entry per layer otherwise;
+ * - shapefile: one .shp set per layer, always zipped with the field-name mapping and a README;
+ * - featurecollection: GDAL writes GeoJSON per layer, converted here into one ArcGIS JSON file.
+ */
+export type Layout = 'container' | 'per-layer' | 'shapefile' | 'featurecollection';
+
+/** Where the geometry goes: GDAL geometry, x/y (points) or WKT columns in CSV, x/y columns or nothing in Excel. */
+export type GeometryMode = 'gdal' | 'csv' | 'excel';
+
+export interface FormatSpec {
+  driver: string;
+  /** Extension of the dataset GDAL writes (a directory for .gdb). */
+  ext: string;
+  layout: Layout;
+  contentType: string;
+  geometry: GeometryMode;
+  /** The SR the format mandates whatever targetSR says (KML, and GeoJSON per RFC 7946). */
+  forcedSrs?: string;
+  /** Longest layer name the format takes comfortably (Excel sheet names stop at 31). */
+  maxLayerName: number;
+  /** Creation options for the dataset (first layer only) and for every layer. */
+  dsco: string[];
+  lco: string[];
+  /** Layer option naming the FID column, so the OID field becomes the FID (it is then not a plain field). */
+  fidLco?: string;
+  /** FlatGeobuf (GDAL 3.6) silently drops features without geometry, so those must be refused up front. */
+  needsGeometry?: boolean;
+}
+
+export const ZIP_CONTENT_TYPE = 'application/zip';
+
+export const FORMATS: Record<ExportFormat, FormatSpec> = {
+  // 2GB_LIMIT makes GDAL fail instead of writing a .shp/.dbf other software misreads (see limits.ts).
+  shapefile: { driver: 'ESRI Shapefile', ext: 'shp', layout: 'shapefile', contentType: ZIP_CONTENT_TYPE, geometry: 'gdal', maxLayerName: 64, dsco: [], lco: ['ENCODING=UTF-8', '2GB_LIMIT=YES'] },
+  // GDAL 3.6's default quoting (IF_AMBIGUOUS) quotes every integer ("11"); quote only where CSV requires it.
+  csv: { driver: 'CSV', ext: 'csv', layout: 'per-layer', contentType: 'text/csv; charset=utf-8', geometry: 'csv', maxLayerName: 64, dsco: [], lco: ['STRING_QUOTING=IF_NEEDED'] },
+  filegdb: { driver: 'OpenFileGDB', ext: 'gdb', layout: 'container', contentType: ZIP_CONTENT_TYPE, geometry: 'gdal', maxLayerName: 64, dsco: [], lco: [], fidLco: 'FID' },
+  geojson: { driver: 'GeoJSON', ext: 'geojson', layout: 'per-layer', contentType: 'application/geo+json', geometry: 'gdal', forcedSrs: 'EPSG:4326', maxLayerName: 64, dsco: [], lco: ['RFC7946=YES'] },
+  kml: { driver: 'KML', ext: 'kml', layout: 'per-layer', contentType: 'application/vnd.google-earth.kml+xml', geometry: 'gdal', forcedSrs: 'EPSG:4326', maxLayerName: 64, dsco: [], lco: [] },
+  excel: { driver: 'XLSX', ext: 'xlsx', layout: 'per-layer', contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', geometry: 'excel', maxLayerName: 31, dsco: [], lco: [] },
+  // Intermediate GeoJSON in the layer's (or target) SR; RFC 7946 mode would force WGS84 and rewind rings.
+  featurecollection: { driver: 'GeoJSON', ext: 'geojson', layout: 'featurecollection', contentType: 'application/json', geometry: 'gdal', maxLayerName: 64, dsco: [], lco: ['RFC7946=NO'] },
+  geopackage: { driver: 'GPKG', ext: 'gpkg', layout: 'container', contentType: 'application/geopackage+sqlite3', geometry: 'gdal', maxLayerName: 64, dsco: [], lco: [], fidLco: 'FID' },
+  // Without the index GDAL 3.6 writes FGB as a stream; with it, the sort runs in Dataset.close(), which is
+  // synchronous in gdal-async and blocked the event loop ~10 s per million points here.
+  flatgeobuf: { driver: 'FlatGeobuf', ext: 'fgb', layout: 'per-layer', contentType: 'application/octet-stream', geometry: 'gdal', maxLayerName: 64, dsco: [], lco: ['SPATIAL_INDEX=NO'], needsGeometry: true },
+  // SpatiaLite geometry, readable by ArcGIS Pro and QGIS; LAUNDER=NO keeps the ArcGIS field names as they are.
+  sqlite: { driver: 'SQLite', ext: 'sqlite', layout: 'container', contentType: 'application/vnd.sqlite3', geometry: 'gdal', maxLayerName: 64, dsco: ['SPATIALITE=YES'], lco: ['LAUNDER=NO'], fidLco: 'FID' },
+};
+
+/** -nlt per ArcGIS geometry type: the layer's declared type, so every file holds exactly one type. */
+export const GDAL_GEOMETRY_TYPE = {
+  esriGeometryPoint: 'POINT',
+  esriGeometryMultipoint: 'MULTIPOINT',
+  esriGeometryPolyline: 'MULTILINESTRING',
+  esriGeometryPolygon: 'MULTIPOLYGON',
+} as const;

@@ -1,0 +1,88 @@
+/** Shapefile extras: the field-name mapping read back from the written .dbf, the README, and size checks. */
+import { open, stat, writeFile } from 'node:fs/promises';
+import * as gdal from 'gdal-async';
+import type { LayerField } from '../../features/layer-schema';
+import { checkShapefileSizes } from './limits';
+
+/** The .dbf field names GDAL actually wrote (laundered to 10 characters, de-duplicated with _1, _2 ...). */
+export async function readDbfFieldNames(datasetPath: string): Promise<string[]> {
+  const ds = await gdal.openAsync(datasetPath, 'r', ['ESRI Shapefile']);
+  try {
+    return ds.layers.get(0).fields.getNames();
+  } finally {
+    ds.close();
+  }
+}
+
+const csvCell = (s: string) => (/[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
+
+function note(f: LayerField, written: string): string {
+  const notes: string[] = [];
+  if (written !== f.name) notes.push('name shortened to the 10 characters a shapefile allows');
+  if (f.type === 'esriFieldTypeDate') notes.push('date only: the time of day is dropped (dates are UTC)');
+  if (f.type === 'esriFieldTypeString' && (f.length ?? 0) > 254) notes.push('text longer than 254 bytes is cut');
+  if (f.type === 'esriFieldTypeBigInteger') notes.push('stored as an 18-digit number');
+  return notes.join('; ');
+}
+
+/** `<layer>_fieldnames.csv`: original ArcGIS name → name in the .dbf, in field order. */
+export function fieldNameMappingCsv(fields: LayerField[], written: string[]): string {
+  if (written.length !== fields.length) {
+    throw new Error(`shapefile mapping: ${fields.length} fields were exported but the .dbf holds ${written.length}`);
+  }
+  const rows = fields.map((f, i) => [f.name, written[i], f.alias, note(f, written[i])].map(csvCell).join(','));
+  return ['field_name,shapefile_field_name,alias,note', ...rows].join('\r\n') + '\r\n';
+}
+
+export function shapefileReadme(layers: { layerName: string; source: string }[]): string {
+  return [
+    'Shapefile export',
+    '',
+    'Layers (one shapefile each, one geometry type per file):',
+    ...layers.map((l) => `  ${l.layerName}.shp  <-  ${l.source}`),
+    '',
+    'Format limits applied:',
+    '- Text is UTF-8; the .cpg file says so (ArcGIS and QGIS read it).',
+    '- Field names longer than 10 characters are shortened (population_density_2020 -> population, then',
+    '  populati_1 ...). <layer>_fieldnames.csv maps every original name to the name in the .dbf.',
+    '- Date fields keep the date only: a shapefile (dBase) has no time of day, so times are dropped.',
+    '  Dates are taken in UTC. Export to File Geodatabase, GeoPackage or CSV to keep times.',
+    '- Text values are limited to 254 bytes.',
+    '- Layers without geometry (or exported without it) have a .dbf table only.',
+    '- No .shp or .dbf is larger than 2 GB; bigger exports are refused rather than cut.',
+    '',
+  ].join('\r\n');
+}
+
+/** Writes the mapping file next to the layer's .shp and returns the .dbf field names. */
+export async function writeFieldMapping(dir: string, layerName: string, fields: LayerField[]): Promise<void> {
+  const written = await readDbfFieldNames(`${dir}/${layerName}.dbf`);
+  await writeFile(`${dir}/${layerName}_fieldnames.csv`, fieldNameMappingCsv(fields, written), 'utf8');
+}
+
+const sizeOf = (p: string) => stat(p).then((s) => s.size, () => 0);
+
+/** Checks the written .shp/.dbf against the 2 GB limit (GDAL's 2GB_LIMIT=YES is the first guard). */
+export async function checkWrittenShapefile(dir: string, layerName: string): Promise<void> {
+  const [shp, dbf] = await Promise.all([sizeOf(`${dir}/${layerName}.shp`), sizeOf(`${dir}/${layerName}.dbf`)]);
+  checkShapefileSizes(layerName, { shp, dbf }, 'written');
+}
+
+/** Records written so far, from the .dbf size and its header (GDAL updates the count only on close). */
+export async function dbfRecordsWritten(dbfPath: string): Promise<number | null> {
+  let fh;
+  try {
+    fh = await open(dbfPath, 'r');
+    const head = Buffer.alloc(12);
+    const { bytesRead } = await fh.read(head, 0, 12, 0);
+    const size = (await fh.stat()).size;
+    if (bytesRead < 12) return null;
+    const headerLength = head.readUInt16LE(8);
+    const recordLength = head.readUInt16LE(10);
+    return recordLength > 0 && size > headerLength ? Math.floor((size - headerLength) / recordLength) : 0;
+  } catch {
+    return null;
+  } finally {
+    await fh?.close();
+  }
+}

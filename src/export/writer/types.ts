@@ -1,0 +1,65 @@
+import type { GeometryType, LayerField } from '../../features/layer-schema';
+
+export const EXPORT_FORMATS = [
+  'shapefile',
+  'csv',
+  'filegdb',
+  'geojson',
+  'kml',
+  'excel',
+  'featurecollection',
+  'geopackage',
+  'flatgeobuf',
+  'sqlite',
+] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+/** One hosted layer (or table) to export: where it lives in PostGIS and what the caller asked for. */
+export interface ExportLayerSource {
+  id: number;
+  name: string;
+  schema: string;
+  table: string;
+  fields: LayerField[];
+  geometryType: GeometryType | null;
+  srid: number;
+  /** A rendered SQL expression (renderWhereSql), '1=1' when none. */
+  where: string;
+  includeGeometry: boolean;
+  /** CSV and Excel point layers only; default 'x' / 'y'. */
+  xColumnName?: string;
+  yColumnName?: string;
+}
+
+/** targetSR: a wkid (ArcGIS web-mercator aliases are accepted) or a WKT string. */
+export type ExportTarget = { srid: number } | { wkt: string };
+
+export interface ExportProgress {
+  layerIndex: number;
+  layerCount: number;
+  /** 0..1 over the whole export. */
+  fraction: number;
+  message: string;
+}
+
+export interface ExportJob {
+  format: ExportFormat;
+  layers: ExportLayerSource[];
+  target?: ExportTarget;
+  /** GDAL PostgreSQL connection string ('PG:host=... dbname=...'), see gdalPgConnection(). */
+  pg: string;
+  /** A private temp dir the caller creates and deletes; nothing is written outside it. */
+  workDir: string;
+  /** File base name (e.g. the export title); sanitised again here. */
+  baseName: string;
+  onProgress?: (p: ExportProgress) => void;
+  signal?: AbortSignal;
+}
+
+export interface ExportOutput {
+  /** Absolute path of the result, directly inside workDir. */
+  path: string;
+  fileName: string;
+  contentType: string;
+  size: number;
+}

@@ -1,0 +1,24 @@
+import { createWriteStream } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import { join, posix } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { ZipFile } from 'yazl';
+
+/** Every file under dir, as zip entry names relative to it ('/'-separated), sorted for a stable layout. */
+export async function listEntries(dir: string, prefix = ''): Promise<string[]> {
+  const out: string[] = [];
+  for (const e of await readdir(dir, { withFileTypes: true })) {
+    const rel = prefix ? posix.join(prefix, e.name) : e.name;
+    if (e.isDirectory()) out.push(...(await listEntries(join(dir, e.name), rel)));
+    else if (e.isFile()) out.push(rel);
+  }
+  return out.sort();
+}
+
+/** Zips the files under dir into zipPath, streaming each from disk (ZIP64 when sizes need it). */
+export async function zipDirectory(dir: string, zipPath: string, signal?: AbortSignal): Promise<void> {
+  const zip = new ZipFile();
+  for (const entry of await listEntries(dir)) zip.addFile(join(dir, ...entry.split('/')), entry, { compress: true });
+  zip.end();
+  await pipeline(zip.outputStream, createWriteStream(zipPath), { signal });
+}

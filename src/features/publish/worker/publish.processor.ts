@@ -1,0 +1,87 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Job, Worker } from 'bullmq';
+import { ContentRepository } from '../../../content/content.repository';
+import { FileStore } from '../../../content/file-store';
+import { APP_CONFIG } from '../../../core/config/config.module';
+import { AppConfig } from '../../../core/config/env';
+import { gdalPgConnection } from '../../../core/database/gdal-pg';
+import { JobName, QueueName } from '../../../core/jobs/job.types';
+import { JobsRepository } from '../../../core/jobs/jobs.repository';
+import { PermanentJobError, startQueueWorker } from '../../../core/jobs/queue-worker';
+import { FeaturesRepository } from '../../features.repository';
+import { PublishJobParams } from '../publish-request.service';
+import { inspectSource, loadLayer, PublishError } from '../index';
+
+const PROGRESS_EVERY_MS = 1000;
+
+/** Runs publish jobs: inspects the uploaded file, defines the service's layers and loads them through GDAL. */
+@Injectable()
+export class PublishProcessor implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(PublishProcessor.name);
+  private worker?: Worker;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly jobs: JobsRepository,
+    private readonly features: FeaturesRepository,
+    private readonly content: ContentRepository,
+    private readonly files: FileStore,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.worker = startQueueWorker(QueueName.Publish, this.config, this.jobs, (job) => this.dispatch(job), this.logger);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.worker?.close();
+  }
+
+  private dispatch(job: Job<{ jobId: string }>): Promise<void> {
+    switch (job.name as JobName) {
+      case JobName.PublishItem:
+        return this.publish(job);
+      default:
+        throw new PermanentJobError(`Unknown job '${job.name}' on the publish queue.`);
+    }
+  }
+
+  private async publish(job: Job<{ jobId: string }>): Promise<void> {
+    const row = await this.jobs.start(job.data.jobId);
+    if (!row) return;
+    const p = row.params as unknown as PublishJobParams;
+    const service = await this.features.findServiceByItem(p.serviceItemId);
+    if (!service) throw new PermanentJobError('The service item was deleted before publishing finished.');
+    const storage = await this.content.findStorage(p.sourceItemId);
+    if (!storage?.file_path) throw new PermanentJobError('The source file item no longer exists.');
+    const file = this.files.absolute(storage.file_path);
+    try {
+      const sources = await inspectSource(file, p.fileType, { csv: p.csv });
+      // A retried attempt starts over: layers a failed attempt created are dropped with their data.
+      const previous = await this.features.layers(service.item_id);
+      if (previous.length) await this.features.deleteLayers(service.item_id, previous.map((l) => l.layer_id));
+      const added = await this.features.addLayers(service, sources.map((s) => ({ def: s.definition })));
+      if (typeof added === 'string') throw new PermanentJobError(added);
+      const total = sources.reduce((n, s) => n + Math.max(1, s.featureCount), 0);
+      let done = 0;
+      let last = 0;
+      for (const [i, src] of sources.entries()) {
+        const layer = (await this.features.layer(service.item_id, added[i].id))!;
+        await loadLayer(file, p.fileType, src, { pg: gdalPgConnection(this.config.databaseUrl), schema: service.schema_name, table: layer.table_name, srid: layer.srid }, {
+          onProgress: (fraction) => {
+            const now = Date.now();
+            if (now - last < PROGRESS_EVERY_MS) return;
+            last = now;
+            const pct = Math.round(((done + fraction * Math.max(1, src.featureCount)) / total) * 100);
+            void job.updateProgress({ layer: i, layers: sources.length, percent: pct }).catch(() => undefined);
+            void this.jobs.progress(row.id, `processing: ${pct}% (layer ${i + 1} of ${sources.length})`).catch(() => undefined);
+          },
+        });
+        done += Math.max(1, src.featureCount);
+      }
+      await this.jobs.finish(row.id, 'completed', 'completed');
+    } catch (e) {
+      if (e instanceof PublishError) throw new PermanentJobError(e.message);
+      throw e;
+    }
+  }
+}
