@@ -86,7 +86,9 @@ describe('export through @esri/arcgis-rest-portal 4.10.2', () => {
     const out = new Map<string, gdal.Layer>();
     const open = (p: string) => {
       const ds = gdal.open(p);
-      ds.layers.forEach((l) => out.set(l.name, l));
+      ds.layers.forEach((l) => {
+        out.set(l.name, l);
+      });
     };
     if (gdalPath.startsWith('/vsizip/')) {
       for (const entry of gdal.fs.readDir(gdalPath)) {

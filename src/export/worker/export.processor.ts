@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { Job, Worker } from 'bullmq';
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
@@ -17,12 +17,14 @@ import { ExportLayerSource, ExportWriteError, writeExport } from '../writer';
 
 const CANCEL_POLL_MS = 2000;
 const PROGRESS_EVERY_MS = 1000;
+const SWEEP_EVERY_MS = 10 * 60_000;
 
 /** Runs export jobs: reads layers from PostGIS with GDAL, writes the file, and completes the result item. */
 @Injectable()
-export class ExportProcessor implements OnApplicationBootstrap, OnApplicationShutdown {
+export class ExportProcessor implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(ExportProcessor.name);
   private worker?: Worker;
+  private sweeper?: NodeJS.Timeout;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -33,10 +35,29 @@ export class ExportProcessor implements OnApplicationBootstrap, OnApplicationShu
 
   onApplicationBootstrap(): void {
     this.worker = startQueueWorker(QueueName.Export, this.config, this.jobs, (job) => this.dispatch(job), this.logger);
+    void this.sweep();
+    this.sweeper = setInterval(() => void this.sweep(), SWEEP_EVERY_MS);
   }
 
-  /** Waits for running exports to finish (SIGTERM): a job is completed, or handed back if the process is killed. */
-  async onApplicationShutdown(): Promise<void> {
+  /**
+   * A killed worker leaves its temporary folder behind. Folders of finished jobs are removed; a job still running
+   * elsewhere keeps its folder (the folder name carries the job id).
+   */
+  private async sweep(): Promise<void> {
+    const tmp = path.resolve(this.config.dataDir, 'tmp');
+    const entries = await fs.readdir(tmp).catch(() => [] as string[]);
+    for (const name of entries) {
+      const m = /^export-([0-9a-f]{32})-/.exec(name);
+      if (!m) continue;
+      const row = await this.jobs.find(m[1]).catch(() => undefined);
+      if (row === undefined || (row && (row.status === 'queued' || row.status === 'processing'))) continue;
+      await fs.rm(path.join(tmp, name), { recursive: true, force: true });
+    }
+  }
+
+  /** SIGTERM: running exports finish (and write their result) before the database closes; a killed process's job is handed on. */
+  async beforeApplicationShutdown(): Promise<void> {
+    clearInterval(this.sweeper);
     await this.worker?.close();
   }
 

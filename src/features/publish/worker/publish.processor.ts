@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { Job, Worker } from 'bullmq';
 import { ContentRepository } from '../../../content/content.repository';
 import { FileStore } from '../../../content/file-store';
@@ -16,7 +16,7 @@ const PROGRESS_EVERY_MS = 1000;
 
 /** Runs publish jobs: inspects the uploaded file, defines the service's layers and loads them through GDAL. */
 @Injectable()
-export class PublishProcessor implements OnApplicationBootstrap, OnApplicationShutdown {
+export class PublishProcessor implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(PublishProcessor.name);
   private worker?: Worker;
 
@@ -32,7 +32,8 @@ export class PublishProcessor implements OnApplicationBootstrap, OnApplicationSh
     this.worker = startQueueWorker(QueueName.Publish, this.config, this.jobs, (job) => this.dispatch(job), this.logger);
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /** Before the database closes: the running job finishes (and writes its result) first. */
+  async beforeApplicationShutdown(): Promise<void> {
     await this.worker?.close();
   }
 
