@@ -92,7 +92,9 @@ describe('export through @esri/arcgis-rest-portal 4.10.2', () => {
     };
     if (gdalPath.startsWith('/vsizip/')) {
       for (const entry of gdal.fs.readDir(gdalPath)) {
-        if (/\.(shp|csv|geojson|kml|xlsx|fgb|gdb)$/i.test(entry)) open(`${gdalPath}/${entry}`);
+        // An .xlsx is itself a zip, which GDAL reads through a nested /vsizip/{...} path.
+        if (/\.xlsx$/i.test(entry)) open(`/vsizip/{${gdalPath}/${entry}}`);
+        else if (/\.(shp|csv|geojson|kml|fgb|gdb)$/i.test(entry)) open(`${gdalPath}/${entry}`);
       }
     } else open(gdalPath);
     return out;

@@ -25,7 +25,16 @@ export interface TranslateStep {
   update: boolean;
   /** From layerTargetSrs(). */
   target: ResolvedSrs | null;
+  /** Rows the layer will write (measured first); FlatGeobuf decides on its spatial index with it. */
+  rows?: number;
 }
+
+/**
+ * FlatGeobuf's spatial index is sorted in Dataset.close(), which gdal-async runs synchronously: ~10 s of
+ * blocked event loop per million points here. Larger layers are streamed without it. Empty layers always get
+ * it: without the index GDAL 3.6 writes a 0-byte file for them.
+ */
+export const FGB_INDEX_MAX_ROWS = 100_000;
 
 /** The ogr2ogr argv for one layer (pure; the executor passes it to gdal.vectorTranslateAsync). */
 export function buildTranslateArgs(step: TranslateStep): string[] {
@@ -42,6 +51,7 @@ export function buildTranslateArgs(step: TranslateStep): string[] {
   const oid = layer.fields.find((f) => f.type === 'esriFieldTypeOID');
   if (spec.fidLco && oid) lco.push(`${spec.fidLco}=${oid.name}`);
   if (geom === 'wkt') lco.push('GEOMETRY=AS_WKT');
+  if (format === 'flatgeobuf') lco.push(`SPATIAL_INDEX=${(step.rows ?? Infinity) <= FGB_INDEX_MAX_ROWS ? 'YES' : 'NO'}`);
   for (const o of lco) args.push('-lco', o);
   return args;
 }

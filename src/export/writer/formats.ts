@@ -46,9 +46,8 @@ export const FORMATS: Record<ExportFormat, FormatSpec> = {
   // Intermediate GeoJSON in the layer's (or target) SR; RFC 7946 mode would force WGS84 and rewind rings.
   featurecollection: { driver: 'GeoJSON', ext: 'geojson', layout: 'featurecollection', contentType: 'application/json', geometry: 'gdal', maxLayerName: 64, dsco: [], lco: ['RFC7946=NO'] },
   geopackage: { driver: 'GPKG', ext: 'gpkg', layout: 'container', contentType: 'application/geopackage+sqlite3', geometry: 'gdal', maxLayerName: 64, dsco: [], lco: [], fidLco: 'FID' },
-  // Without the index GDAL 3.6 writes FGB as a stream; with it, the sort runs in Dataset.close(), which is
-  // synchronous in gdal-async and blocked the event loop ~10 s per million points here.
-  flatgeobuf: { driver: 'FlatGeobuf', ext: 'fgb', layout: 'per-layer', contentType: 'application/octet-stream', geometry: 'gdal', maxLayerName: 64, dsco: [], lco: ['SPATIAL_INDEX=NO'], needsGeometry: true },
+  // SPATIAL_INDEX is chosen per layer (args.ts).
+  flatgeobuf: { driver: 'FlatGeobuf', ext: 'fgb', layout: 'per-layer', contentType: 'application/octet-stream', geometry: 'gdal', maxLayerName: 64, dsco: [], lco: [], needsGeometry: true },
   // SpatiaLite geometry, readable by ArcGIS Pro and QGIS; LAUNDER=NO keeps the ArcGIS field names as they are.
   sqlite: { driver: 'SQLite', ext: 'sqlite', layout: 'container', contentType: 'application/vnd.sqlite3', geometry: 'gdal', maxLayerName: 64, dsco: ['SPATIALITE=YES'], lco: ['LAUNDER=NO'], fidLco: 'FID' },
 };

@@ -69,6 +69,15 @@ export function estimateShapefile(layer: ExportLayerSource, m: LayerMeasure, wit
   return { shp: 100 + body, dbf };
 }
 
+/** dBase as ArcGIS reads it: at most 255 fields (GDAL writes more, with a warning only). */
+export const SHAPEFILE_MAX_FIELDS = 255;
+
+export function checkShapefileFields(layerName: string, fieldCount: number): void {
+  if (fieldCount > SHAPEFILE_MAX_FIELDS) {
+    throw new ExportWriteError(`Layer '${layerName}' has ${fieldCount} fields; a shapefile holds at most ${SHAPEFILE_MAX_FIELDS}. Choose File Geodatabase, GeoPackage or CSV.`);
+  }
+}
+
 const gb = (n: number) => `${(n / 2 ** 30).toFixed(2)} GB`;
 
 export function checkShapefileSizes(layerName: string, sizes: ShapefileSizes, when: 'estimated' | 'written'): void {

@@ -23,7 +23,7 @@ export interface ExportLayerSource {
   fields: LayerField[];
   geometryType: GeometryType | null;
   srid: number;
-  /** A rendered SQL expression (renderWhereSql), '1=1' when none. */
+  /** From renderWhereSql() (literals inline, escaped), '1=1' when none. Inserted verbatim into the SELECT. */
   where: string;
   includeGeometry: boolean;
   /** CSV and Excel point layers only; default 'x' / 'y'. */
@@ -37,8 +37,10 @@ export type ExportTarget = { srid: number } | { wkt: string };
 export interface ExportProgress {
   layerIndex: number;
   layerCount: number;
-  /** 0..1 over the whole export. */
+  /** 0..1 within the current layer (1 once it is written, and while packaging). */
   fraction: number;
+  /** 0..1 over the whole export, layers weighted by their row counts; reaches 1 when the file is ready. */
+  overall: number;
   message: string;
 }
 
