@@ -24,6 +24,7 @@ import {
   stringFieldLength,
 } from './mapping';
 import {
+  countCsvRows,
   CsvColumns,
   csvLayerName,
   FORMAT_LABEL,
@@ -100,28 +101,30 @@ export async function inspectSource(filePath: string, type: PublishFileType, opt
 
   let layers: SourceLayer[];
   const skipped: string[] = [];
+  const max = opts.maxLayers ?? DEFAULT_MAX_LAYERS;
   switch (type) {
     case 'csv':
       layers = await inspectCsv(abs, opts.csv ?? {});
       break;
     case 'geojson':
-      layers = await inspectDataset(await openOr(openGeojson(abs), type), type, {}, skipped);
+      layers = await inspectDataset(await openOr(openGeojson(abs), type), type, {}, skipped, max);
       break;
     case 'geopackage':
-      layers = await inspectDataset(await openOr(openGeopackage(abs), type), type, {}, skipped);
+      layers = await inspectDataset(await openOr(openGeopackage(abs), type), type, {}, skipped, max);
       break;
     case 'shapefile':
-      layers = await inspectShapefiles(abs, skipped);
+      layers = await inspectShapefiles(abs, skipped, max);
       break;
   }
   if (!layers.length) {
     throw new PublishError(skipped.length ? `The file has no layer that can be published: ${skipped.join(' ')}` : 'The file contains no layers.');
   }
   if (skipped.length) layers[0].warnings.push(...skipped);
-  const max = opts.maxLayers ?? DEFAULT_MAX_LAYERS;
-  if (layers.length > max) throw new PublishError(`The file has ${layers.length} layers; at most ${max} can be published at once.`);
+  if (layers.length > max) throw tooManyLayers(layers.length, max);
   return layers;
 }
+
+const tooManyLayers = (n: number, max: number) => new PublishError(`The file has ${n} layers; at most ${max} can be published at once.`);
 
 async function openOr(p: Promise<gdal.Dataset>, type: PublishFileType): Promise<gdal.Dataset> {
   try {
@@ -141,13 +144,15 @@ interface LayerContext {
   lengths: 'csv' | 'sql-native' | 'sql-ogr' | 'declared';
   /** Whether an empty layer of unknown geometry type is skipped (multi-layer files) rather than an error. */
   emptyIsError: boolean;
+  /** Counts the features instead of the driver (CSV). */
+  countRows?: () => Promise<number>;
 }
 
-async function inspectDataset(ds: gdal.Dataset, type: PublishFileType, base: Partial<LayerContext>, skipped: string[]): Promise<SourceLayer[]> {
+async function inspectDataset(ds: gdal.Dataset, type: PublishFileType, base: Partial<LayerContext>, skipped: string[], max: number): Promise<SourceLayer[]> {
   try {
     const n = ds.layers.count();
     if (n === 0) throw new PublishError(`The ${FORMAT_LABEL[type]} contains no vector layers.`);
-    if (n > 1000) throw new PublishError(`The file has ${n} layers; at most ${DEFAULT_MAX_LAYERS} can be published at once.`);
+    if (n > max) throw tooManyLayers(n, max);
     const out: SourceLayer[] = [];
     for (let i = 0; i < n; i++) {
       const layer = ds.layers.get(i);
@@ -181,7 +186,15 @@ async function inspectCsv(abs: string, csv: CsvOptions): Promise<SourceLayer[]> 
   const { ds, close } = await openCsvForInspect(abs, name, cols2);
   try {
     const layer = ds.layers.get(0);
-    const layers = await describeLayer(ds, layer, 'csv', { sourceName: name, csv: cols2, assumedSrid: normaliseWkid(csv.srid ?? FALLBACK_SRID), lengths: 'csv', emptyIsError: true }, []);
+    const layers = await describeLayer(ds, layer, 'csv', {
+      sourceName: name,
+      csv: cols2,
+      assumedSrid: normaliseWkid(csv.srid ?? FALLBACK_SRID),
+      lengths: 'csv',
+      emptyIsError: true,
+      countRows: () => countCsvRows(abs),
+    }, []);
+    if (layers[0] && layers[0].featureCount === 0) throw new PublishError('The CSV file has no data rows.');
     if (layers[0]?.definition.kind !== 'Feature Layer') {
       throw new PublishError(`The CSV columns '${cols.x}' and '${cols.y}' could not be read as coordinates.`);
     }
@@ -191,10 +204,11 @@ async function inspectCsv(abs: string, csv: CsvOptions): Promise<SourceLayer[]> 
   }
 }
 
-async function inspectShapefiles(abs: string, skipped: string[]): Promise<SourceLayer[]> {
+async function inspectShapefiles(abs: string, skipped: string[], max: number): Promise<SourceLayer[]> {
   const files = await listZip(abs);
   const shps = files.filter((f) => /\.shp$/i.test(f)).sort();
   if (!shps.length) throw new PublishError('The zip file contains no shapefile (.shp).');
+  if (shps.length > max) throw tooManyLayers(shps.length, max);
   const lower = new Set(files.map((f) => f.toLowerCase()));
   const out: SourceLayer[] = [];
   for (const member of shps) {
@@ -208,7 +222,7 @@ async function inspectShapefiles(abs: string, skipped: string[]): Promise<Source
     } catch {
       throw new PublishError(`The shapefile '${member}' could not be read.`);
     }
-    const layers = await inspectDataset(ds, 'shapefile', { member, emptyIsError: false }, skipped);
+    const layers = await inspectDataset(ds, 'shapefile', { member, emptyIsError: false }, skipped, max);
     if (!lower.has(`${stem}.prj`)) {
       for (const l of layers) l.warnings.push(`The shapefile '${member}' has no .prj file; its coordinates are taken to be WGS 84 (EPSG:4326).`);
     }
@@ -317,8 +331,11 @@ interface Part {
 
 async function describeLayer(ds: gdal.Dataset, layer: gdal.Layer, type: PublishFileType, ctx: LayerContext, skipped: string[]): Promise<SourceLayer[]> {
   const warnings: string[] = [];
-  // First async touch of the layer: for the CSV VRT this runs the type detection off the event loop.
-  const count = await layer.features.countAsync(true);
+  // First async touch of the layer: for the CSV VRT this runs the type detection off the event loop (and the row
+  // count, done in JS, runs meanwhile).
+  const count = ctx.countRows
+    ? (await Promise.all([ctx.countRows(), layer.features.firstAsync()]))[0]
+    : await layer.features.countAsync(true);
   const name = (ctx.member ? ctx.member.split('/').pop()!.replace(/\.shp$/i, '') : layer.name || ctx.sourceName).slice(0, 128) || 'layer';
 
   // Fields

@@ -57,6 +57,17 @@ const LOAD_PHASE = 0.9;
 /** Messages of load failures caused by the data (not worth a retry). */
 const DATA_ERROR = /invalid input|value too long|out of range|violates|does not match column|geometry type|invalid byte sequence|non-closed|too few points|not a valid|parse error/i;
 
+/** "COPY statement failed. ERROR: X CONTEXT: COPY t, line 2, column shape: ..." -> "X (feature 2)". */
+export function describeCopyError(msg: string): string {
+  const line = /CONTEXT:.*?\bline (\d+)/.exec(msg)?.[1];
+  const core = msg
+    .replace(/^COPY statement failed\.\s*/i, '')
+    .replace(/\s*CONTEXT:.*$/, '')
+    .replace(/^ERROR:\s*/, '')
+    .slice(0, 300);
+  return line ? `${core} (feature ${line})` : core;
+}
+
 interface TargetInfo {
   qualified: string;
   pk: string;
@@ -151,13 +162,15 @@ export async function loadLayer(filePath: string, type: PublishFileType, src: So
       void cancel();
     };
     opts.signal?.addEventListener('abort', onAbort, { once: true });
+    // Aborted while the source was opening (or by a progress listener): cancel as soon as the COPY starts.
+    if (opts.signal?.aborted) onAbort();
     try {
       const out = await gdal.vectorTranslateAsync(dest, srcDs, args);
       out.close();
     } catch (e) {
       if (aborted) throw new PublishAbortedError();
       const msg = String((e as Error).message ?? e).replace(/\s+/g, ' ').trim();
-      if (DATA_ERROR.test(msg)) throw new PublishError(`Layer '${src.definition.name}' could not be loaded: ${msg}`);
+      if (DATA_ERROR.test(msg)) throw new PublishError(`Layer '${src.definition.name}' could not be loaded: ${describeCopyError(msg)}`);
       throw new Error(`Loading layer '${src.definition.name}' failed: ${msg}`);
     } finally {
       settled = true;

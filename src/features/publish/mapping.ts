@@ -14,6 +14,8 @@ export const MAX_STRING_LENGTH = 1_000_000;
 /** parseLayerDefinition allows 1000 fields, one of which is the OBJECTID it adds. */
 export const MAX_SOURCE_FIELDS = 999;
 
+const VALID_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
+
 /**
  * Names a source field cannot keep: the OID and geometry columns the service adds, and Postgres system
  * columns (a table cannot have a column called xmin). Compared in lower case.
@@ -45,11 +47,12 @@ export function esriFieldType(ogrType: string): FieldType | null {
 }
 
 /**
- * A source field name made valid for the layer schema: accents dropped, other characters outside
+ * A source field name made valid for the layer schema (valid names are returned as they are): accents dropped, other characters outside
  * [A-Za-z0-9_] replaced by '_', a leading digit prefixed with 'F' (as ArcGIS does), at most 63 characters.
  * Uniqueness and reserved names are assignColumnNames' job.
  */
 export function sanitizeFieldName(raw: string, index: number): string {
+  if (VALID_NAME.test(raw)) return raw;
   let s = raw.normalize('NFKD').replace(/[\u0300-\u036f]/g, '');
   const lead = s.startsWith('_') ? '_' : '';
   s = s.replace(/[^A-Za-z0-9_]+/g, '_').replace(/^_+|_+$/g, '').replace(/__+/g, '_');
