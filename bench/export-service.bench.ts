@@ -21,7 +21,9 @@ const FORMATS = [
   { name: 'Shapefile', ogr: ['-f', 'ESRI Shapefile', '-lco', 'ENCODING=UTF-8'], ext: 'shp' },
   { name: 'CSV', ogr: ['-f', 'CSV'], ext: 'csv' },
   { name: 'GeoPackage', ogr: ['-f', 'GPKG'], ext: 'gpkg' },
-];
+].filter((f) => !process.env.BENCH_FORMATS || process.env.BENCH_FORMATS.split(',').includes(f.name));
+/** BENCH_LAYERS=0 (points) or 1 (polygons) runs one layer only, e.g. to see which export drives peak memory. */
+const LAYER_FILTER = process.env.BENCH_LAYERS?.split(',').map(Number);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -93,6 +95,7 @@ async function main() {
     await viaService(1, 'CSV', { where: 'objectid <= 10' }); // warm-up: connections, GDAL drivers
     const rows: string[] = [];
     for (const [layer, label] of [[0, `${POINTS.toLocaleString('en')} points`], [1, `${POLYGONS.toLocaleString('en')} polygons`]] as const) {
+      if (LAYER_FILTER && !LAYER_FILTER.includes(layer)) continue;
       for (const f of FORMATS) {
         const ogr = await viaOgr(layer, f);
         const svc = await viaService(layer, f.name);
