@@ -81,7 +81,13 @@ create_database() {
 npm_deps() {
   if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
     log "npm ci"
-    npm_config_build_from_source=gdal-async npm_config_shared_gdal=true npm ci --no-audit --no-fund
+    export npm_config_build_from_source=gdal-async npm_config_shared_gdal=true
+    # npm ci insists on lock entries for every platform's optional binaries (msgpackr-extract's, for one), which
+    # some registries do not carry and so never enter the lock; npm install takes the same locked versions.
+    if ! npm ci --no-audit --no-fund; then
+      log "npm ci refused the lock file; installing the locked versions with npm install"
+      npm install --no-audit --no-fund
+    fi
   fi
 }
 

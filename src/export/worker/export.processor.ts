@@ -91,6 +91,7 @@ export class ExportProcessor implements OnApplicationBootstrap, BeforeApplicatio
         workDir,
         baseName: params.title,
         signal: abort.signal,
+        zipLevel: this.config.exportZipLevel,
         onProgress: (p) => {
           const now = Date.now();
           if (now - lastProgress < PROGRESS_EVERY_MS && p.fraction < 1) return;

@@ -56,6 +56,8 @@ export interface ExportJob {
   baseName: string;
   onProgress?: (p: ExportProgress) => void;
   signal?: AbortSignal;
+  /** Deflate level of zipped outputs, 0 (store) to 9; default 1. */
+  zipLevel?: number;
 }
 
 export interface ExportOutput {
