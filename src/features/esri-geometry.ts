@@ -25,7 +25,7 @@ function coords(v: unknown, where: string, min: number): number[][] {
 }
 
 /** Shoelace sum; positive means clockwise with y up, which is how ArcGIS marks exterior rings. */
-function isClockwise(ring: number[][]): boolean {
+export function isClockwise(ring: number[][]): boolean {
   let sum = 0;
   for (let i = 0; i < ring.length - 1; i++) sum += (ring[i + 1][0] - ring[i][0]) * (ring[i + 1][1] + ring[i][1]);
   return sum > 0;
@@ -82,8 +82,16 @@ export function esriToGeoJson(g: unknown, type: GeometryType): GeoJson {
   }
 }
 
-/** GeoJSON from PostGIS (exteriors already clockwise via ST_ForcePolygonCW) → ArcGIS JSON geometry. */
-export function geoJsonToEsri(g: GeoJson): Record<string, unknown> {
+const orient = (ring: number[][], clockwise: boolean) => (isClockwise(ring) === clockwise ? ring : [...ring].reverse());
+/** ArcGIS winding: the exterior clockwise, holes counter-clockwise. */
+const esriRings = (polygon: number[][][]) => polygon.map((ring, i) => orient(ring, i === 0));
+
+/**
+ * GeoJSON → ArcGIS JSON geometry. PostGIS output forced clockwise (ST_ForcePolygonCW) is already in ArcGIS winding;
+ * GeoJSON from elsewhere (RFC 7946 winds the other way) needs `fixWinding`.
+ */
+export function geoJsonToEsri(g: GeoJson, fixWinding = false): Record<string, unknown> {
+  const rings = (polygon: number[][][]) => (fixWinding ? esriRings(polygon) : polygon);
   switch (g.type) {
     case 'Point':
       return { x: g.coordinates[0], y: g.coordinates[1] };
@@ -94,9 +102,9 @@ export function geoJsonToEsri(g: GeoJson): Record<string, unknown> {
     case 'MultiLineString':
       return { paths: g.coordinates };
     case 'Polygon':
-      return { rings: g.coordinates };
+      return { rings: rings(g.coordinates) };
     case 'MultiPolygon':
-      return { rings: g.coordinates.flat() };
+      return { rings: g.coordinates.flatMap(rings) };
   }
 }
 

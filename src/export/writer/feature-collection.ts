@@ -6,7 +6,7 @@
 import { once } from 'node:events';
 import { createReadStream, createWriteStream, WriteStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import type { GeoJson } from '../../features/esri-geometry';
+import { geoJsonToEsri, type GeoJson } from '../../features/esri-geometry';
 import { fieldInfo } from '../../features/layer-schema';
 import type { ResolvedSrs } from './args';
 import type { ExportLayerSource } from './types';
@@ -19,33 +19,9 @@ export function esriSpatialReference(target: ResolvedSrs | null, layer: ExportLa
   return target.wkid !== undefined ? { wkid: target.wkid } : { wkt: target.srs };
 }
 
-/** Shoelace sum; positive means clockwise with y up (ArcGIS exteriors). */
-function isClockwise(ring: number[][]): boolean {
-  let sum = 0;
-  for (let i = 0; i < ring.length - 1; i++) sum += (ring[i + 1][0] - ring[i][0]) * (ring[i + 1][1] + ring[i][1]);
-  return sum > 0;
-}
-
-const orient = (ring: number[][], clockwise: boolean) => (isClockwise(ring) === clockwise ? ring : [...ring].reverse());
-const polygonRings = (polygon: number[][][]) => polygon.map((ring, i) => orient(ring, i === 0));
-
-/** GeoJSON → ArcGIS JSON geometry; exteriors clockwise and holes counter-clockwise whatever the stored winding. */
+/** GeoJSON (GDAL writes RFC 7946 winding) → ArcGIS JSON geometry, rewound to ArcGIS's convention. */
 export function toEsriGeometry(g: GeoJson | null | undefined): Record<string, unknown> | undefined {
-  if (!g) return undefined;
-  switch (g.type) {
-    case 'Point':
-      return { x: g.coordinates[0], y: g.coordinates[1] };
-    case 'MultiPoint':
-      return { points: g.coordinates };
-    case 'LineString':
-      return { paths: [g.coordinates] };
-    case 'MultiLineString':
-      return { paths: g.coordinates };
-    case 'Polygon':
-      return { rings: polygonRings(g.coordinates) };
-    case 'MultiPolygon':
-      return { rings: g.coordinates.flatMap(polygonRings) };
-  }
+  return g ? geoJsonToEsri(g, true) : undefined;
 }
 
 export function layerDefinition(layer: ExportLayerSource, withGeometry: boolean, sr: EsriSpatialReference) {
