@@ -33,7 +33,8 @@ async function main() {
   const out = mkdtempSync(path.join(tmpdir(), 'export-bench-'));
   const worker = spawn(process.execPath, ['dist/src/worker.js'], {
     cwd: path.resolve(__dirname, '..'),
-    env: { ...process.env, DATABASE_URL: b.config.databaseUrl, DATA_DIR: b.config.dataDir, QUEUE_PREFIX: b.config.queuePrefix, LOG_LEVEL: 'warn' },
+    // As `npm run start:worker` runs it.
+    env: { ...process.env, MALLOC_ARENA_MAX: '2', DATABASE_URL: b.config.databaseUrl, DATA_DIR: b.config.dataDir, QUEUE_PREFIX: b.config.queuePrefix, LOG_LEVEL: 'warn' },
     stdio: 'inherit',
   });
   try {

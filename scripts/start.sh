@@ -9,7 +9,8 @@ if [ -z "${ADMIN_PASSWORD:-}" ]; then
   export ADMIN_PASSWORD="change-me-$(head -c6 /dev/urandom | od -An -tx1 | tr -d ' \n')"
   echo "[start] first administrator (created only if there are no users yet): $ADMIN_USERNAME / $ADMIN_PASSWORD"
 fi
-node dist/src/worker.js &
+# Fewer malloc arenas keep GDAL's threaded allocations from inflating the worker's memory (see README).
+MALLOC_ARENA_MAX=2 node dist/src/worker.js &
 WORKER=$!
 node dist/src/main.js &
 API=$!

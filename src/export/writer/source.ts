@@ -10,7 +10,8 @@ let configured = false;
 
 /**
  * Process-wide GDAL settings (gdal.config is global), applied once and only where the environment has not set
- * them: a 50,000-row PG cursor page (default 500) is a free 5-15%; the SQLite settings speed up GeoPackage /
+ * them: a 10,000-row PG cursor page (default 500) is most of the speed of 50,000 at a fraction of the memory
+ * (the worker's peak went from 330 to 235 MB over the export benchmark); the SQLite settings speed up GeoPackage /
  * SQLite writes (~20% measured) and are safe for a temp file that is discarded on failure. The SQLite cache is
  * held to 64 MB: at 256 MB a GeoPackage export alone took the worker past its 300 MB memory budget.
  */
@@ -20,7 +21,7 @@ export function configureGdal(): void {
   const setDefault = (key: string, value: string) => {
     if (gdal.config.get(key) == null) gdal.config.set(key, value);
   };
-  setDefault('OGR_PG_CURSOR_PAGE', '50000');
+  setDefault('OGR_PG_CURSOR_PAGE', '10000');
   setDefault('OGR_SQLITE_CACHE', '64');
   setDefault('OGR_SQLITE_SYNCHRONOUS', 'OFF');
 }
