@@ -1,7 +1,7 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { execFileSync } from 'node:child_process';
 import gdal from 'gdal-async';
-import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { startApp, TestApp } from '../support/app';
@@ -50,6 +50,7 @@ describe('export pipeline under faults', () => {
     expect(r.body.jobId).toBeDefined();
     return r.body as { jobId: string; exportItemId: string };
   };
+  const tmpEntries = async () => (existsSync(path.join(t.config.dataDir, 'tmp')) ? readdirSync(path.join(t.config.dataDir, 'tmp')) : []);
   const jobRow = async (id: string) => (await t.db.query(`SELECT status, status_message, attempts FROM jobs WHERE id = $1`, [id]))[0];
   const waitFor = async (what: string, check: () => Promise<boolean>, ms = 90000) => {
     const until = Date.now() + ms;
@@ -124,6 +125,22 @@ describe('export pipeline under faults', () => {
       }
     } finally {
       await worker?.close();
+    }
+  }, 120000);
+
+  it('stops a running export when its item is deleted, leaving no file behind', async () => {
+    const worker = await startWorker(t.config);
+    try {
+      const e = await exportLayer(0);
+      await waitFor('the job to start', async () => (await jobRow(e.jobId)).status === 'processing');
+      expect((await post(t.base, `content/users/${pub.username}/items/${e.exportItemId}/delete`, {}, pub.token)).body.success).toBe(true);
+      expect((await jobRow(e.jobId)).status).toBe('cancelled');
+      // The worker notices within its polling interval and abandons the job; its temporary folder goes with it.
+      await waitFor('the temporary folder to go', async () => !(await tmpEntries()).some((n) => n.includes(e.jobId)), 30000);
+      expect((await jobRow(e.jobId)).status).toBe('cancelled');
+      expect(existsSync(path.join(t.config.dataDir, 'items', e.exportItemId))).toBe(false);
+    } finally {
+      await worker.close();
     }
   }, 120000);
 
