@@ -116,7 +116,9 @@ export class ContentService {
     }
     const storage = await this.repo.findStorage(id);
     if (storage?.file_path) {
-      const size = await this.files.size(storage.file_path);
+      const size = await this.files.size(storage.file_path).catch(() => {
+        throw Errors.badRequest('Item data is not available.', ['The file of this item is missing from storage.']);
+      });
       return { kind: 'file', stream: this.files.open(storage.file_path), fileName: row.name ?? 'data', contentType: row.content_type ?? 'application/octet-stream', size };
     }
     if (storage?.data != null) return { kind: 'json', text: storage.data };

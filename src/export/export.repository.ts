@@ -36,6 +36,8 @@ export class ExportRepository {
 
   /** Whether PostGIS (PROJ) understands a WKT spatial reference; checked before queueing. */
   async wktUsable(wkt: string): Promise<boolean> {
+    // The worker takes WKT only (never PROJ strings or names), so the request is held to the same rule.
+    if (!/^[A-Za-z_]+\s*\[/.test(wkt.trim())) return false;
     try {
       await this.db.query(`SELECT ST_Transform(ST_SetSRID(ST_MakePoint(0, 0), 4326), $1::text)`, [wkt]);
       return true;

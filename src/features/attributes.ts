@@ -30,7 +30,10 @@ export function toColumnText(f: LayerField, v: unknown): string | null {
     case 'esriFieldTypeSingle':
     case 'esriFieldTypeDouble':
       if (typeof v !== 'number' || !Number.isFinite(v)) throw new AttributeError(`Field '${f.name}' needs a finite number.`);
-      if (f.type === 'esriFieldTypeSingle' && Math.abs(v) > 3.4e38) throw new AttributeError(`Field '${f.name}' is out of range for a single.`);
+      // real holds 0 or magnitudes from about 1.18e-38 to 3.4e38; Postgres refuses the rest.
+      if (f.type === 'esriFieldTypeSingle' && v !== 0 && (Math.abs(v) > 3.4e38 || Math.abs(v) < 1.18e-38)) {
+        throw new AttributeError(`Field '${f.name}' is out of range for a single.`);
+      }
       return String(v);
     case 'esriFieldTypeString': {
       if (typeof v !== 'string') throw new AttributeError(`Field '${f.name}' needs a string.`);
@@ -42,6 +45,7 @@ export function toColumnText(f: LayerField, v: unknown): string | null {
       const ms = typeof v === 'number' ? v : NaN;
       const d = new Date(ms);
       if (!Number.isFinite(ms) || Number.isNaN(d.getTime())) throw new AttributeError(`Field '${f.name}' needs a date as epoch milliseconds.`);
+      if (d.getUTCFullYear() < 1 || d.getUTCFullYear() > 9999) throw new AttributeError(`Field '${f.name}' must be a date in the years 1 to 9999.`);
       return d.toISOString();
     }
     case 'esriFieldTypeGUID':

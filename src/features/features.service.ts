@@ -9,7 +9,7 @@ import { IdentityService } from '../identity/identity.service';
 import { FeatureDataRepository } from './feature-data.repository';
 import { AddToDefinitionDto, CreateServiceDto, DeleteFromDefinitionDto } from './features.dto';
 import { FeaturesRepository, LayerRow, NewService, ServiceRow } from './features.repository';
-import { jsonParam } from './json-param';
+import { jsonParam, requiredJsonParam } from './json-param';
 import { fieldInfo, LayerDefinition, normaliseWkid, parseLayerDefinition } from './layer-schema';
 
 const SERVICE_NAME = /^[A-Za-z0-9_]{1,100}$/;
@@ -36,7 +36,7 @@ export class FeaturesService {
   }
 
   async createService(caller: Caller, ownerName: string, p: CreateServiceDto, root: string) {
-    const cp = jsonParam<Record<string, unknown>>('createParameters', p.createParameters)!;
+    const cp = requiredJsonParam<Record<string, unknown>>('createParameters', p.createParameters);
     const itemInfo = jsonParam<Record<string, unknown>>('itemInfo', p.itemInfo) ?? {};
     const s = await this.newService(caller, ownerName, cp, itemInfo, p.tags, root, 'completed');
     await this.insertService(s);
@@ -105,6 +105,10 @@ export class FeaturesService {
     throw Errors.forbidden('Only the owner or an administrator may change this service.');
   }
 
+  sridExists(srid: number): Promise<boolean> {
+    return this.repo.sridExists(srid);
+  }
+
   async resolveLayer(service: ServiceRow, layerId: string): Promise<LayerRow> {
     const id = /^\d{1,9}$/.test(layerId) ? Number(layerId) : NaN;
     const layer = Number.isNaN(id) ? null : await this.repo.layer(service.item_id, id);
@@ -114,7 +118,7 @@ export class FeaturesService {
 
   async addToDefinition(caller: Caller | undefined, name: string, p: AddToDefinitionDto) {
     const service = await this.writable(caller, name);
-    const def = jsonParam<{ layers?: unknown; tables?: unknown }>('addToDefinition', p.addToDefinition)!;
+    const def = requiredJsonParam<{ layers?: unknown; tables?: unknown }>('addToDefinition', p.addToDefinition);
     const defaultSrid = normaliseWkid(service.spatial_reference.latestWkid ?? service.spatial_reference.wkid);
     const list = (key: 'layers' | 'tables') => {
       const v = def[key];
@@ -141,8 +145,12 @@ export class FeaturesService {
 
   async deleteFromDefinition(caller: Caller | undefined, name: string, p: DeleteFromDefinitionDto) {
     const service = await this.writable(caller, name);
-    const def = jsonParam<{ layers?: unknown; tables?: unknown }>('deleteFromDefinition', p.deleteFromDefinition)!;
-    const ids = [...((def.layers as unknown[]) ?? []), ...((def.tables as unknown[]) ?? [])].map((l) => (l as { id?: unknown })?.id);
+    const def = requiredJsonParam<{ layers?: unknown; tables?: unknown }>('deleteFromDefinition', p.deleteFromDefinition);
+    const list = (v: unknown) => (v === undefined ? [] : Array.isArray(v) ? v : null);
+    const layers = list(def.layers);
+    const tables = list(def.tables);
+    if (!layers || !tables) throw Errors.badRequest('Invalid definition.', ["'layers' and 'tables' must be arrays of {\"id\": n}."]);
+    const ids = [...layers, ...tables].map((l) => (l as { id?: unknown })?.id);
     if (!ids.length || ids.some((id) => !Number.isInteger(id))) throw Errors.badRequest('Invalid definition.', ["Give the layers to delete as {\"layers\":[{\"id\":0}]}."]);
     const deleted = await this.repo.deleteLayers(service.item_id, ids as number[]);
     const missing = (ids as number[]).filter((id) => !deleted.includes(id));

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { SqlParams } from '../core/database/sql-params';
+import { Errors } from '../core/errors/arcgis-error';
 import { Caller } from '../identity/caller';
 import { geoJsonToEsri, GeoJson } from './esri-geometry';
 import { FeatureDataRepository, FeatureRow, QuerySpec } from './feature-data.repository';
@@ -44,7 +45,7 @@ function envelope(p: QueryDto, layerSrid: number): QuerySpec['envelope'] {
     throw invalidQuery("Only 'spatialRel=esriSpatialRelIntersects' is supported.");
   }
   const t = p.geometry.trim();
-  let e: { xmin?: unknown; ymin?: unknown; xmax?: unknown; ymax?: unknown; spatialReference?: unknown } = {};
+  let e: { xmin?: unknown; ymin?: unknown; xmax?: unknown; ymax?: unknown; spatialReference?: unknown } | null = {};
   if (/^[-\d.eE+]+(,[-\d.eE+]+){3}$/.test(t)) {
     const [xmin, ymin, xmax, ymax] = t.split(',').map(Number);
     e = { xmin, ymin, xmax, ymax };
@@ -55,6 +56,7 @@ function envelope(p: QueryDto, layerSrid: number): QuerySpec['envelope'] {
       throw invalidQuery("'geometry' is neither 'xmin,ymin,xmax,ymax' nor an envelope JSON object.");
     }
   }
+  if (e === null || typeof e !== 'object' || Array.isArray(e)) throw invalidQuery("'geometry' must be an envelope object or 'xmin,ymin,xmax,ymax'.");
   const nums = [e.xmin, e.ymin, e.xmax, e.ymax];
   if (!nums.every((n) => typeof n === 'number' && Number.isFinite(n))) throw invalidQuery("'geometry' envelope needs finite xmin, ymin, xmax, ymax.");
   const srid = srParam('inSR', p.inSR) ?? (e.spatialReference ? srParam('geometry.spatialReference', JSON.stringify(e.spatialReference)) : undefined) ?? layerSrid;
@@ -80,6 +82,7 @@ export class QueryService {
 
   private async run(caller: Caller | undefined, name: string, layerId: string, p: QueryDto) {
     const service = await this.features.readable(caller, name);
+    if (!service.capabilities.split(',').includes('Query')) throw Errors.badRequest('This service does not allow queries.', ["The service's capabilities do not include Query."]);
     const layer = await this.features.resolveLayer(service, layerId);
     const geojson = p.f === 'geojson';
     const spec = await this.spec(service, layer, p, geojson);
@@ -102,6 +105,10 @@ export class QueryService {
     const offset = intParam('resultOffset', p.resultOffset, 0, 2_000_000_000) ?? 0;
     // Larger requests are capped, not refused: the client pages with whatever count comes back.
     const limit = Math.min(intParam('resultRecordCount', p.resultRecordCount, 1, 2_000_000_000) ?? service.max_record_count, service.max_record_count);
+    const env = envelope(p, layer.srid);
+    for (const srid of new Set([outSrid, ...(env ? [env.srid] : [])])) {
+      if (!(await this.features.sridExists(srid))) throw invalidQuery(`Unknown spatial reference wkid ${srid}.`);
+    }
     return {
       where,
       p: sqlParams,
@@ -114,7 +121,7 @@ export class QueryService {
       orderBy: orderBy(layer, p.orderByFields),
       offset,
       limit,
-      envelope: envelope(p, layer.srid),
+      envelope: env,
     };
   }
 

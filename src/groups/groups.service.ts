@@ -56,6 +56,10 @@ export class GroupsService {
   async addUsers(caller: Caller, id: string, p: AddUsersDto) {
     const group = await this.requireManaged(caller, id);
     if (!p.users?.length && !p.admins?.length) throw Errors.badRequest("'users' or 'admins' is required.");
+    // Making someone a manager is the owner's (or an org admin's) call, as in updateUserMemberships.
+    if (p.admins?.length && group.ownerId !== caller.userId && !isAdminFor(caller, group.orgId, Privilege.AdminUpdateGroups)) {
+      throw Errors.forbidden('Only the group owner or an administrator may add group managers.');
+    }
     const notAdded = [
       ...(await this.repo.addUsers(id, group.orgId, p.users ?? [], 'member')),
       ...(await this.repo.addUsers(id, group.orgId, p.admins ?? [], 'admin')),

@@ -123,6 +123,7 @@ export class IdentityService implements OnApplicationBootstrap {
     }
     const unknown = list.filter((x) => !ALL_PRIVILEGES.includes(x));
     if (unknown.length) throw Errors.badRequest('Unknown privileges.', unknown.map((x) => `Unknown privilege '${x}'.`));
+    this.assertGrantable(caller, list as string[]);
     await this.repo.setRolePrivileges(role.id, [...new Set(list as string[])]);
     return { success: true };
   }
@@ -136,13 +137,25 @@ export class IdentityService implements OnApplicationBootstrap {
     return { success: true, username: user.username };
   }
 
+  /** A role the caller may hand out: only privileges the caller holds, so no one can grant themselves more. */
   private async resolveRole(caller: Caller, value: string): Promise<{ role: BuiltInRole; roleId: string | null }> {
-    if ((BUILT_IN as readonly string[]).includes(value)) return { role: value as BuiltInRole, roleId: null };
-    const custom = ID_PATTERN.test(value) ? await this.repo.findRole(value) : null;
-    if (!custom || custom.orgId !== caller.orgId) {
-      throw Errors.badRequest('Invalid role.', [`'role' must be one of ${BUILT_IN.join(', ')} or the id of a custom role.`]);
+    let resolved: { role: BuiltInRole; roleId: string | null; privileges: string[] };
+    if ((BUILT_IN as readonly string[]).includes(value)) {
+      resolved = { role: value as BuiltInRole, roleId: null, privileges: builtInPrivileges(value as BuiltInRole) };
+    } else {
+      const custom = ID_PATTERN.test(value) ? await this.repo.findRole(value) : null;
+      if (!custom || custom.orgId !== caller.orgId) {
+        throw Errors.badRequest('Invalid role.', [`'role' must be one of ${BUILT_IN.join(', ')} or the id of a custom role.`]);
+      }
+      resolved = { role: baseRoleFor(custom.privileges), roleId: custom.id, privileges: custom.privileges };
     }
-    return { role: baseRoleFor(custom.privileges), roleId: custom.id };
+    this.assertGrantable(caller, resolved.privileges);
+    return { role: resolved.role, roleId: resolved.roleId };
+  }
+
+  private assertGrantable(caller: Caller, privileges: string[]): void {
+    const missing = privileges.filter((p) => !caller.privileges.includes(p));
+    if (missing.length) throw Errors.forbidden(`You cannot grant privileges you do not hold: ${missing.join(', ')}.`);
   }
 
   private publicUser(u: UserEntity) {

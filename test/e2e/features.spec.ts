@@ -140,6 +140,20 @@ describe('hosted feature services', () => {
     expect((await get(s.layer, 'query', { returnCountOnly: 'true' }, pub.token)).body).toEqual({ count: 1 });
   });
 
+  it('refuses unknown spatial references, empty definitions and malformed envelopes with a 400', async () => {
+    const s = await newService();
+    for (const params of [{ outSR: '12345' }, { geometry: 'null' }, { geometry: '1,2,3', geometryType: 'esriGeometryEnvelope' }, { inSR: '12345', geometry: '0,0,1,1' }]) {
+      const r = await get(s.layer, 'query', params, pub.token);
+      expect(r.body.error).toMatchObject({ code: 400 });
+    }
+    const empty = await post(t.base, `content/users/${pub.username}/createService`, { createParameters: ' ', outputType: 'featureService' }, pub.token);
+    expect(empty.body.error).toMatchObject({ code: 400, message: "'createParameters' is required." });
+    const admin = s.url.replace('/rest/services/', '/rest/admin/services/');
+    expect((await post(admin, 'deleteFromDefinition', { deleteFromDefinition: '{"layers":{}}' }, pub.token)).body.error.code).toBe(400);
+    const tiny = await post(s.layer, 'addFeatures', { features: JSON.stringify([{ attributes: { Founded: 8.64e15 }, geometry: { x: 0, y: 0 } }]) }, pub.token);
+    expect(tiny.body.error.details[0]).toContain('years 1 to 9999');
+  });
+
   it('answers rest/info for the token flow and exchanges a token for a server', async () => {
     const info = (await post(t.root, 'arcgis/rest/info', {})).body;
     expect(info).toEqual({ currentVersion: 11.1, fullVersion: '11.1.0', owningSystemUrl: t.root, authInfo: { isTokenBasedSecurity: true, tokenServicesUrl: `${t.base}/generateToken` } });

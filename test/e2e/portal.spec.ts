@@ -91,6 +91,19 @@ describe('portal: identity, content and groups', () => {
       expect((await get(t.base, 'portals/self', {}, alice.token)).body.user.username).toBe(alice.username);
     });
 
+    it('never lets a role grant privileges its holder lacks', async () => {
+      const role = (await post(t.base, 'portals/self/createRole', { name: `managers_${Date.now()}` }, admin)).body;
+      await post(t.base, `portals/self/roles/${role.id}/setPrivileges`, { privileges: JSON.stringify({ privileges: ['portal:admin:manageUsers', 'portal:user:createItem'] }) }, admin);
+      const manager = await createUser(t.base, admin, role.id);
+      const self = await post(t.base, 'portals/self/updateUserRole', { user: manager.username, role: 'org_admin' }, manager.token);
+      expect(self.body.error).toMatchObject({ code: 403 });
+      expect(self.body.error.details[0]).toContain('cannot grant privileges you do not hold');
+      const viaCreate = await post(t.root, 'portaladmin/security/users/createUser', { username: `boss_${Date.now()}`, password: 'longenough', role: 'org_admin' }, manager.token);
+      expect(viaCreate.body.error.code).toBe(403);
+      const plain = await post(t.root, 'portaladmin/security/users/createUser', { username: `plain_${Date.now()}`, password: 'longenough', role: role.id }, manager.token);
+      expect(plain.body.status).toBe('success');
+    });
+
     it('lets only administrators create users, and refuses duplicates', async () => {
       const r = await post(t.root, 'portaladmin/security/users/createUser', { username: 'x_by_bob', password: 'longenough' }, bob.token);
       expect(r.body.error.code).toBe(403);
@@ -185,6 +198,8 @@ describe('portal: identity, content and groups', () => {
       expect((await get(t.base, `community/groups/${id}`, {}, bob.token)).body.userMembership.memberType).toBe('member');
       expect((await post(t.base, `community/groups/${id}/updateUserMemberships`, { users: bob.username, newMemberType: 'admin' }, alice.token)).body).toEqual({ results: [{ username: bob.username, success: true }] });
       expect((await get(t.base, `community/groups/${id}`, {}, bob.token)).body.userMembership.memberType).toBe('admin');
+      // A manager may add members but not make managers: that is the owner's call.
+      expect((await post(t.base, `community/groups/${id}/addUsers`, { admins: alice.username }, bob.token)).body.error.code).toBe(403);
       expect((await post(t.base, `community/groups/${id}/removeUsers`, { users: `${alice.username},${bob.username}` }, alice.token)).body).toEqual({ notRemoved: [alice.username] });
       expect((await get(t.base, `community/groups/${id}`, {}, bob.token)).body.error.code).toBe(400);
     });

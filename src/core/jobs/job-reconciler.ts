@@ -39,7 +39,14 @@ export class JobReconciler implements OnApplicationBootstrap, OnApplicationShutd
       for (const row of await this.jobs.unfinished()) {
         const name = NAME_OF_TYPE[row.type];
         const existing = await this.queue.queue(JOB_QUEUE[name]).getJob(row.id);
-        if (existing) continue;
+        if (existing) {
+          // BullMQ gave up on it (or finished it) without the row hearing: close the row so the item does not hang.
+          const state = await existing.getState();
+          if (state === 'failed' || state === 'completed') {
+            await this.jobs.finish(row.id, 'failed', existing.failedReason || 'The job ended without recording a result.');
+          }
+          continue;
+        }
         await this.queue.enqueue({ name, data: { jobId: row.id } } as JobItem);
         requeued++;
       }

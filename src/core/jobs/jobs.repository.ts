@@ -48,7 +48,8 @@ export class JobsRepository {
   }
 
   async activeForItem(itemId: string): Promise<JobRow[]> {
-    return this.db.query(`SELECT * FROM jobs WHERE result_item_id = $1 AND status IN ('queued','processing')`, [itemId]);
+    // Jobs producing the item, and jobs reading it (an export of a service being deleted).
+    return this.db.query(`SELECT * FROM jobs WHERE (result_item_id = $1 OR source_item_id = $1) AND status IN ('queued','processing')`, [itemId]);
   }
 
   /** Moves a queued (or re-delivered processing) job to processing; returns null if it is finished or gone. */

@@ -54,5 +54,14 @@ export function startQueueWorker(
     },
   );
   worker.on('error', (e) => logger.error(`queue ${queue}: ${e.message}`));
+  // BullMQ fails a job on its own when it stalls too often; the handler never sees that, so the row is closed here.
+  // finish() only touches unfinished rows, so this is harmless after the handler already recorded the failure.
+  worker.on('failed', (job, err) => {
+    if (!job) return;
+    const attempts = job.opts.attempts ?? DEFAULT_JOB_OPTIONS.attempts;
+    if (err instanceof UnrecoverableError || job.attemptsMade >= attempts || /stalled/i.test(err.message)) {
+      jobs.finish(job.data.jobId, 'failed', err.message || 'The job failed.').catch((e) => logger.error(`could not record failure of ${job.data.jobId}: ${(e as Error).message}`));
+    }
+  });
   return worker;
 }

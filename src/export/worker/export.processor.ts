@@ -35,8 +35,9 @@ export class ExportProcessor implements OnApplicationBootstrap, BeforeApplicatio
 
   onApplicationBootstrap(): void {
     this.worker = startQueueWorker(QueueName.Export, this.config, this.jobs, (job) => this.dispatch(job), this.logger);
-    void this.sweep();
-    this.sweeper = setInterval(() => void this.sweep(), SWEEP_EVERY_MS);
+    const sweep = () => this.sweep().catch((e) => this.logger.warn(`temp sweep failed: ${(e as Error).message}`));
+    void sweep();
+    this.sweeper = setInterval(sweep, SWEEP_EVERY_MS);
   }
 
   /**
@@ -117,7 +118,9 @@ export class ExportProcessor implements OnApplicationBootstrap, BeforeApplicatio
   private async complete(jobId: string, itemId: string, out: { path: string; fileName: string; contentType: string; size: number }) {
     const filePath = await this.files.adopt(itemId, out.path, out.fileName);
     const done = await this.jobs.finish(jobId, 'completed', 'completed', { size: out.size, filePath, name: out.fileName, contentType: out.contentType });
-    if (!done) await this.files.removeItemFolder(itemId); // cancelled at the last moment
+    // Not finished by us: cancelled at the last moment (drop the file), or completed by an earlier delivery of the
+    // same job (the file is the same export; keep it).
+    if (!done && (await this.jobs.find(jobId))?.status === 'cancelled') await this.files.removeItemFolder(itemId);
   }
 
   /** Layers as they are now: a layer or service deleted while the job waited fails the job with a message. */

@@ -7,7 +7,7 @@ import { JobsRepository } from '../../core/jobs/jobs.repository';
 import { JobsService } from '../../core/jobs/jobs.service';
 import { Caller } from '../../identity/caller';
 import { FeaturesService } from '../features.service';
-import { jsonParam } from '../json-param';
+import { jsonParam, requiredJsonParam } from '../json-param';
 import { PublishDto } from './publish.dto';
 
 export type PublishFileKind = 'geojson' | 'csv' | 'shapefile' | 'geopackage';
@@ -49,7 +49,7 @@ export class PublishRequestService {
     if (!storage?.file_path || !type.itemTypes.includes(source.type)) {
       throw Errors.badRequest('The item cannot be published as this file type.', [`filetype '${p.filetype}' needs an uploaded ${type.itemTypes[0]} file item; this is a ${source.type}${storage?.file_path ? '' : ' without a file'}.`]);
     }
-    const pp = jsonParam<Record<string, unknown>>('publishParameters', p.publishParameters)!;
+    const pp = requiredJsonParam<Record<string, unknown>>('publishParameters', p.publishParameters);
     const itemInfo = jsonParam<Record<string, unknown>>('itemInfo', p.itemInfo) ?? { title: source.title };
     const csv = type.kind === 'csv' ? { xField: str(pp.longitudeFieldName ?? pp.xField), yField: str(pp.latitudeFieldName ?? pp.yField) } : undefined;
     const service = await this.features.newService(caller, ownerName, pp, itemInfo, undefined, root, 'processing');
