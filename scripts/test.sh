@@ -5,4 +5,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
 export TEST_PG_URL="${TEST_PG_URL:-${DATABASE_URL%/*}/postgres}"
+# ts-jest only transpiles, so types are checked once here.
+npm run --silent typecheck
 npm test -- "$@"

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { JobsRepository } from '../core/jobs/jobs.repository';
 import { ExportJobParams } from './export-parameters';
 
 export interface NewExport {
@@ -16,7 +17,10 @@ export interface NewExport {
 
 @Injectable()
 export class ExportRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly jobs: JobsRepository,
+  ) {}
 
   /** The result item (processing) and the job row (queued), committed together before anything is enqueued. */
   async create(e: NewExport): Promise<void> {
@@ -26,11 +30,7 @@ export class ExportRepository {
          VALUES ($1, $2, $3, $4, $5, $6, '{}', 'processing', 'processing')`,
         [e.itemId, e.ownerId, e.orgId, e.title, e.itemType, ['Data', 'Export']],
       );
-      await m.query(
-        `INSERT INTO jobs (id, type, owner_id, source_item_id, result_item_id, status, status_message, params)
-         VALUES ($1, 'export', $2, $3, $4, 'queued', 'queued', $5)`,
-        [e.jobId, e.ownerId, e.serviceItemId, e.itemId, JSON.stringify(e.params)],
-      );
+      await this.jobs.create({ id: e.jobId, type: 'export', ownerId: e.ownerId, sourceItemId: e.serviceItemId, resultItemId: e.itemId, params: e.params }, m);
     });
   }
 

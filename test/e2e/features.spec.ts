@@ -142,7 +142,8 @@ describe('hosted feature services', () => {
 
   it('refuses unknown spatial references, empty definitions and malformed envelopes with a 400', async () => {
     const s = await newService();
-    for (const params of [{ outSR: '12345' }, { geometry: 'null' }, { geometry: '1,2,3', geometryType: 'esriGeometryEnvelope' }, { inSR: '12345', geometry: '0,0,1,1' }]) {
+    const cases: Record<string, string>[] = [{ outSR: '12345' }, { geometry: 'null' }, { geometry: '1,2,3', geometryType: 'esriGeometryEnvelope' }, { inSR: '12345', geometry: '0,0,1,1' }];
+    for (const params of cases) {
       const r = await get(s.layer, 'query', params, pub.token);
       expect(r.body.error).toMatchObject({ code: 400 });
     }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { JobType } from './job.types';
 
 export type JobStatus = 'queued' | 'processing' | 'completed' | 'failed' | 'cancelled';
@@ -21,8 +21,9 @@ export interface JobRow {
 export class JobsRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  async create(j: { id: string; type: JobType; ownerId: string; sourceItemId: string | null; resultItemId: string | null; params: object }): Promise<void> {
-    await this.db.query(
+  /** Inserts a queued job row; pass the EntityManager of an open transaction to commit it with other rows. */
+  async create(j: { id: string; type: JobType; ownerId: string; sourceItemId: string | null; resultItemId: string | null; params: object }, m?: EntityManager): Promise<void> {
+    await (m ?? this.db).query(
       `INSERT INTO jobs (id, type, owner_id, source_item_id, result_item_id, status, status_message, params) VALUES ($1, $2, $3, $4, $5, 'queued', 'queued', $6)`,
       [j.id, j.type, j.ownerId, j.sourceItemId, j.resultItemId, JSON.stringify(j.params)],
     );
