@@ -311,7 +311,11 @@ async function openSource(abs: string, type: PublishFileType, src: SourceLayer):
   throw new PublishError(`The file of layer '${src.definition.name}' could not be opened again for loading.`);
 }
 
-const sqlQuote = (name: string) => `"${name.replace(/"/g, '""')}"`;
+/** OGR SQL also reads backslash escapes inside quoted names, so names holding one are refused rather than quoted. */
+const sqlQuote = (name: string) => {
+  if (/[\\"]/.test(name)) throw new PublishError(`Layer '${name}' mixes geometry types and its name holds '\\' or '"', which cannot be split safely; rename the layer.`);
+  return `"${name}"`;
+};
 
 /** The ogr2ogr arguments of the load: the part that makes it correct, and the part that makes it fast. */
 function translateArgs(ds: gdal.Dataset, src: SourceLayer, info: TargetInfo, target: LoadTarget): string[] {
