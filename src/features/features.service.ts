@@ -101,7 +101,7 @@ export class FeaturesService {
   async writable(caller: Caller | undefined, name: string): Promise<ServiceRow> {
     if (!caller) throw Errors.tokenRequired();
     const service = await this.readable(caller, name);
-    if (caller?.userId === service.owner_id || isAdminFor(caller, service.org_id, Privilege.AdminUpdateGroups)) return service;
+    if (caller?.userId === service.owner_id || isAdminFor(caller, service.org_id, Privilege.AdminUpdateItems)) return service;
     throw Errors.forbidden('Only the owner or an administrator may change this service.');
   }
 

@@ -17,7 +17,8 @@ export const Privilege = {
   AdminDeleteItems: 'portal:admin:deleteItems',
   AdminViewGroups: 'portal:admin:viewGroups',
   AdminUpdateGroups: 'portal:admin:updateGroups',
-  AdminManageUsers: 'portal:admin:createUpdateCapableGroups',
+  /** Change other users' items, feature service definitions and data included. */
+  AdminUpdateItems: 'portal:admin:updateItems',
   AdminUsers: 'portal:admin:manageUsers',
   AdminRoles: 'portal:admin:manageRoles',
   CreateItem: 'portal:user:createItem',
@@ -38,6 +39,7 @@ const ADMIN = [
   Privilege.AdminDeleteItems,
   Privilege.AdminViewGroups,
   Privilege.AdminUpdateGroups,
+  Privilege.AdminUpdateItems,
   Privilege.AdminUsers,
   Privilege.AdminRoles,
 ];

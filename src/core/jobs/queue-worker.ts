@@ -3,7 +3,7 @@ import { Job, UnrecoverableError, Worker } from 'bullmq';
 import { AppConfig } from '../config/env';
 import { ArcgisError } from '../errors/arcgis-error';
 import { bullConnection } from './job-queue.service';
-import { DEFAULT_JOB_OPTIONS, QueueName } from './job.types';
+import { DEFAULT_JOB_OPTIONS, JobName, QueueName } from './job.types';
 import { JobsRepository } from './jobs.repository';
 
 /** An error that retrying cannot fix: the job is failed at once with this message. */
@@ -15,13 +15,14 @@ export class PermanentJobError extends Error {}
  * and the row is failed with a message after the last attempt. A killed worker's job is re-delivered by BullMQ
  * once its lock expires (stalled-job check), and the handler runs again from the start.
  */
-export function startQueueWorker(
-  queue: QueueName,
-  config: AppConfig,
-  jobs: JobsRepository,
-  handler: (job: Job<{ jobId: string }>) => Promise<void>,
-  logger: Logger,
-): Worker {
+export type JobHandlers = Partial<Record<JobName, (job: Job<{ jobId: string }>) => Promise<void>>>;
+
+export function startQueueWorker(queue: QueueName, config: AppConfig, jobs: JobsRepository, handlers: JobHandlers, logger: Logger): Worker {
+  const handler = (job: Job<{ jobId: string }>) => {
+    const run = handlers[job.name as JobName];
+    if (!run) throw new PermanentJobError(`Unknown job '${job.name}' on the ${queue} queue.`);
+    return run(job);
+  };
   const worker = new Worker<{ jobId: string }>(
     queue,
     async (job) => {

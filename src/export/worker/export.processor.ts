@@ -34,7 +34,7 @@ export class ExportProcessor implements OnApplicationBootstrap, BeforeApplicatio
   ) {}
 
   onApplicationBootstrap(): void {
-    this.worker = startQueueWorker(QueueName.Export, this.config, this.jobs, (job) => this.dispatch(job), this.logger);
+    this.worker = startQueueWorker(QueueName.Export, this.config, this.jobs, { [JobName.ExportItem]: (job) => this.exportItem(job) }, this.logger);
     const sweep = () => this.sweep().catch((e) => this.logger.warn(`temp sweep failed: ${(e as Error).message}`));
     void sweep();
     this.sweeper = setInterval(sweep, SWEEP_EVERY_MS);
@@ -60,15 +60,6 @@ export class ExportProcessor implements OnApplicationBootstrap, BeforeApplicatio
   async beforeApplicationShutdown(): Promise<void> {
     clearInterval(this.sweeper);
     await this.worker?.close();
-  }
-
-  private dispatch(job: Job<{ jobId: string }>): Promise<void> {
-    switch (job.name as JobName) {
-      case JobName.ExportItem:
-        return this.exportItem(job);
-      default:
-        throw new PermanentJobError(`Unknown job '${job.name}' on the export queue.`);
-    }
   }
 
   private async exportItem(job: Job<{ jobId: string }>): Promise<void> {

@@ -29,21 +29,12 @@ export class PublishProcessor implements OnApplicationBootstrap, BeforeApplicati
   ) {}
 
   onApplicationBootstrap(): void {
-    this.worker = startQueueWorker(QueueName.Publish, this.config, this.jobs, (job) => this.dispatch(job), this.logger);
+    this.worker = startQueueWorker(QueueName.Publish, this.config, this.jobs, { [JobName.PublishItem]: (job) => this.publish(job) }, this.logger);
   }
 
   /** Before the database closes: the running job finishes (and writes its result) first. */
   async beforeApplicationShutdown(): Promise<void> {
     await this.worker?.close();
-  }
-
-  private dispatch(job: Job<{ jobId: string }>): Promise<void> {
-    switch (job.name as JobName) {
-      case JobName.PublishItem:
-        return this.publish(job);
-      default:
-        throw new PermanentJobError(`Unknown job '${job.name}' on the publish queue.`);
-    }
   }
 
   private async publish(job: Job<{ jobId: string }>): Promise<void> {
