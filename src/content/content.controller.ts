@@ -3,7 +3,7 @@ import type { Response } from 'express';
 import { Errors } from '../core/errors/arcgis-error';
 import { ArcgisRequest } from '../core/http/arcgis-request';
 import { CurrentCaller, Operation, OptionalCaller, Public, RawResponse } from '../core/http/decorators';
-import { groupIdParam, itemIdParam, usernameParam } from '../core/http/id-params';
+import { itemIdParam, usernameParam } from '../core/http/id-params';
 import { Params } from '../core/http/params.decorator';
 import { Caller } from '../identity/caller';
 import { AddItemDto, PageDto, SearchDto, StatusDto } from './content.dto';
@@ -69,8 +69,4 @@ export class ContentController {
     return this.content.search(caller, p);
   }
 
-  @Public() @Operation('content/groups/:id/search')
-  groupSearch(@OptionalCaller() caller: Caller | undefined, @Req() req: ArcgisRequest, @Params(SearchDto) p: SearchDto) {
-    return this.content.search(caller, p, groupIdParam(req.params.id as string));
-  }
 }

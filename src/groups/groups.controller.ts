@@ -1,5 +1,5 @@
 import { Controller, Post, Req } from '@nestjs/common';
-import { PageDto } from '../content/content.dto';
+import { PageDto, SearchDto } from '../content/content.dto';
 import { ArcgisRequest } from '../core/http/arcgis-request';
 import { CurrentCaller, Operation, OptionalCaller, Public } from '../core/http/decorators';
 import { groupIdParam } from '../core/http/id-params';
@@ -27,6 +27,12 @@ export class GroupsController {
   @Public() @Operation('content/groups/:id')
   content(@OptionalCaller() caller: Caller | undefined, @Req() req: ArcgisRequest, @Params(PageDto) page: PageDto) {
     return this.groups.content(caller, gid(req), page);
+  }
+
+  /** Searching a group's content needs the group to be visible first, as its content listing does. */
+  @Public() @Operation('content/groups/:id/search')
+  search(@OptionalCaller() caller: Caller | undefined, @Req() req: ArcgisRequest, @Params(SearchDto) p: SearchDto) {
+    return this.groups.search(caller, gid(req), p);
   }
 
   @Post('community/groups/:id/addUsers')

@@ -6,7 +6,7 @@ import { Caller, can, isAdminFor, Privilege } from '../identity/caller';
 import { MemberType } from './group.entities';
 import { AddUsersDto, CreateGroupDto, RemoveUsersDto, UpdateMembershipsDto } from './groups.dto';
 import { GroupRow, GroupsRepository } from './groups.repository';
-import { PageDto } from '../content/content.dto';
+import { PageDto, SearchDto } from '../content/content.dto';
 
 type Membership = MemberType | 'none';
 
@@ -51,6 +51,11 @@ export class GroupsService {
     // Private groups list their content to members and administrators only.
     await this.requireVisible(caller, id);
     return this.items.groupContent(caller, id, page);
+  }
+
+  async search(caller: Caller | undefined, id: string, p: SearchDto) {
+    await this.requireVisible(caller, id);
+    return this.items.search(caller, p, id);
   }
 
   async addUsers(caller: Caller, id: string, p: AddUsersDto) {

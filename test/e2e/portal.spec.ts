@@ -212,6 +212,9 @@ describe('portal: identity, content and groups', () => {
       expect(r).toMatchObject({ total: 1, start: 1, num: 100, nextStart: -1 });
       expect(r.items[0].id).toBe(id);
       expect((await get(t.base, `content/groups/${g}`, {}, bob.token)).body.error.messageCode).toBe('COM_0003');
+      // Searching the group's content needs the group to be visible, like listing it.
+      expect((await get(t.base, `content/groups/${g}/search`, { q: 'title: *' }, alice.token)).body.total).toBe(1);
+      expect((await get(t.base, `content/groups/${g}/search`, { q: 'title: *' }, bob.token)).body.error.messageCode).toBe('COM_0003');
     });
   });
 
