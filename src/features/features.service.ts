@@ -1,7 +1,5 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { ContentRepository } from '../content/content.repository';
-import { APP_CONFIG } from '../core/config/config.module';
-import { AppConfig } from '../core/config/env';
 import { Errors } from '../core/errors/arcgis-error';
 import { newId } from '../core/ids';
 import { Caller, can, isAdminFor, Privilege } from '../identity/caller';
@@ -28,7 +26,6 @@ export class FeaturesService {
     private readonly data: FeatureDataRepository,
     private readonly content: ContentRepository,
     private readonly identity: IdentityService,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   serviceUrl(root: string, name: string): string {

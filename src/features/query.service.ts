@@ -93,7 +93,7 @@ export class QueryService {
     const rows = await this.data.features(service.schema_name, layer, spec);
     const exceeded = rows.length > spec.limit;
     const page = exceeded ? rows.slice(0, spec.limit) : rows;
-    return geojson ? this.toGeoJson(layer, spec, page, exceeded) : this.toFeatureSet(layer, spec, page, exceeded);
+    return geojson ? this.toGeoJson(spec, page, exceeded) : this.toFeatureSet(layer, spec, page, exceeded);
   }
 
   /** Builds the validated query; also used by export to read layers with the same rules. */
@@ -142,7 +142,7 @@ export class QueryService {
     };
   }
 
-  private toGeoJson(layer: LayerRow, spec: QuerySpec, rows: FeatureRow[], exceeded: boolean) {
+  private toGeoJson(spec: QuerySpec, rows: FeatureRow[], exceeded: boolean) {
     return {
       type: 'FeatureCollection',
       ...(exceeded ? { properties: { exceededTransferLimit: true } } : {}),

@@ -30,7 +30,6 @@ const fx = {
   missingId: randomBytes(16).toString('hex'),
 };
 
-const hexId = () => randomBytes(16).toString('hex');
 const GARBAGE_TOKEN = 'garbage-token-zzzzzzzzzzzzzzzzzzzzzzzzzzzzzz';
 /** A stack frame, a driver error class, a module path or an HTML page: none may ever reach a client. */
 const LEAK = /\n\s+at \S.*:\d+:\d+|QueryFailedError|node_modules|<!DOCTYPE|<html|<body/i;
