@@ -149,7 +149,7 @@ export async function writeExport(job: ExportJob): Promise<ExportOutput> {
       if (format === 'shapefile') {
         await writeFile(join(stage, 'out', 'README.txt'), shapefileReadme(plan.layers.map((l, i) => ({ layerName: l.layerName, source: job.layers[i].name }))), 'utf8');
       }
-      await zipDirectory(join(stage, plan.result.dir), staged, signal, job.zipLevel);
+      await zipDirectory(join(stage, plan.result.dir), staged, { signal, level: job.zipLevel });
     } else if (sink) {
       await sink.write(COLLECTION_TAIL);
       await sink.close();

@@ -1,0 +1,117 @@
+/**
+ * The zip writer read back by two independent readers: Python's zipfile (checks every CRC, understands ZIP64)
+ * and GDAL's /vsizip/, which is how GIS clients open the exports.
+ */
+import { execFileSync } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as gdal from 'gdal-async';
+import { zipDirectory } from '../../../src/export/writer/zip';
+
+const MiB = 1 << 20;
+const READ_ZIP = `
+import hashlib, json, sys, zipfile
+with zipfile.ZipFile(sys.argv[1]) as z:
+    bad = z.testzip()
+    entries = [{"name": i.filename, "method": i.compress_type, "size": i.file_size, "compressed": i.compress_size,
+                "sha256": hashlib.sha256(z.read(i)).hexdigest(), "mode": i.external_attr >> 16} for i in z.infolist()]
+print(json.dumps({"bad": bad, "entries": entries}))
+`;
+
+interface Read { bad: string | null; entries: { name: string; method: number; size: number; compressed: number; sha256: string; mode: number }[] }
+const readZip = (path: string): Read => JSON.parse(execFileSync('python3', ['-c', READ_ZIP, path], { encoding: 'utf8' }));
+const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+
+/** Shapefile-like content: runs of doubles (poorly compressible) and of text (very compressible). */
+function mixed(size: number): Buffer {
+  const b = randomBytes(size);
+  for (let o = 0; o + 64 < size; o += 4096) b.write('Straße name 0000000000 ', o + 1024, 'utf8');
+  return b;
+}
+
+describe('zipDirectory', () => {
+  let root: string;
+  let src: string;
+  const files: Record<string, Buffer> = {};
+
+  beforeAll(() => {
+    root = mkdtempSync(join(tmpdir(), 'zip-spec-'));
+    src = join(root, 'src');
+    mkdirSync(join(src, 'Layers.gdb'), { recursive: true });
+    // Sizes around the 1 MiB chunk boundary, an empty file, a multi-chunk file, a nested folder, a UTF-8 name.
+    const put = (name: string, data: Buffer) => {
+      files[name] = data;
+      writeFileSync(join(src, ...name.split('/')), data);
+    };
+    put('empty.txt', Buffer.alloc(0));
+    put('one.txt', Buffer.from('x'));
+    put('below.dbf', mixed(MiB - 1));
+    put('exact.shx', mixed(MiB));
+    put('above.shp', mixed(MiB + 1));
+    put('Straßen.shp', mixed(Math.floor(3.5 * MiB)));
+    put('zeros.bin', Buffer.alloc(5 * MiB));
+    put('Layers.gdb/a00000001.gdbtable', mixed(200_000));
+    writeFileSync(join(src, 'points.csv'), 'id,name\n1,a\n2,b\n');
+    files['points.csv'] = readFileSync(join(src, 'points.csv'));
+  });
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  const expected = () => Object.keys(files).sort().map((name) => ({ name, size: files[name].length, sha256: sha256(files[name]) }));
+
+  it.each([
+    ['stored', 0, false],
+    ['deflated, level 1', 1, false],
+    ['deflated, level 6', 6, false],
+    ['deflated with ZIP64 records', 1, true],
+    ['stored with ZIP64 records', 0, true],
+  ])('%s: every entry reads back byte for byte with its CRC', async (_label, level, forceZip64) => {
+    const zip = join(root, `out-${level}-${forceZip64}.zip`);
+    await zipDirectory(src, zip, { level, forceZip64 });
+    const read = readZip(zip);
+    expect(read.bad).toBeNull();
+    expect(read.entries.map(({ name, size, sha256 }) => ({ name, size, sha256 }))).toEqual(expected());
+    for (const e of read.entries) {
+      expect(e.method).toBe(level === 0 ? 0 : 8);
+      expect(e.mode).toBe(0o100644);
+      if (level === 0) expect(e.compressed).toBe(e.size);
+    }
+    // Compressible data shrinks; the chunked stream loses almost nothing against one deflate of the whole file.
+    const zeros = read.entries.find((e) => e.name === 'zeros.bin')!;
+    if (level > 0) expect(zeros.compressed).toBeLessThan(zeros.size / 100);
+  });
+
+  it('GDAL opens a layer inside the zip, including through ZIP64 records', async () => {
+    for (const forceZip64 of [false, true]) {
+      const zip = join(root, `gdal-${forceZip64}.zip`);
+      await zipDirectory(src, zip, { level: 1, forceZip64 });
+      const ds = gdal.open(`/vsizip/${zip}/points.csv`);
+      try {
+        expect(ds.layers.get(0).features.count()).toBe(2);
+      } finally {
+        ds.close();
+      }
+    }
+  });
+
+  it('an empty folder gives an empty but valid zip', async () => {
+    const empty = join(root, 'nothing');
+    mkdirSync(empty);
+    const zip = join(root, 'empty.zip');
+    await zipDirectory(empty, zip);
+    expect(statSync(zip).size).toBe(22);
+    expect(readZip(zip)).toEqual({ bad: null, entries: [] });
+  });
+
+  it('stops with the abort reason when its signal is aborted', async () => {
+    const controller = new AbortController();
+    const reason = new Error('cancelled by the test');
+    controller.abort(reason);
+    await expect(zipDirectory(src, join(root, 'aborted.zip'), { signal: controller.signal })).rejects.toBe(reason);
+  });
+
+  it('refuses a level zlib does not have', async () => {
+    await expect(zipDirectory(src, join(root, 'bad.zip'), { level: 10 })).rejects.toThrow(/level must be 0-9/);
+  });
+});
