@@ -18,7 +18,8 @@ import { checkWrittenShapefile, shapefileReadme, writeFieldMapping } from './sha
 import { configureGdal, exportConnection, measureLayers, openPg, reprojectionFails, resolveTarget, terminateSessions } from './source';
 import { geometryOutput, LayerMeasure, xyColumns } from './sql';
 import { EXPORT_FORMATS, ExportJob, ExportLayerSource, ExportOutput } from './types';
-import { zipDirectory } from './zip';
+import { DEFAULT_ZIP_LEVEL, zipDirectory } from './zip';
+import { ZipAhead } from './zip-ahead';
 
 /** Refuses, before anything is written, what the format cannot hold. */
 function checkLimits(job: ExportJob, plan: ExportPlan, measures: LayerMeasure[]): void {
@@ -85,7 +86,9 @@ export async function writeExport(job: ExportJob): Promise<ExportOutput> {
   const finalPath = join(job.workDir, plan.fileName);
   let src: gdal.Dataset | undefined;
   let sink: JsonSink | undefined;
+  let ahead: ZipAhead | undefined;
   let delivered = false;
+  const zipLevel = job.zipLevel ?? DEFAULT_ZIP_LEVEL;
   const onAbort = () => void terminateSessions(job.pg, appName);
   signal?.addEventListener('abort', onAbort, { once: true });
   try {
@@ -96,6 +99,7 @@ export async function writeExport(job: ExportJob): Promise<ExportOutput> {
     for (const dir of new Set(plan.layers.map((l) => dirname(join(stage, l.dataset))))) await mkdir(dir, { recursive: true });
 
     src = await openPg(conn);
+    if (plan.result.kind === 'zip' && zipLevel > 0) ahead = new ZipAhead(join(stage, plan.result.dir), join(stage, '.zip-ahead'), zipLevel);
     if (plan.result.kind === 'featurecollection') {
       sink = new JsonSink(join(stage, plan.result.path));
       await sink.write(COLLECTION_HEAD);
@@ -149,7 +153,7 @@ export async function writeExport(job: ExportJob): Promise<ExportOutput> {
       if (format === 'shapefile') {
         await writeFile(join(stage, 'out', 'README.txt'), shapefileReadme(plan.layers.map((l, i) => ({ layerName: l.layerName, source: job.layers[i].name }))), 'utf8');
       }
-      await zipDirectory(join(stage, plan.result.dir), staged, { signal, level: job.zipLevel });
+      await zipDirectory(join(stage, plan.result.dir), staged, { signal, level: zipLevel, ahead: await ahead?.finish() });
     } else if (sink) {
       await sink.write(COLLECTION_TAIL);
       await sink.close();
@@ -170,6 +174,7 @@ export async function writeExport(job: ExportJob): Promise<ExportOutput> {
     signal?.removeEventListener('abort', onAbort);
     sink?.destroy();
     src?.close();
+    await ahead?.close();
     await rm(stage, { recursive: true, force: true });
   }
 }

@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { open, readdir, stat, type FileHandle } from 'node:fs/promises';
 import { join, posix } from 'node:path';
-import { constants as Z, crc32, deflateRaw } from 'node:zlib';
+import { constants as Z, crc32, deflateRaw, deflateRawSync } from 'node:zlib';
 import { promisify } from 'node:util';
 
 /**
@@ -11,15 +11,41 @@ import { promisify } from 'node:util';
 export const DEFAULT_ZIP_LEVEL = 1;
 
 /**
- * Each entry is deflated in independent 1 MiB chunks on libuv's thread pool, several at once, and the raw
- * streams concatenated (the pigz layout: every chunk but the last ends on a sync flush, so the joined stream is
- * one valid deflate stream). A shapefile's .shp and .dbf are most of an export's bytes and one deflate per file
- * kept a single core busy while the other idled; a chunk restarting its dictionary costs well under 1% of size.
- * The CRC is zlib's native one (Node ≥ 20.15): computed in JavaScript it cost as much as level-1 deflate.
+ * Each entry is deflated in independent chunks on libuv's thread pool, several at once, and the raw streams
+ * joined (the pigz layout: every chunk ends on a sync flush and an empty final block closes the entry, so the
+ * whole is one valid deflate stream). One deflate per file kept one core busy while the other idled; a chunk
+ * restarting its dictionary costs well under 1% of size. The CRC is zlib's native one (Node >= 20.15): in
+ * JavaScript it cost as much as level-1 deflate.
+ *
+ * Chunk 0 is the head of the file (HEAD bytes), where GDAL rewrites headers on close; the rest are CHUNK bytes.
+ * That fixed layout lets ZipAhead deflate the body of a file while GDAL is still appending to it.
  */
-const CHUNK = 1 << 20;
+export const HEAD = 64 * 1024;
+export const CHUNK = 1 << 20;
 const IN_FLIGHT = Math.min(4, Math.max(2, availableParallelism()));
-const deflateChunk = promisify<Buffer, object, Buffer>(deflateRaw);
+const deflateAsync = promisify<Buffer, object, Buffer>(deflateRaw);
+export const deflateChunk = (data: Buffer, level: number) => deflateAsync(data, { level, finishFlush: Z.Z_SYNC_FLUSH });
+const FINAL_BLOCK = deflateRawSync(Buffer.alloc(0));
+
+export interface ChunkRange {
+  start: number;
+  length: number;
+}
+
+/** Chunk k of a file of this size, or null past its end (an empty file has one empty chunk). */
+export function chunkRange(k: number, size: number): ChunkRange | null {
+  if (k === 0) return { start: 0, length: Math.min(HEAD, size) };
+  const start = HEAD + (k - 1) * CHUNK;
+  return start < size ? { start, length: Math.min(CHUNK, size - start) } : null;
+}
+
+/** A chunk deflated ahead of time: used only if the file still holds the same bytes there (same CRC). */
+export interface DeflatedChunk extends ChunkRange {
+  crc: number;
+  read(): Promise<Buffer>;
+}
+/** Absolute file path → chunk index → what was deflated ahead. */
+export type DeflatedAhead = Map<string, Map<number, DeflatedChunk>>;
 
 const U32 = 0xffffffff;
 /** Above this an entry's sizes go into ZIP64 fields (deflate can grow incompressible data by a little). */
@@ -32,6 +58,8 @@ export interface ZipOptions {
   signal?: AbortSignal;
   /** Write ZIP64 records even for small archives: how the tests reach the >4 GB layout without 4 GB of data. */
   forceZip64?: boolean;
+  /** Chunks ZipAhead deflated while the files were written; each is checked against the final file. */
+  ahead?: DeflatedAhead;
 }
 
 interface Entry {
@@ -145,31 +173,33 @@ function endRecords(count: number, cdOffset: number, cdSize: number, force: bool
   return Buffer.concat([rec, eocd]);
 }
 
-/** Copies (level 0) or deflates one file into out at position; returns the entry's CRC and sizes. */
-async function writeData(src: FileHandle, size: number, out: FileHandle, position: number, level: number, signal?: AbortSignal) {
-  const chunks = Math.max(1, Math.ceil(size / CHUNK));
+/**
+ * Copies (level 0) or deflates one file into out at position; returns the entry's CRC and sizes. Every chunk is
+ * read back for the CRC, so a chunk deflated ahead whose bytes GDAL changed afterwards is deflated again.
+ */
+async function writeData(src: FileHandle, size: number, out: FileHandle, position: number, level: number, ahead?: Map<number, DeflatedChunk>, signal?: AbortSignal) {
   const pending: Promise<Buffer>[] = [];
   let crc = 0;
   let written = 0;
-  const flushOne = async () => {
-    const data = await pending.shift()!;
+  const put = async (data: Buffer) => {
     await out.write(data, 0, data.length, position + written);
     written += data.length;
   };
-  for (let i = 0; i < chunks; i++) {
+  for (let k = 0, r = chunkRange(0, size); r; r = chunkRange(++k, size)) {
     signal?.throwIfAborted();
-    const want = Math.min(CHUNK, size - i * CHUNK);
-    const buf = Buffer.allocUnsafe(want);
-    const { bytesRead } = await src.read(buf, 0, want, i * CHUNK);
-    if (bytesRead !== want) throw new Error(`zip: a file changed size while it was being zipped (read ${bytesRead} of ${want} bytes)`);
+    const buf = Buffer.allocUnsafe(r.length);
+    const { bytesRead } = await src.read(buf, 0, r.length, r.start);
+    if (bytesRead !== r.length) throw new Error(`zip: a file changed size while it was being zipped (read ${bytesRead} of ${r.length} bytes)`);
     crc = crc32(buf, crc);
-    const last = i === chunks - 1;
-    const data = level === 0 ? Promise.resolve(buf) : deflateChunk(buf, { level, finishFlush: last ? Z.Z_FINISH : Z.Z_SYNC_FLUSH });
+    const early = ahead?.get(k);
+    const reuse = early && early.start === r.start && early.length === r.length && early.crc === crc32(buf);
+    const data = level === 0 ? Promise.resolve(buf) : reuse ? early.read() : deflateChunk(buf, level);
     data.catch(() => undefined); // awaited in order below; keeps an early rejection from being reported as unhandled
     pending.push(data);
-    if (pending.length >= IN_FLIGHT) await flushOne();
+    if (pending.length >= IN_FLIGHT) await put(await pending.shift()!);
   }
-  while (pending.length) await flushOne();
+  while (pending.length) await put(await pending.shift()!);
+  if (level > 0) await put(FINAL_BLOCK);
   return { crc, compressed: written };
 }
 
@@ -192,7 +222,7 @@ export async function zipDirectory(dir: string, zipPath: string, opts: ZipOption
       const headerLength = localHeader(entry).length;
       const src = await open(path, 'r');
       try {
-        Object.assign(entry, await writeData(src, info.size, out, pos + headerLength, level, opts.signal));
+        Object.assign(entry, await writeData(src, info.size, out, pos + headerLength, level, opts.ahead?.get(path), opts.signal));
       } finally {
         await src.close();
       }

@@ -4,11 +4,12 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as gdal from 'gdal-async';
-import { zipDirectory } from '../../../src/export/writer/zip';
+import { CHUNK, HEAD, zipDirectory } from '../../../src/export/writer/zip';
+import { ZipAhead } from '../../../src/export/writer/zip-ahead';
 
 const MiB = 1 << 20;
 const READ_ZIP = `
@@ -27,7 +28,7 @@ const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 /** Shapefile-like content: runs of doubles (poorly compressible) and of text (very compressible). */
 function mixed(size: number): Buffer {
   const b = randomBytes(size);
-  for (let o = 0; o + 64 < size; o += 4096) b.write('Straße name 0000000000 ', o + 1024, 'utf8');
+  for (let o = 1024; o + 64 < size; o += 4096) b.write('Straße name 0000000000 ', o, 'utf8');
   return b;
 }
 
@@ -113,5 +114,63 @@ describe('zipDirectory', () => {
 
   it('refuses a level zlib does not have', async () => {
     await expect(zipDirectory(src, join(root, 'bad.zip'), { level: 10 })).rejects.toThrow(/level must be 0-9/);
+  });
+});
+
+describe('ZipAhead', () => {
+  let root: string;
+  beforeEach(() => (root = mkdtempSync(join(tmpdir(), 'zip-ahead-spec-'))));
+  afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+  const until = async (cond: () => boolean) => {
+    for (let i = 0; i < 500 && !cond(); i++) await new Promise((r) => setTimeout(r, 10));
+    expect(cond()).toBe(true);
+  };
+
+  /**
+   * A file grows while ZipAhead deflates it, then (as a driver closing a file does) its head and one body chunk
+   * already deflated are rewritten: the zip must hold the final bytes, never the stale chunk.
+   */
+  it('deflates a growing file ahead and never ships a chunk that changed afterwards', async () => {
+    const dir = join(root, 'out');
+    mkdirSync(dir);
+    const path = join(dir, 'layer.shp');
+    const first = mixed(HEAD + 3 * CHUNK);
+    writeFileSync(path, first);
+    const ahead = new ZipAhead(dir, join(root, 'spill'), 1);
+    try {
+      await until(() => ahead.chunksDeflated >= 3);
+      const more = mixed(2 * CHUNK + 777);
+      appendFileSync(path, more);
+      await until(() => ahead.chunksDeflated >= 5);
+      const final = Buffer.concat([first, more]);
+      final.write('new header', 10, 'latin1');
+      final.write('rewritten body', HEAD + CHUNK + 5, 'latin1');
+      writeFileSync(path, final);
+      const zip = join(root, 'out.zip');
+      await zipDirectory(dir, zip, { level: 1, ahead: await ahead.finish() });
+      expect(readZip(zip)).toEqual({
+        bad: null,
+        entries: [expect.objectContaining({ name: 'layer.shp', size: final.length, sha256: sha256(final), method: 8 })],
+      });
+    } finally {
+      await ahead.close();
+    }
+  });
+
+  it('uses the chunks it deflated: the zip matches one written without it', async () => {
+    const dir = join(root, 'out');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'a.dbf'), mixed(HEAD + 4 * CHUNK + 1));
+    const ahead = new ZipAhead(dir, join(root, 'spill'), 1);
+    try {
+      await until(() => ahead.chunksDeflated === 4);
+      const spilled = join(root, 'with.zip');
+      await zipDirectory(dir, spilled, { level: 1, ahead: await ahead.finish() });
+      await zipDirectory(dir, join(root, 'without.zip'), { level: 1 });
+      expect(readFileSync(spilled).equals(readFileSync(join(root, 'without.zip')))).toBe(true);
+    } finally {
+      await ahead.close();
+    }
   });
 });
