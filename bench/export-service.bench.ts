@@ -7,12 +7,12 @@
  *
  *   npm run bench:export            (POINTS=1000000 POLYGONS=100000)
  *
- * BENCH_FORMATS=Shapefile,CSV and BENCH_LAYERS=0|1 run a subset; BENCH_ARENAS sets the worker's MALLOC_ARENA_MAX
+ * BENCH_REPEAT (default 3) rounds, medians reported. BENCH_FORMATS=Shapefile,CSV and BENCH_LAYERS=0|1 run a subset; BENCH_ARENAS sets the worker's MALLOC_ARENA_MAX
  * (default 2, as the worker is started; 4 was no faster and took the peak from ~190-240 to 341 MB).
  */
 import { execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { gdalPgConnection } from '../src/core/database/gdal-pg';
@@ -29,7 +29,10 @@ const FORMATS = [
 /** BENCH_LAYERS=0 (points) or 1 (polygons) runs one layer only, e.g. to see which export drives peak memory. */
 const LAYER_FILTER = process.env.BENCH_LAYERS?.split(',').map(Number);
 
+const REPEAT = Number(process.env.BENCH_REPEAT ?? 3);
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function main() {
   if (!existsSync(path.resolve(__dirname, '../dist/src/worker.js'))) throw new Error('run `npm run build` first (the worker runs from dist)');
@@ -98,17 +101,27 @@ async function main() {
     };
 
     await viaService(1, 'CSV', { where: 'objectid <= 10' }); // warm-up: connections, GDAL drivers
-    const rows: string[] = [];
-    for (const [layer, label] of [[0, `${POINTS.toLocaleString('en')} points`], [1, `${POLYGONS.toLocaleString('en')} polygons`]] as const) {
-      if (LAYER_FILTER && !LAYER_FILTER.includes(layer)) continue;
-      for (const f of FORMATS) {
-        const ogr = await viaOgr(layer, f);
-        const zipped = 'zippedExt' in f ? await viaOgr(layer, f, f.zippedExt) : null;
-        const svc = await viaService(layer, f.name);
-        const vsZip = zipped ? `${(zipped / 1000).toFixed(2)} s | ${(svc.total / zipped).toFixed(2)}` : '– | –';
-        rows.push(`| ${label} → ${f.name} | ${(ogr / 1000).toFixed(2)} s | ${(svc.total / 1000).toFixed(2)} s | ${(svc.total / ogr).toFixed(2)} | ${vsZip} |`);
+    // Each case runs REPEAT times, the CLI and the service taking turns, and the medians are compared: on this
+    // kind of machine one run of the same command varies by 20% or more.
+    const cases = ([[0, `${POINTS.toLocaleString('en')} points`], [1, `${POLYGONS.toLocaleString('en')} polygons`]] as const)
+      .filter(([layer]) => !LAYER_FILTER || LAYER_FILTER.includes(layer))
+      .flatMap(([layer, label]) => FORMATS.map((f) => ({ layer, label, f, ogr: [] as number[], zipped: [] as number[], svc: [] as number[] })));
+    for (let round = 0; round < REPEAT; round++) {
+      for (const c of cases) {
+        c.ogr.push(await viaOgr(c.layer, c.f));
+        if ('zippedExt' in c.f) c.zipped.push(await viaOgr(c.layer, c.f, c.f.zippedExt));
+        c.svc.push((await viaService(c.layer, c.f.name)).total);
+        rmSync(out, { recursive: true, force: true }); // keeps disk writeback of old outputs out of the next timing
+        mkdirSync(out);
       }
     }
+    const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+    const rows = cases.map((c) => {
+      const [ogr, svc] = [median(c.ogr), median(c.svc)];
+      const spread = c.svc.map((v, i) => v / c.ogr[i]).sort((a, b) => a - b);
+      const vsZip = c.zipped.length ? `${s(median(c.zipped))} | ${(svc / median(c.zipped)).toFixed(2)}` : '– | –';
+      return `| ${c.label} → ${c.f.name} | ${s(ogr)} | ${s(svc)} | ${(svc / ogr).toFixed(2)} (${spread[0].toFixed(2)}–${spread[spread.length - 1].toFixed(2)}) | ${vsZip} |`;
+    });
     const starts: number[] = [];
     for (let i = 0; i < 10; i++) {
       starts.push((await viaService(1, 'CSV', { where: 'objectid <= 10' })).toStart);
@@ -117,6 +130,7 @@ async function main() {
     starts.sort((x, y) => x - y);
     const status = readFileSync(`/proc/${worker.pid}/status`, 'utf8');
     const peak = Number(/VmHWM:\s+(\d+) kB/.exec(status)![1]) / 1024;
+    console.log(`Medians of ${REPEAT} runs; in brackets the lowest and highest ratio of a single round.\n`);
     console.log('| Export | ogr2ogr CLI | service (request → completed) | ratio | ogr2ogr → .shp.zip | ratio |');
     console.log('|---|---|---|---|---|---|');
     for (const r of rows) console.log(r);
@@ -127,6 +141,7 @@ async function main() {
     await new Promise((r) => worker.on('exit', r));
     await b.close();
     rmSync(out, { recursive: true, force: true });
+    rmSync(b.config.dataDir, { recursive: true, force: true });
   }
 }
 
