@@ -85,9 +85,10 @@ export async function listEntries(dir: string, prefix = ''): Promise<string[]> {
   return out.sort();
 }
 
-/** DOS date and time fields (local time, as zip tools show them); dates before 1980 cannot be represented. */
+/** DOS date and time fields (local time, as zip tools show them); they hold the years 1980 to 2107 only. */
 function dosDateTime(d: Date): { time: number; date: number } {
   if (d.getFullYear() < 1980) return { time: 0, date: (1 << 5) | 1 };
+  if (d.getFullYear() > 2107) return { time: (23 << 11) | (59 << 5) | 29, date: (127 << 9) | (12 << 5) | 31 };
   return {
     time: (d.getHours() << 11) | (d.getMinutes() << 5) | (d.getSeconds() >> 1),
     date: ((d.getFullYear() - 1980) << 9) | ((d.getMonth() + 1) << 5) | d.getDate(),

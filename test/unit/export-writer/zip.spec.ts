@@ -4,7 +4,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as gdal from 'gdal-async';
@@ -94,6 +94,19 @@ describe('zipDirectory', () => {
         ds.close();
       }
     }
+  });
+
+  it('clamps modification times DOS dates cannot hold (before 1980, after 2107)', async () => {
+    const dir = join(root, 'times');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'old.txt'), 'a');
+    writeFileSync(join(dir, 'future.txt'), 'b');
+    utimesSync(join(dir, 'old.txt'), new Date('1970-01-02T00:00:00Z'), new Date('1970-01-02T00:00:00Z'));
+    utimesSync(join(dir, 'future.txt'), new Date('2200-06-01T00:00:00Z'), new Date('2200-06-01T00:00:00Z'));
+    const zip = join(root, 'times.zip');
+    await zipDirectory(dir, zip);
+    const dates = execFileSync('python3', ['-c', 'import sys, zipfile; print([list(i.date_time) for i in zipfile.ZipFile(sys.argv[1]).infolist()])', zip], { encoding: 'utf8' });
+    expect(JSON.parse(dates)).toEqual([[2107, 12, 31, 23, 59, 58], [1980, 1, 1, 0, 0, 0]]);
   });
 
   it('an empty folder gives an empty but valid zip', async () => {
