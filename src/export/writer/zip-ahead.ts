@@ -1,7 +1,7 @@
 import { mkdir, open, stat, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
-import { CHUNK, chunkRange, deflateChunk, DeflatedAhead, DeflatedChunk, listEntries } from './zip';
+import { CHUNK, chunkRange, deflateChunk, DeflatedAhead, DeflatedChunk, listEntries, writeAll } from './zip';
 
 /** Polling is a readdir and a few stats; often enough that the deflater is never long behind GDAL. */
 const POLL_MS = 10;
@@ -16,7 +16,8 @@ const IN_FLIGHT = 2;
  *
  * Only whole body chunks are taken (chunk 0, where headers are rewritten on close, never is). Nothing here is
  * trusted: zipDirectory reads every chunk of the final file and uses a deflated one only if its CRC still
- * matches, so a driver rewriting bytes it had already written costs time, never correctness. Deflated data is
+ * matches, so a driver rewriting bytes it had already written costs time, not correctness (short of a 2^-32 CRC
+ * collision on a rewritten body chunk; the drivers used rewrite headers, which sit in chunk 0). Deflated data is
  * spilled to disk beside the folder, not held in memory. Failures here only mean less was done ahead.
  */
 export class ZipAhead {
@@ -112,7 +113,7 @@ export class ZipAhead {
     const length = data.length; // the closure below must not keep the buffer alive
     const at = spill.size; // reserved before the write: two chunks of a file can be kept at once
     spill.size += length;
-    await handle.write(data, 0, length, at);
+    await writeAll(handle, data, at);
     const read = async () => {
       const out = Buffer.allocUnsafe(length);
       if ((await handle.read(out, 0, length, at)).bytesRead !== length) throw new Error('zip: a spilled chunk was cut short');

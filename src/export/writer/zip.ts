@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { open, readdir, stat, type FileHandle } from 'node:fs/promises';
+import { open, readdir, type FileHandle } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import { constants as Z, crc32, deflateRaw, deflateRawSync } from 'node:zlib';
 import { promisify } from 'node:util';
@@ -53,6 +53,15 @@ const ZIP64_ENTRY = 0xf0000000;
 const FLAG_UTF8 = 0x0800;
 const UNIX_FILE = (0o100644 << 16) >>> 0;
 
+/** Writes all of data at position: a short write (a full disk) is an error, never a silent hole. */
+export async function writeAll(handle: FileHandle, data: Buffer, position: number): Promise<void> {
+  const { bytesWritten } = await handle.write(data, 0, data.length, position);
+  if (bytesWritten !== data.length) throw new Error(`zip: only ${bytesWritten} of ${data.length} bytes could be written (is the disk full?)`);
+}
+
+/** Readers compare "version needed" between the two headers: 4.5 wherever the entry needs any ZIP64 field. */
+const versionNeeded = (e: Entry, force: boolean) => (e.zip64 || force || e.offset >= U32 ? 45 : 20);
+
 export interface ZipOptions {
   level?: number;
   signal?: AbortSignal;
@@ -95,11 +104,11 @@ function dosDateTime(d: Date): { time: number; date: number } {
   };
 }
 
-function localHeader(e: Entry): Buffer {
+function localHeader(e: Entry, force: boolean): Buffer {
   const extra = e.zip64 ? 20 : 0;
   const b = Buffer.alloc(30 + e.name.length + extra);
   b.writeUInt32LE(0x04034b50, 0);
-  b.writeUInt16LE(e.zip64 ? 45 : 20, 4);
+  b.writeUInt16LE(versionNeeded(e, force), 4);
   b.writeUInt16LE(FLAG_UTF8, 6);
   b.writeUInt16LE(e.method, 8);
   b.writeUInt16LE(e.time, 10);
@@ -128,7 +137,7 @@ function centralHeader(e: Entry, force: boolean): Buffer {
   const zip64 = big.length > 0;
   b.writeUInt32LE(0x02014b50, 0);
   b.writeUInt16LE((3 << 8) | 45, 4); // made by Unix, so the external attributes read as a file mode
-  b.writeUInt16LE(zip64 ? 45 : 20, 6);
+  b.writeUInt16LE(versionNeeded(e, force), 6);
   b.writeUInt16LE(FLAG_UTF8, 8);
   b.writeUInt16LE(e.method, 10);
   b.writeUInt16LE(e.time, 12);
@@ -183,7 +192,7 @@ async function writeData(src: FileHandle, size: number, out: FileHandle, positio
   let crc = 0;
   let written = 0;
   const put = async (data: Buffer) => {
-    await out.write(data, 0, data.length, position + written);
+    await writeAll(out, data, position + written);
     written += data.length;
   };
   for (let k = 0, r = chunkRange(0, size); r; r = chunkRange(++k, size)) {
@@ -194,14 +203,36 @@ async function writeData(src: FileHandle, size: number, out: FileHandle, positio
     crc = crc32(buf, crc);
     const early = ahead?.get(k);
     const reuse = early && early.start === r.start && early.length === r.length && early.crc === crc32(buf);
-    const data = level === 0 ? Promise.resolve(buf) : reuse ? early.read() : deflateChunk(buf, level);
+    // A spilled chunk that cannot be read back is deflated again: ZipAhead may only ever save time.
+    const data = level === 0 ? Promise.resolve(buf) : reuse ? early.read().catch(() => deflateChunk(buf, level)) : deflateChunk(buf, level);
     data.catch(() => undefined); // awaited in order below; keeps an early rejection from being reported as unhandled
     pending.push(data);
     if (pending.length >= IN_FLIGHT) await put(await pending.shift()!);
   }
   while (pending.length) await put(await pending.shift()!);
   if (level > 0) await put(FINAL_BLOCK);
+  if ((await src.stat()).size !== size) throw new Error('zip: a file changed size while it was being zipped');
   return { crc, compressed: written };
+}
+
+/** Writes one file's entry at offset; returns it and where the next one starts. */
+async function addEntry(out: FileHandle, path: string, name: string, offset: number, level: number, opts: ZipOptions): Promise<[Entry, number]> {
+  const force = opts.forceZip64 === true;
+  const src = await open(path, 'r');
+  try {
+    const info = await src.stat();
+    const entry: Entry = {
+      name: Buffer.from(name, 'utf8'), offset, crc: 0, size: info.size, compressed: 0,
+      method: level === 0 ? 0 : 8, zip64: force || info.size >= ZIP64_ENTRY, ...dosDateTime(info.mtime),
+    };
+    const headerLength = localHeader(entry, force).length;
+    Object.assign(entry, await writeData(src, info.size, out, offset + headerLength, level, opts.ahead?.get(path), opts.signal));
+    // The header goes in last, once CRC and sizes are known: no data descriptors for readers to trip on.
+    await writeAll(out, localHeader(entry, force), offset);
+    return [entry, offset + headerLength + entry.compressed];
+  } finally {
+    await src.close();
+  }
 }
 
 /** Zips the files under dir into zipPath (ZIP64 when sizes, offsets or the entry count need it). */
@@ -214,28 +245,12 @@ export async function zipDirectory(dir: string, zipPath: string, opts: ZipOption
   try {
     let pos = 0;
     for (const rel of await listEntries(dir)) {
-      const path = join(dir, ...rel.split('/'));
-      const info = await stat(path);
-      const entry: Entry = {
-        name: Buffer.from(rel, 'utf8'), offset: pos, crc: 0, size: info.size, compressed: 0,
-        method: level === 0 ? 0 : 8, zip64: force || info.size >= ZIP64_ENTRY, ...dosDateTime(info.mtime),
-      };
-      const headerLength = localHeader(entry).length;
-      const src = await open(path, 'r');
-      try {
-        Object.assign(entry, await writeData(src, info.size, out, pos + headerLength, level, opts.ahead?.get(path), opts.signal));
-      } finally {
-        await src.close();
-      }
-      // The header goes in last, once CRC and sizes are known: no data descriptors for readers to trip on.
-      const header = localHeader(entry);
-      await out.write(header, 0, header.length, pos);
-      pos += headerLength + entry.compressed;
+      const [entry, next] = await addEntry(out, join(dir, ...rel.split('/')), rel, pos, level, opts);
       entries.push(entry);
+      pos = next;
     }
     const central = Buffer.concat(entries.map((e) => centralHeader(e, force)));
-    const tail = Buffer.concat([central, endRecords(entries.length, pos, central.length, force)]);
-    await out.write(tail, 0, tail.length, pos);
+    await writeAll(out, Buffer.concat([central, endRecords(entries.length, pos, central.length, force)]), pos);
   } finally {
     await out.close();
   }

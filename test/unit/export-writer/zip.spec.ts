@@ -186,4 +186,18 @@ describe('ZipAhead', () => {
       await ahead.close();
     }
   });
+
+  it('deflates again a chunk whose spill cannot be read back', async () => {
+    const dir = join(root, 'out');
+    mkdirSync(dir);
+    const data = mixed(HEAD + 3 * CHUNK + 10);
+    writeFileSync(join(dir, 'b.dbf'), data);
+    const ahead = new ZipAhead(dir, join(root, 'spill'), 1);
+    await until(() => ahead.chunksDeflated === 3);
+    const done = await ahead.finish();
+    await ahead.close(); // the spill handles are gone: every read() of a deflated chunk now fails
+    const zip = join(root, 'fallback.zip');
+    await zipDirectory(dir, zip, { level: 1, ahead: done });
+    expect(readZip(zip)).toEqual({ bad: null, entries: [expect.objectContaining({ name: 'b.dbf', sha256: sha256(data) })] });
+  });
 });
