@@ -141,7 +141,6 @@ async function main() {
     await new Promise((r) => worker.on('exit', r));
     await b.close();
     rmSync(out, { recursive: true, force: true });
-    rmSync(b.config.dataDir, { recursive: true, force: true });
   }
 }
 

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { INestApplication } from '@nestjs/common';
+import { rm } from 'node:fs/promises';
 import { AddressInfo } from 'node:net';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
@@ -66,6 +67,7 @@ export async function startBenchApp(env: Record<string, string> = {}): Promise<B
       await app.close();
       await pg.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
       await pg.end();
+      await rm(config.dataDir, { recursive: true, force: true }); // uploads and export files of the scratch run
     },
   };
 }
