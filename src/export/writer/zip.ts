@@ -104,58 +104,52 @@ function dosDateTime(d: Date): { time: number; date: number } {
   };
 }
 
+/** The fields both headers have, in the same order (APPNOTE 4.3.7 and 4.3.12), written from `at`. */
+function writeSharedFields(b: Buffer, at: number, e: Entry, force: boolean, extraLength: number): void {
+  b.writeUInt16LE(versionNeeded(e, force), at);
+  b.writeUInt16LE(FLAG_UTF8, at + 2);
+  b.writeUInt16LE(e.method, at + 4);
+  b.writeUInt16LE(e.time, at + 6);
+  b.writeUInt16LE(e.date, at + 8);
+  b.writeUInt32LE(e.crc, at + 10);
+  // 0xFFFFFFFF says the size is in the ZIP64 extra field.
+  b.writeUInt32LE(e.zip64 ? U32 : e.compressed, at + 14);
+  b.writeUInt32LE(e.zip64 ? U32 : e.size, at + 18);
+  b.writeUInt16LE(e.name.length, at + 22);
+  b.writeUInt16LE(extraLength, at + 24);
+}
+
+/** A ZIP64 extended information extra field (id 1) holding these values. */
+function writeZip64Extra(b: Buffer, at: number, values: number[]): void {
+  b.writeUInt16LE(0x0001, at);
+  b.writeUInt16LE(8 * values.length, at + 2);
+  values.forEach((v, i) => b.writeBigUInt64LE(BigInt(v), at + 4 + 8 * i));
+}
+
 function localHeader(e: Entry, force: boolean): Buffer {
+  // The local header's ZIP64 field always holds both sizes (APPNOTE 4.5.3).
   const extra = e.zip64 ? 20 : 0;
   const b = Buffer.alloc(30 + e.name.length + extra);
   b.writeUInt32LE(0x04034b50, 0);
-  b.writeUInt16LE(versionNeeded(e, force), 4);
-  b.writeUInt16LE(FLAG_UTF8, 6);
-  b.writeUInt16LE(e.method, 8);
-  b.writeUInt16LE(e.time, 10);
-  b.writeUInt16LE(e.date, 12);
-  b.writeUInt32LE(e.crc, 14);
-  b.writeUInt32LE(e.zip64 ? U32 : e.compressed, 18);
-  b.writeUInt32LE(e.zip64 ? U32 : e.size, 22);
-  b.writeUInt16LE(e.name.length, 26);
-  b.writeUInt16LE(extra, 28);
+  writeSharedFields(b, 4, e, force, extra);
   e.name.copy(b, 30);
-  if (e.zip64) {
-    const x = 30 + e.name.length;
-    b.writeUInt16LE(0x0001, x);
-    b.writeUInt16LE(16, x + 2);
-    b.writeBigUInt64LE(BigInt(e.size), x + 4);
-    b.writeBigUInt64LE(BigInt(e.compressed), x + 12);
-  }
+  if (e.zip64) writeZip64Extra(b, 30 + e.name.length, [e.size, e.compressed]);
   return b;
 }
 
 function centralHeader(e: Entry, force: boolean): Buffer {
   // Only the fields that do not fit go into the ZIP64 extra, in this order (APPNOTE 4.5.3).
-  const big = [e.zip64 || force ? e.size : -1, e.zip64 || force ? e.compressed : -1, e.offset >= U32 || force ? e.offset : -1].filter((v) => v >= 0);
+  const offsetIn64 = e.offset >= U32 || force;
+  const big = [...(e.zip64 ? [e.size, e.compressed] : []), ...(offsetIn64 ? [e.offset] : [])];
   const extra = big.length ? 4 + 8 * big.length : 0;
   const b = Buffer.alloc(46 + e.name.length + extra);
-  const zip64 = big.length > 0;
   b.writeUInt32LE(0x02014b50, 0);
   b.writeUInt16LE((3 << 8) | 45, 4); // made by Unix, so the external attributes read as a file mode
-  b.writeUInt16LE(versionNeeded(e, force), 6);
-  b.writeUInt16LE(FLAG_UTF8, 8);
-  b.writeUInt16LE(e.method, 10);
-  b.writeUInt16LE(e.time, 12);
-  b.writeUInt16LE(e.date, 14);
-  b.writeUInt32LE(e.crc, 16);
-  b.writeUInt32LE(e.zip64 || force ? U32 : e.compressed, 20);
-  b.writeUInt32LE(e.zip64 || force ? U32 : e.size, 24);
-  b.writeUInt16LE(e.name.length, 28);
-  b.writeUInt16LE(extra, 30);
+  writeSharedFields(b, 6, e, force, extra);
   b.writeUInt32LE(UNIX_FILE, 38);
-  b.writeUInt32LE(e.offset >= U32 || force ? U32 : e.offset, 42);
+  b.writeUInt32LE(offsetIn64 ? U32 : e.offset, 42);
   e.name.copy(b, 46);
-  if (zip64) {
-    let x = 46 + e.name.length;
-    b.writeUInt16LE(0x0001, x);
-    b.writeUInt16LE(8 * big.length, x + 2);
-    for (const v of big) b.writeBigUInt64LE(BigInt(v), (x += 8) - 4);
-  }
+  if (big.length) writeZip64Extra(b, 46 + e.name.length, big);
   return b;
 }
 
