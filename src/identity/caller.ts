@@ -55,6 +55,25 @@ export function can(caller: Caller | undefined, privilege: string): boolean {
   return !!caller && caller.privileges.includes(privilege);
 }
 
+/** Whether the caller holds every one of `privileges`. */
+export function holdsAll(caller: Caller | undefined, privileges: readonly string[]): boolean {
+  return !!caller && privileges.every((p) => caller.privileges.includes(p));
+}
+
+/** Full administration, the org_admin role's whole set: what operations dashboards (Bull Board) require. */
+export function isFullAdmin(caller: Caller | undefined): boolean {
+  return holdsAll(caller, ADMIN);
+}
+
+/**
+ * Whether the caller may act on another user's account (role, tokens, status): an administrator of users in the
+ * user's organisation who holds every privilege that user holds. A lesser role could otherwise demote, lock out or
+ * disable the administrators above it.
+ */
+export function mayManageUser(caller: Caller, target: { orgId: string; privileges: readonly string[] }): boolean {
+  return isAdminFor(caller, target.orgId, Privilege.AdminUsers) && holdsAll(caller, target.privileges);
+}
+
 /** Whether the caller may act on content of a user in `orgId` as an administrator. */
 export function isAdminFor(caller: Caller | undefined, orgId: string, privilege: string = Privilege.AdminShare): boolean {
   return !!caller && caller.orgId === orgId && can(caller, privilege);

@@ -3,7 +3,7 @@ import { APP_CONFIG } from '../core/config/config.module';
 import { AppConfig } from '../core/config/env';
 import { Errors } from '../core/errors/arcgis-error';
 import { ID_PATTERN } from '../core/ids';
-import { ALL_PRIVILEGES, builtInPrivileges, Caller, can, Privilege } from './caller';
+import { ALL_PRIVILEGES, builtInPrivileges, Caller, can, holdsAll, mayManageUser, Privilege } from './caller';
 import { BuiltInRole, UserEntity } from './identity.entities';
 import { CreateRoleDto, CreateUserDto, UpdateUserRoleDto } from './identity.dto';
 import { IdentityRepository } from './identity.repository';
@@ -42,6 +42,24 @@ export class IdentityService implements OnApplicationBootstrap {
     return user;
   }
 
+  /** What `user` holds now: their custom role's privileges, else their built-in role's (as token resolution does). */
+  async privilegesOf(user: Pick<UserEntity, 'role' | 'roleId'>): Promise<string[]> {
+    const role = user.roleId ? await this.repo.findRole(user.roleId) : null;
+    return role?.privileges ?? builtInPrivileges(user.role);
+  }
+
+  /** The user as a caller, to ask what they themselves may see (an export lands only with someone who may read it). */
+  async callerFor(user: UserEntity): Promise<Caller> {
+    return { userId: user.id, username: user.username, orgId: user.orgId, role: user.role, roleId: user.roleId, privileges: await this.privilegesOf(user) };
+  }
+
+  /** Role changes (and any future disable or delete) are for administrators who hold all the user holds. */
+  async assertMayManage(caller: Caller, user: UserEntity): Promise<void> {
+    if (!mayManageUser(caller, { orgId: user.orgId, privileges: await this.privilegesOf(user) })) {
+      throw Errors.forbidden(`You cannot manage '${user.username}': that user holds privileges you do not hold.`);
+    }
+  }
+
   async self(caller: Caller) {
     const user = await this.requireUser(caller.username);
     return this.fullUser(user, caller);
@@ -52,10 +70,7 @@ export class IdentityService implements OnApplicationBootstrap {
     const user = await this.repo.findUser(username);
     if (!user || !caller || caller.orgId !== user.orgId) throw Errors.userNotFound(username);
     if (caller.userId === user.id) return this.fullUser(user, caller);
-    if (can(caller, Privilege.AdminUsers)) {
-      const role = user.roleId ? await this.repo.findRole(user.roleId) : null;
-      return this.fullUser(user, { privileges: role?.privileges ?? builtInPrivileges(user.role) });
-    }
+    if (can(caller, Privilege.AdminUsers)) return this.fullUser(user, { privileges: await this.privilegesOf(user) });
     return this.publicUser(user);
   }
 
@@ -123,6 +138,8 @@ export class IdentityService implements OnApplicationBootstrap {
     }
     const unknown = list.filter((x) => !ALL_PRIVILEGES.includes(x));
     if (unknown.length) throw Errors.badRequest('Unknown privileges.', unknown.map((x) => `Unknown privilege '${x}'.`));
+    // Its holders lose what the role has now: only someone holding all of it may reshape it.
+    if (!holdsAll(caller, role.privileges)) throw Errors.forbidden('You cannot change a role that holds privileges you do not hold.');
     this.assertGrantable(caller, list as string[]);
     await this.repo.setRolePrivileges(role.id, [...new Set(list as string[])]);
     return { success: true };
@@ -132,6 +149,7 @@ export class IdentityService implements OnApplicationBootstrap {
     if (!can(caller, Privilege.AdminUsers)) throw Errors.forbidden('Only organisation administrators may change roles.');
     const user = await this.repo.findUser(p.user);
     if (!user || user.orgId !== caller.orgId) throw Errors.userNotFound(p.user);
+    await this.assertMayManage(caller, user);
     const { role, roleId } = await this.resolveRole(caller, p.role);
     await this.repo.setUserRole(user.id, role, roleId);
     return { success: true, username: user.username };

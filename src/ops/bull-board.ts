@@ -6,7 +6,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { AppConfig } from '../core/config/env';
 import { ArcgisError } from '../core/errors/arcgis-error';
 import { JobQueueService } from '../core/jobs/job-queue.service';
-import { can, Privilege } from '../identity/caller';
+import { isFullAdmin } from '../identity/caller';
 import { TokenService } from '../identity/token.service';
 
 const COOKIE = 'board_token';
@@ -36,7 +36,8 @@ export function mountBullBoard(app: INestApplication, config: AppConfig): void {
     if (!token) return deny(401, 'Token Required');
     try {
       const caller = await tokens.resolve(token);
-      if (!can(caller, Privilege.AdminUsers)) return deny(403, 'Only organisation administrators may open the queue dashboard.');
+      // The board retries, removes and cleans every user's jobs: full administration, not any one admin privilege.
+      if (!isFullAdmin(caller)) return deny(403, 'Only organisation administrators may open the queue dashboard.');
       if (fromQuery) res.cookie(COOKIE, token, { httpOnly: true, sameSite: 'strict', path, secure: req.secure });
       next();
     } catch (e) {
