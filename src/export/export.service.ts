@@ -28,8 +28,10 @@ export class ExportService {
    */
   async export(caller: Caller, ownerName: string, p: ExportItemDto) {
     const owner = await this.identity.requireUser(ownerName);
-    if (owner.id !== caller.userId && !isAdminFor(caller, owner.orgId, Privilege.AdminViewItems)) {
-      throw Errors.forbidden('Exports can only be created in your own content, or by an administrator.');
+    // The result is a new item in the path user's content: writing there is an update of their content, which the
+    // privileges to view it (or the service) never grant.
+    if (owner.id !== caller.userId && !isAdminFor(caller, owner.orgId, Privilege.AdminUpdateItems)) {
+      throw Errors.forbidden('Exports can only be created in your own content, or by an administrator who may update it.');
     }
     const itemId = p.itemId.toLowerCase();
     const item = await this.content.findVisibleItem(itemId, caller);
@@ -40,6 +42,10 @@ export class ExportService {
     }
     if (service.owner_id !== caller.userId && !isAdminFor(caller, service.org_id, Privilege.AdminViewItems)) {
       throw Errors.forbidden('Only the owner of the service or an administrator may export it.');
+    }
+    // The copy is the path user's to read and share: it may only land with someone who may read the service already.
+    if (owner.id !== caller.userId && !(await this.content.findVisibleItem(itemId, await this.identity.callerFor(owner)))) {
+      throw Errors.forbidden(`'${owner.username}' may not read this service, so an export of it cannot be placed in their content.`);
     }
     const format = resolveExportFormat(p.exportFormat);
     const layers = await this.features.layers(itemId);
