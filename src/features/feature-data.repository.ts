@@ -1,8 +1,12 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { APP_CONFIG } from '../core/config/config.module';
+import { AppConfig } from '../core/config/env';
+import { FEATURE_DB } from '../core/database/feature-database.module';
 import { SqlParams } from '../core/database/sql-params';
 import { LayerRow } from './features.repository';
+import { featureDbError } from './query-errors';
 import { FieldType, GEOMETRY_COLUMN, ident, LayerField } from './layer-schema';
 
 /** Postgres type each field's text value is cast to on write. */
@@ -59,12 +63,25 @@ function selectColumn(f: LayerField): string {
   return `${c} AS ${alias}`;
 }
 
+/** Layer data, on the feature pool (statement timeout, own connection budget; see FeatureDatabaseModule). */
 @Injectable()
 export class FeatureDataRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource(FEATURE_DB) private readonly db: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
 
   transaction<T>(fn: (m: EntityManager) => Promise<T>): Promise<T> {
-    return this.db.transaction(fn);
+    return this.db.transaction(fn).catch((e) => this.fail(e, 'edit'));
+  }
+
+  /** Runs a read, mapping timeouts, data errors of the where clause and a full pool to envelopes. */
+  private query<T = unknown>(sql: string, params?: unknown[], m: EntityManager | DataSource = this.db): Promise<T> {
+    return m.query(sql, params).catch((e) => this.fail(e, 'query'));
+  }
+
+  private fail(e: unknown, what: 'query' | 'edit'): never {
+    throw featureDbError(e, this.config.query.timeoutMs, what) ?? e;
   }
 
   private filter(schema: string, l: LayerRow, q: QuerySpec): string {
@@ -79,13 +96,13 @@ export class FeatureDataRepository {
   }
 
   async count(schema: string, l: LayerRow, q: QuerySpec): Promise<number> {
-    const [{ n }] = await this.db.query(`SELECT count(*)::int AS n ${this.filter(schema, l, q)}`, q.p.values);
+    const [{ n }] = await this.query<{ n: number }[]>(`SELECT count(*)::int AS n ${this.filter(schema, l, q)}`, q.p.values);
     return n;
   }
 
   async ids(schema: string, l: LayerRow, q: QuerySpec): Promise<number[]> {
     const oid = oidColumn(l);
-    const rows: { id: number }[] = await this.db.query(`SELECT ${oid} AS id ${this.filter(schema, l, q)} ORDER BY ${oid}`, q.p.values);
+    const rows = await this.query<{ id: number }[]>(`SELECT ${oid} AS id ${this.filter(schema, l, q)} ORDER BY ${oid}`, q.p.values);
     return rows.map((r) => r.id);
   }
 
@@ -102,12 +119,12 @@ export class FeatureDataRepository {
     const filter = this.filter(schema, l, q);
     const limit = q.p.add(q.limit + 1);
     const offset = q.p.add(q.offset);
-    return this.db.query(`SELECT ${cols.join(', ')} ${filter} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`, q.p.values);
+    return this.query(`SELECT ${cols.join(', ')} ${filter} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`, q.p.values);
   }
 
   async extent(schema: string, l: LayerRow): Promise<number[] | null> {
     if (!l.geometry_type) return null;
-    const [r] = await this.db.query(
+    const [r] = await this.query<{ xmin: number | null; ymin: number; xmax: number; ymax: number }[]>(
       `SELECT ST_XMin(e) AS xmin, ST_YMin(e) AS ymin, ST_XMax(e) AS xmax, ST_YMax(e) AS ymax FROM (SELECT ST_Extent(${ident(GEOMETRY_COLUMN)}) AS e FROM ${table(schema, l)}) x`,
     );
     return r?.xmin == null ? null : [r.xmin, r.ymin, r.xmax, r.ymax];
@@ -163,10 +180,7 @@ export class FeatureDataRepository {
   }
 
   async deleteWhere(m: EntityManager, schema: string, l: LayerRow, where: string, p: SqlParams): Promise<number[]> {
-    const [rows]: [{ id: number }[], number] = await m.query(
-      `DELETE FROM ${table(schema, l)} WHERE ${where} RETURNING ${oidColumn(l)} AS id`,
-      p.values,
-    );
+    const [rows] = await this.query<[{ id: number }[], number]>(`DELETE FROM ${table(schema, l)} WHERE ${where} RETURNING ${oidColumn(l)} AS id`, p.values, m);
     return rows.map((r) => r.id);
   }
 }

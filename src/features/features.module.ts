@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ContentModule } from '../content/content.module';
+import { FeatureDatabaseModule } from '../core/database/feature-database.module';
 import { IdentityModule } from '../identity/identity.module';
 import { EditsService } from './edits.service';
 import { FeatureDataRepository } from './feature-data.repository';
@@ -11,7 +12,7 @@ import { PublishRequestService } from './publish/publish-request.service';
 import { QueryService } from './query.service';
 
 @Module({
-  imports: [IdentityModule, ContentModule],
+  imports: [IdentityModule, ContentModule, FeatureDatabaseModule],
   controllers: [CreateServiceController, FeatureServerController, FeatureAdminController, ServerInfoController, PublishController],
   providers: [FeaturesRepository, FeatureDataRepository, FeaturesService, QueryService, EditsService, PublishRequestService],
   exports: [FeaturesService, FeaturesRepository, FeatureDataRepository, QueryService],

@@ -9,7 +9,7 @@ import { FeaturesService } from './features.service';
 import { LayerRow, ServiceRow } from './features.repository';
 import { fieldInfo, LayerField } from './layer-schema';
 import { boolParam, idList, intParam, invalidQuery, srParam, srRequest } from './query-params';
-import { compileWhere, whereRuntimeError } from './where/compile';
+import { compileWhere } from './where/compile';
 
 /** Fields resolved case-insensitively, as ArcGIS does; `*` means all. */
 function resolveFields(layer: LayerRow, list: string | undefined): LayerField[] {
@@ -71,16 +71,8 @@ export class QueryService {
     private readonly data: FeatureDataRepository,
   ) {}
 
+  /** Database errors (the clause meeting the data, the statement timeout, a full pool) are mapped by FeatureDataRepository. */
   async query(caller: Caller | undefined, name: string, layerId: string, p: QueryDto) {
-    try {
-      return await this.run(caller, name, layerId, p);
-    } catch (e) {
-      // Overflow and the like can only show with the data; they are the caller's clause, not a server fault.
-      throw whereRuntimeError(e) ?? e;
-    }
-  }
-
-  private async run(caller: Caller | undefined, name: string, layerId: string, p: QueryDto) {
     const service = await this.features.readable(caller, name);
     if (!service.capabilities.split(',').includes('Query')) throw Errors.badRequest('This service does not allow queries.', ["The service's capabilities do not include Query."]);
     const layer = await this.features.resolveLayer(service, layerId);

@@ -57,6 +57,24 @@ class EnvDto {
 
   @Matches(/^[A-Za-z0-9_-]{1,64}$/, { message: 'QUEUE_PREFIX must be 1-64 of A-Z a-z 0-9 _ -' })
   QUEUE_PREFIX = 'arcgis';
+
+  @Transform(toInt) @IsInt({ message: 'QUERY_TIMEOUT_MS must be an integer' }) @Min(100) @Max(3600000)
+  QUERY_TIMEOUT_MS = 30000;
+
+  @Transform(toInt) @IsInt({ message: 'QUERY_POOL_SIZE must be an integer' }) @Min(1) @Max(100)
+  QUERY_POOL_SIZE = 5;
+
+  @Transform(toInt) @IsInt({ message: 'GEOMETRY_MAX_VERTICES must be an integer' }) @Min(4)
+  GEOMETRY_MAX_VERTICES = 1_000_000;
+
+  @Transform(toInt) @IsInt({ message: 'GEOMETRY_MAX_PARTS must be an integer' }) @Min(1)
+  GEOMETRY_MAX_PARTS = 100_000;
+
+  @Transform(toInt) @IsInt({ message: 'GEOMETRY_MAX_REQUEST_VERTICES must be an integer' }) @Min(4)
+  GEOMETRY_MAX_REQUEST_VERTICES = 4_000_000;
+
+  @Transform(toInt) @IsInt({ message: 'GEOMETRY_TIMEOUT_MS must be an integer' }) @Min(100) @Max(3600000)
+  GEOMETRY_TIMEOUT_MS = 30000;
 }
 
 export interface AppConfig {
@@ -80,6 +98,10 @@ export interface AppConfig {
   /** Deflate level of zipped exports: 0 stores (fastest, largest), 1 (default) is nearly as small as 6 at half the time. */
   exportZipLevel: number;
   limits: { shareMaxItems: number; shareMaxGroups: number; tokenMaxMinutes: number; uploadMaxBytes: number };
+  /** Feature queries and edits: their own connection pool, each statement cut after queryTimeoutMs (API process only). */
+  query: { timeoutMs: number; poolSize: number };
+  /** Bounds on ArcGIS JSON geometry in edits, which is converted on worker threads within timeoutMs. */
+  geometry: { maxVertices: number; maxParts: number; maxRequestVertices: number; timeoutMs: number };
 }
 
 export class ConfigError extends Error {}
@@ -110,6 +132,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     queuePrefix: dto.QUEUE_PREFIX,
     jobLockMs: dto.JOB_LOCK_MS,
     exportZipLevel: dto.EXPORT_ZIP_LEVEL,
+    query: { timeoutMs: dto.QUERY_TIMEOUT_MS, poolSize: dto.QUERY_POOL_SIZE },
+    geometry: {
+      maxVertices: dto.GEOMETRY_MAX_VERTICES,
+      maxParts: dto.GEOMETRY_MAX_PARTS,
+      maxRequestVertices: dto.GEOMETRY_MAX_REQUEST_VERTICES,
+      timeoutMs: dto.GEOMETRY_TIMEOUT_MS,
+    },
     limits: {
       shareMaxItems: dto.SHARE_MAX_ITEMS,
       shareMaxGroups: dto.SHARE_MAX_GROUPS,

@@ -26,7 +26,7 @@ export interface WhereOptions {
   alias?: string;
   /** Deepest accepted nesting of parentheses, operators and calls (default 100; keep it in the hundreds, the passes recurse). */
   maxDepth?: number;
-  /** Most values in one IN list or CONCAT (default 1,000). */
+  /** Most values in one IN list (default 1,000); a function call takes at most 100 arguments whatever this says. */
   maxInList?: number;
 }
 

@@ -32,6 +32,11 @@ const EXTRACT_PARTS = new Set<string>(['YEAR', 'MONTH', 'DAY', 'HOUR', 'MINUTE',
 const TRIM_SIDES = new Set<string>(['BOTH', 'LEADING', 'TRAILING']);
 /** Postgres' own maximum for varchar(n). */
 const MAX_VARCHAR = 10485760;
+/**
+ * Postgres' FUNC_MAX_ARGS: a call with more arguments fails in Postgres (SQLSTATE 54023). Every function the SQL
+ * emitter writes takes as many arguments as the clause gave it (or fewer), so bounding calls here bounds them all.
+ */
+export const PG_MAX_FUNCTION_ARGS = 100;
 
 export function parseTokens(toks: Token[], limits: ParseLimits): WhereNode {
   const tree = new Parser(toks, limits).parse();
@@ -366,7 +371,8 @@ class Parser {
       args.push(this.sum());
       while (this.isOp(',')) {
         this.i++;
-        if (args.length >= this.limits.maxInList) throw whereError(`${fn} has too many arguments`, t.pos);
+        const most = Math.min(this.limits.maxInList, PG_MAX_FUNCTION_ARGS);
+        if (args.length >= most) throw whereError(`${fn} has too many arguments (at most ${most})`, t.pos);
         args.push(this.sum());
       }
     }
