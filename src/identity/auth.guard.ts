@@ -4,6 +4,7 @@ import { Errors } from '../core/errors/arcgis-error';
 import { ArcgisRequest } from '../core/http/arcgis-request';
 import { assertArcgisRequest } from '../core/http/format';
 import { FORMATS_KEY, NOT_ARCGIS_KEY, PUBLIC_KEY } from '../core/http/decorators';
+import { originOf } from './token-binding';
 import { TokenService } from './token.service';
 
 /** Reads the token from `token` (query or body) or a Bearer header, the ways the client sends it. */
@@ -35,7 +36,7 @@ export class AuthGuard implements CanActivate {
     const req = ctx.switchToHttp().getRequest<ArcgisRequest>();
     assertArcgisRequest(req, this.reflector.getAllAndOverride<string[]>(FORMATS_KEY, targets));
     const token = readToken(req);
-    if (token) req.caller = await this.tokens.resolve(token);
+    if (token) req.caller = await this.tokens.resolve(token, originOf(req));
     if (!req.caller && !this.reflector.getAllAndOverride<boolean>(PUBLIC_KEY, targets)) throw Errors.tokenRequired();
     return true;
   }

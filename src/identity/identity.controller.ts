@@ -1,4 +1,5 @@
-import { Controller, Get, Inject, Post, Req } from '@nestjs/common';
+import { Controller, Get, Inject, Post, Req, Res } from '@nestjs/common';
+import type { Response } from 'express';
 import { APP_CONFIG } from '../core/config/config.module';
 import { AppConfig } from '../core/config/env';
 import { Errors } from '../core/errors/arcgis-error';
@@ -10,7 +11,10 @@ import { Caller } from './caller';
 import {
   CreateRoleDto, CreateUserDto, GenerateTokenDto, RevokeTokenDto, SetPrivilegesDto, UpdateUserRoleDto,
 } from './identity.dto';
+import { readToken } from './auth.guard';
 import { IdentityService } from './identity.service';
+import { SignInThrottled } from './signin-throttle';
+import { originOf } from './token-binding';
 import { TokenService } from './token.service';
 
 @Controller('sharing/rest')
@@ -21,9 +25,19 @@ export class IdentityController {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
+  /**
+   * A throttled attempt is refused like any failed sign-in: HTTP 200 with the 400 "Unable to generate token."
+   * envelope, because ArcGIS clients read only the envelope (on another status arcgis-rest-js drops the code and
+   * message), plus a Retry-After header for scripts that look for one.
+   */
   @Public() @Post('generateToken')
-  generateToken(@Params(GenerateTokenDto) p: GenerateTokenDto, @Req() req: ArcgisRequest) {
-    return this.tokens.generate(p, req.ip, publicRoot(req, this.config).startsWith('https:'), req.caller);
+  async generateToken(@Params(GenerateTokenDto) p: GenerateTokenDto, @Req() req: ArcgisRequest, @Res({ passthrough: true }) res: Response) {
+    try {
+      return await this.tokens.generate(p, originOf(req), publicRoot(req, this.config).startsWith('https:'), readToken(req));
+    } catch (e) {
+      if (e instanceof SignInThrottled) res.setHeader('Retry-After', String(e.retryAfterS));
+      throw e;
+    }
   }
 
   /** Passwords must not travel in URLs, which end up in logs and proxies. */

@@ -1,12 +1,17 @@
 import { IsEmail, IsIn, IsInt, IsOptional, IsString, Matches, MaxLength, Min, MinLength, ValidateIf } from 'class-validator';
 import { IntParam } from '../core/http/params.decorator';
 import { USERNAME_PATTERN } from '../core/ids';
+import { MAX_PASSWORD_LENGTH } from './passwords';
+
+const PASSWORD_TOO_LONG = `'password' must be at most ${MAX_PASSWORD_LENGTH} characters.`;
 
 export class GenerateTokenDto {
   // Optional only together with `serverUrl`, where the portal token authenticates (arcgis-compat.md 8.3).
   @ValidateIf((o) => !o.serverUrl) @IsString({ message: "'username' is required." }) @MinLength(1, { message: "'username' is required." })
+  @MaxLength(128, { message: "'username' must be at most 128 characters." })
   username: string;
   @ValidateIf((o) => !o.serverUrl) @IsString({ message: "'password' is required." }) @MinLength(1, { message: "'password' is required." })
+  @MaxLength(MAX_PASSWORD_LENGTH, { message: PASSWORD_TOO_LONG })
   password: string;
   @IsOptional() @IsString() @MaxLength(2048) serverUrl?: string;
   @IsOptional() @IsIn(['referer', 'ip', 'requestip'], { message: "'client' must be one of referer, ip, requestip." })
@@ -24,7 +29,8 @@ export class RevokeTokenDto {
 export class CreateUserDto {
   @Matches(USERNAME_PATTERN, { message: "'username' must be 1-128 characters of letters, digits, '_', '.', '@' or '-'." })
   username: string;
-  @IsString({ message: "'password' is required." }) @MinLength(8, { message: "'password' must be at least 8 characters." }) @MaxLength(256)
+  @IsString({ message: "'password' is required." }) @MinLength(8, { message: "'password' must be at least 8 characters." })
+  @MaxLength(MAX_PASSWORD_LENGTH, { message: PASSWORD_TOO_LONG })
   password: string;
   @IsOptional() @IsString() @MaxLength(256) firstname?: string;
   @IsOptional() @IsString() @MaxLength(256) lastname?: string;

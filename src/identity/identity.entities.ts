@@ -46,7 +46,11 @@ export class TokenEntity {
   @Column({ name: 'token_hash', type: 'bytea' }) tokenHash: Buffer;
   @Column({ name: 'user_id' }) userId: string;
   @Column() client: string;
+  /** What the token is bound to: the referer for client=referer, the canonical IP address for ip and requestip. */
   @Column({ type: 'text', nullable: true }) referer: string | null;
+  /** The token this one was derived from (federated serverUrl flow); it dies with that one. */
+  @Column({ name: 'parent_token_id', type: 'bigint', nullable: true }) parentTokenId: string | null;
+  @Column({ type: 'smallint' }) depth: number;
   @Column({ name: 'expires_at', type: 'timestamptz' }) expiresAt: Date;
   @Column({ name: 'revoked_at', type: 'timestamptz', nullable: true }) revokedAt: Date | null;
   @CreateDateColumn({ type: 'timestamptz' }) created: Date;

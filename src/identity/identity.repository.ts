@@ -5,6 +5,12 @@ import { newId } from '../core/ids';
 import { BuiltInRole, OrgEntity, RoleEntity, TokenEntity, UserEntity } from './identity.entities';
 
 export interface TokenOwnerRow {
+  token_id: string;
+  client: string;
+  /** The token's binding (referer or canonical IP). */
+  binding: string | null;
+  expires_at: Date;
+  depth: number;
   user_id: string;
   username: string;
   org_id: string;
@@ -81,14 +87,14 @@ export class IdentityRepository {
     await this.db.getRepository(RoleEntity).update({ id: roleId }, { privileges });
   }
 
-  async insertToken(token: Pick<TokenEntity, 'tokenHash' | 'userId' | 'client' | 'referer' | 'expiresAt'>): Promise<void> {
+  async insertToken(token: Pick<TokenEntity, 'tokenHash' | 'userId' | 'client' | 'referer' | 'expiresAt' | 'parentTokenId' | 'depth'>): Promise<void> {
     await this.db.getRepository(TokenEntity).insert(token);
   }
 
-  /** One round trip per request: the token, its user and the user's custom role. */
+  /** One round trip per request: the token (with its binding), its user and the user's custom role. */
   async findTokenOwner(tokenHash: Buffer): Promise<TokenOwnerRow | null> {
     const rows: TokenOwnerRow[] = await this.db.query(
-      `SELECT u.id AS user_id, u.username, u.org_id, u.role, u.role_id, r.privileges AS role_privileges
+      `SELECT t.id AS token_id, t.client, t.referer AS binding, t.expires_at, t.depth, u.id AS user_id, u.username, u.org_id, u.role, u.role_id, r.privileges AS role_privileges
          FROM tokens t
          JOIN users u ON u.id = t.user_id AND NOT u.disabled
          LEFT JOIN roles r ON r.id = u.role_id
@@ -107,6 +113,19 @@ export class IdentityRepository {
       [tokenHash],
     );
     return rows[0] ?? null;
+  }
+
+  /**
+   * Deletes up to `batch` expired tokens (their derived tokens, which never outlive them, go by cascade). Rows are
+   * picked by ctid with SKIP LOCKED, so several API processes purging at once split the work instead of waiting.
+   */
+  async purgeExpiredTokens(batch: number): Promise<number> {
+    const [, count]: [unknown[], number] = await this.db.query(
+      `DELETE FROM tokens WHERE ctid = ANY(ARRAY(
+         SELECT ctid FROM tokens WHERE expires_at < now() LIMIT $1 FOR UPDATE SKIP LOCKED))`,
+      [batch],
+    );
+    return count;
   }
 
   /** Revokes a token; an admin may revoke any token of their org, others only their own. Returns whether one was revoked. */

@@ -3,64 +3,107 @@ import { createHash, randomBytes } from 'node:crypto';
 import { APP_CONFIG } from '../core/config/config.module';
 import { AppConfig } from '../core/config/env';
 import { Errors } from '../core/errors/arcgis-error';
-import { builtInPrivileges, Caller, isAdminFor, mayManageUser, Privilege } from './caller';
-import { IdentityRepository } from './identity.repository';
-import { dummyHash, verifyPassword } from './passwords';
+import { builtInPrivileges, Caller, can, Privilege } from './caller';
+import { IdentityRepository, TokenOwnerRow } from './identity.repository';
+import { configureHashConcurrency, dummyHash, verifyPassword } from './passwords';
 import { GenerateTokenDto } from './identity.dto';
+import { SignInThrottle } from './signin-throttle';
+import { bindingMatches, canonicalIp, RequestOrigin } from './token-binding';
 
 /** Tokens are random 256-bit strings; only their SHA-256 is stored, so a database leak yields no usable token. */
 const hashToken = (token: string) => createHash('sha256').update(token).digest();
 
 const DEFAULT_EXPIRATION_MINUTES = 60;
+/** How many times a token may be exchanged for a derived one in a chain; bounds the revoke/delete cascades. */
+const MAX_DERIVATION_DEPTH = 4;
+
+const refuse = (detail: string) => Errors.badRequest('Unable to generate token.', [detail]);
 
 @Injectable()
 export class TokenService {
   constructor(
     private readonly repo: IdentityRepository,
+    private readonly throttle: SignInThrottle,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+  ) {
+    configureHashConcurrency(config.signin.hashConcurrency);
+  }
 
   /**
    * Username and password, or (federated-server flow) the caller's portal token plus `serverUrl`: our services
-   * accept portal tokens, so the exchange hands out a fresh token for the same user.
+   * accept portal tokens, so the exchange hands out a token for the same user that never outlives the one it came
+   * from, dies with it, and keeps its binding unless the request asks for another.
    */
-  async generate(p: GenerateTokenDto, requestIp: string | undefined, ssl: boolean, caller?: Caller) {
-    if (p.client === 'referer' && !p.referer) {
-      throw Errors.badRequest('Unable to generate token.', ["'referer' must be specified when client is 'referer'."]);
-    }
-    const userId = p.serverUrl && !p.username ? this.requireCaller(caller) : await this.checkPassword(p.username, p.password);
+  async generate(p: GenerateTokenDto, origin: RequestOrigin, ssl: boolean, parentToken?: string) {
+    const parent = p.serverUrl && !p.username ? await this.parentOf(parentToken, origin) : null;
+    const client = p.client ?? parent?.client ?? 'requestip';
+    const binding = this.bindingFor(client, p, origin, parent);
+    const userId = parent ? parent.user_id : await this.checkPassword(p.username, p.password, canonicalIp(origin.ip) ?? 'unknown');
     const minutes = Math.min(p.expiration ?? DEFAULT_EXPIRATION_MINUTES, this.config.limits.tokenMaxMinutes);
+    let expires = Date.now() + minutes * 60_000;
+    if (parent) expires = Math.min(expires, new Date(parent.expires_at).getTime());
     const token = randomBytes(32).toString('base64url');
-    const expires = Date.now() + minutes * 60_000;
     await this.repo.insertToken({
       tokenHash: hashToken(token),
       userId,
-      client: p.client ?? 'requestip',
-      referer: p.client === 'referer' ? p.referer! : p.client === 'ip' ? (p.ip ?? null) : (requestIp ?? null),
+      client,
+      referer: binding,
       expiresAt: new Date(expires),
+      parentTokenId: parent?.token_id ?? null,
+      depth: parent ? parent.depth + 1 : 0,
     });
     // `expires` must be a JSON number: the client builds a Date from it (arcgis-compat.md 2.2).
     return { token, expires, ssl };
   }
 
-  private requireCaller(caller: Caller | undefined): string {
-    if (!caller) throw Errors.badRequest('Unable to generate token.', ["'token' is required with 'serverUrl' when no username and password are given."]);
-    return caller.userId;
+  /** What the new token is bound to; a derived token asking for no client keeps its parent's binding. */
+  private bindingFor(client: string, p: GenerateTokenDto, origin: RequestOrigin, parent: TokenOwnerRow | null): string {
+    if (!p.client && parent?.binding) return parent.binding;
+    if (client === 'referer') {
+      if (!p.referer) throw refuse("'referer' must be specified when client is 'referer'.");
+      return p.referer;
+    }
+    if (client === 'ip') {
+      const ip = canonicalIp(p.ip);
+      if (!ip) throw refuse("'ip' must be an IPv4 or IPv6 address when client is 'ip'.");
+      return ip;
+    }
+    const ip = canonicalIp(origin.ip);
+    if (!ip) throw refuse('The request has no client address to bind the token to; use client=referer.');
+    return ip;
   }
 
-  private async checkPassword(username: string, password: string): Promise<string> {
+  private async parentOf(token: string | undefined, origin: RequestOrigin): Promise<TokenOwnerRow> {
+    if (!token) throw refuse("'token' is required with 'serverUrl' when no username and password are given.");
+    const parent = await this.lookup(token, origin);
+    if (parent.depth >= MAX_DERIVATION_DEPTH) throw refuse('This token was itself derived too many times; sign in again.');
+    return parent;
+  }
+
+  private async checkPassword(username: string, password: string, address: string): Promise<string> {
+    // Refused here without a hash while throttled, and again once a hash slot is ours: attempts that queued
+    // while other failures closed the throttle compute nothing either.
+    await this.throttle.assertOpen(username, address);
     const user = await this.repo.findUserWithPassword(username);
+    const ok = await verifyPassword(password, user?.passwordHash ?? dummyHash(), () => this.throttle.assertOpen(username, address));
     // User names are case-sensitive in generateToken; the unique index makes the row unique regardless of case.
-    const ok = user ? await verifyPassword(password, user.passwordHash) : await verifyPassword(password, await dummyHash());
     if (!user || !ok || user.username !== username || user.disabled) {
-      throw Errors.badRequest('Unable to generate token.', ['Invalid username or password.']);
+      await this.throttle.failed(username, address);
+      throw refuse('Invalid username or password.');
     }
+    await this.throttle.succeeded(username, address);
     return user.id;
   }
 
-  async resolve(token: string): Promise<Caller> {
+  /** The token's row, if it is valid and used from where it is bound to; otherwise 498 (what ArcGIS answers). */
+  private async lookup(token: string, origin: RequestOrigin): Promise<TokenOwnerRow> {
     const row = await this.repo.findTokenOwner(hashToken(token));
-    if (!row) throw Errors.invalidToken();
+    if (!row || !bindingMatches(row.client, row.binding, origin)) throw Errors.invalidToken();
+    return row;
+  }
+
+  async resolve(token: string, origin: RequestOrigin): Promise<Caller> {
+    const row = await this.lookup(token, origin);
     return {
       userId: row.user_id,
       username: row.username,
@@ -71,19 +114,9 @@ export class TokenService {
     };
   }
 
-  /**
-   * Your own tokens; as a user administrator, those of users in your organisation who hold nothing you lack (a lesser
-   * role must not lock its superiors out). Anyone else's token gets the same answer as one that does not exist.
-   */
   async revoke(caller: Caller, token: string): Promise<{ success: boolean }> {
-    const hash = hashToken(token);
-    const owner = await this.repo.findTokenUser(hash);
-    const own = owner?.user_id === caller.userId;
-    const asAdmin = !!owner && !own && isAdminFor(caller, owner.org_id, Privilege.AdminUsers);
-    if (asAdmin && !mayManageUser(caller, { orgId: owner.org_id, privileges: owner.role_privileges ?? builtInPrivileges(owner.role) })) {
-      throw Errors.forbidden('You cannot revoke the tokens of a user who holds privileges you do not hold.');
-    }
-    const revoked = (own || asAdmin) && (await this.repo.revokeToken(hash, caller.userId, asAdmin ? caller.orgId : null));
+    const adminOrg = can(caller, Privilege.AdminUsers) ? caller.orgId : null;
+    const revoked = await this.repo.revokeToken(hashToken(token), caller.userId, adminOrg);
     if (!revoked) throw Errors.badRequest('Unable to revoke token.', ['The token does not exist, has been revoked, or is not yours to revoke.']);
     return { success: true };
   }

@@ -7,6 +7,7 @@ import { AppConfig } from '../core/config/env';
 import { ArcgisError } from '../core/errors/arcgis-error';
 import { JobQueueService } from '../core/jobs/job-queue.service';
 import { isFullAdmin } from '../identity/caller';
+import { originOf } from '../identity/token-binding';
 import { TokenService } from '../identity/token.service';
 
 const COOKIE = 'board_token';
@@ -35,7 +36,7 @@ export function mountBullBoard(app: INestApplication, config: AppConfig): void {
     const deny = (status: number, message: string) => res.status(status).json({ error: { code: status === 401 ? 499 : 403, message, details: [] } });
     if (!token) return deny(401, 'Token Required');
     try {
-      const caller = await tokens.resolve(token);
+      const caller = await tokens.resolve(token, originOf(req));
       // The board retries, removes and cleans every user's jobs: full administration, not any one admin privilege.
       if (!isFullAdmin(caller)) return deny(403, 'Only organisation administrators may open the queue dashboard.');
       if (fromQuery) res.cookie(COOKIE, token, { httpOnly: true, sameSite: 'strict', path, secure: req.secure });

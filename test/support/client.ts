@@ -31,8 +31,12 @@ async function read(res: Response): Promise<Reply> {
 
 export const uniq = (prefix: string) => `${prefix}_${randomBytes(4).toString('hex')}`;
 
+/**
+ * Bound to the requesting address: every test request comes from 127.0.0.1, whatever sends it (these helpers,
+ * plain fetch, arcgis-rest-js with its own Referer), so one token works for all of them.
+ */
 export async function tokenFor(base: string, username: string, password: string): Promise<string> {
-  const r = await post(base, 'generateToken', { username, password, client: 'referer', referer: 'test' });
+  const r = await post(base, 'generateToken', { username, password, client: 'requestip' });
   if (!r.body?.token) throw new Error(`generateToken failed for ${username}: ${r.text}`);
   return r.body.token;
 }

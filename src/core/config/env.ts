@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { plainToInstance, Transform } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, validateSync } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, validateSync } from 'class-validator';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 const toInt = ({ value }: { value: unknown }) => (value === undefined || value === '' ? undefined : Number(value));
@@ -29,6 +29,7 @@ class EnvDto {
   ADMIN_USERNAME?: string;
 
   @IsOptional() @IsString() @MinLength(8, { message: 'ADMIN_PASSWORD must be at least 8 characters' })
+  @MaxLength(256, { message: 'ADMIN_PASSWORD must be at most 256 characters' })
   ADMIN_PASSWORD?: string;
 
   @IsIn(LOG_LEVELS, { message: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` })
@@ -42,6 +43,24 @@ class EnvDto {
 
   @Transform(toInt) @IsInt({ message: 'TOKEN_MAX_MINUTES must be an integer' }) @Min(1)
   TOKEN_MAX_MINUTES = 20160;
+
+  @Transform(toInt) @IsInt({ message: 'TOKEN_PURGE_INTERVAL_S must be an integer (0 disables)' }) @Min(0) @Max(86400)
+  TOKEN_PURGE_INTERVAL_S = 600;
+
+  @Transform(toInt) @IsInt({ message: 'SIGNIN_FREE_FAILURES must be an integer' }) @Min(1) @Max(1000)
+  SIGNIN_FREE_FAILURES = 5;
+
+  @Transform(toInt) @IsInt({ message: 'SIGNIN_ADDRESS_FREE_FAILURES must be an integer' }) @Min(1) @Max(1000000)
+  SIGNIN_ADDRESS_FREE_FAILURES = 50;
+
+  @Transform(toInt) @IsInt({ message: 'SIGNIN_USER_FREE_FAILURES must be an integer' }) @Min(1) @Max(1000000)
+  SIGNIN_USER_FREE_FAILURES = 200;
+
+  @Transform(toInt) @IsInt({ message: 'SIGNIN_MAX_DELAY_S must be an integer' }) @Min(1) @Max(86400)
+  SIGNIN_MAX_DELAY_S = 900;
+
+  @Transform(toInt) @IsInt({ message: 'PASSWORD_HASH_CONCURRENCY must be an integer' }) @Min(1) @Max(64)
+  PASSWORD_HASH_CONCURRENCY = 2;
 
   @Transform(toInt) @IsInt({ message: 'UPLOAD_MAX_MB must be an integer' }) @Min(1)
   UPLOAD_MAX_MB = 2048;
@@ -106,6 +125,10 @@ export interface AppConfig {
 
 export class ConfigError extends Error {}
 
+  /** How often an API process deletes expired tokens (0: never). */
+  tokenPurgeIntervalS: number;
+  /** Sign-in throttle: failures allowed per (user, address), per address and per user before delays of 2^k s start. */
+  signin: { freeFailures: number; addressFreeFailures: number; userFreeFailures: number; maxDelayS: number; hashConcurrency: number };
 /** Validates the environment; throws a ConfigError naming every bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const defined = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
@@ -147,3 +170,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     },
   };
 }
+    tokenPurgeIntervalS: dto.TOKEN_PURGE_INTERVAL_S,
+    signin: {
+      freeFailures: dto.SIGNIN_FREE_FAILURES,
+      addressFreeFailures: dto.SIGNIN_ADDRESS_FREE_FAILURES,
+      userFreeFailures: dto.SIGNIN_USER_FREE_FAILURES,
+      maxDelayS: dto.SIGNIN_MAX_DELAY_S,
+      hashConcurrency: dto.PASSWORD_HASH_CONCURRENCY,
+    },
