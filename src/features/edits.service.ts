@@ -4,12 +4,13 @@ import { SqlParams } from '../core/database/sql-params';
 import { Errors } from '../core/errors/arcgis-error';
 import { Caller } from '../identity/caller';
 import { AttributeError, convertAttributes } from './attributes';
-import { esriToGeoJson, GeometryError, geometryWkid } from './esri-geometry';
+import { GeometryError } from './esri-geometry';
 import { FeatureDataRepository, FeatureWrite } from './feature-data.repository';
 import { EditsDto } from './features.dto';
 import { FeaturesService } from './features.service';
 import { FeaturesRepository, LayerRow, ServiceRow } from './features.repository';
-import { jsonParam } from './json-param';
+import { GeometryPool } from './geometry/geometry-pool.service';
+import { ParsedFeature } from './geometry/types';
 import { boolParam, idList, srParam } from './query-params';
 import { compileWhere } from './where/compile';
 
@@ -33,6 +34,7 @@ export class EditsService {
     private readonly features: FeaturesService,
     private readonly repo: FeaturesRepository,
     private readonly data: FeatureDataRepository,
+    private readonly geometry: GeometryPool,
   ) {}
 
   private async target(caller: Caller | undefined, name: string, layerId: string, capability: string) {
@@ -44,14 +46,15 @@ export class EditsService {
 
   async addFeatures(caller: Caller | undefined, name: string, layerId: string, p: EditsDto) {
     const { service, layer } = await this.target(caller, name, layerId, 'Create');
-    const list = this.featureList('features', p.features);
-    const results = await this.apply(service, layer, p, { adds: list });
+    const [adds] = await this.parse(layer, { features: p.features });
+    const results = await this.apply(service, layer, p, { adds });
     return { addResults: results.adds };
   }
 
   async updateFeatures(caller: Caller | undefined, name: string, layerId: string, p: EditsDto) {
     const { service, layer } = await this.target(caller, name, layerId, 'Update');
-    const results = await this.apply(service, layer, p, { updates: this.featureList('features', p.features) });
+    const [updates] = await this.parse(layer, { features: p.features });
+    const results = await this.apply(service, layer, p, { updates });
     return { updateResults: results.updates };
   }
 
@@ -68,25 +71,22 @@ export class EditsService {
 
   async applyEdits(caller: Caller | undefined, name: string, layerId: string, p: EditsDto) {
     const { service, layer } = await this.target(caller, name, layerId, 'Editing');
-    const r = await this.apply(service, layer, p, {
-      adds: this.featureList('adds', p.adds),
-      updates: this.featureList('updates', p.updates),
-      deletes: idList('deletes', p.deletes, MAX_EDITS) ?? [],
-    });
+    const deletes = idList('deletes', p.deletes, MAX_EDITS) ?? [];
+    const [adds, updates] = await this.parse(layer, { adds: p.adds, updates: p.updates });
+    const r = await this.apply(service, layer, p, { adds, updates, deletes });
     return { addResults: r.adds, updateResults: r.updates, deleteResults: r.deletes };
   }
 
-  private featureList(name: string, raw: string | undefined): unknown[] {
-    const list = jsonParam<unknown[]>(name, raw, 'array') ?? [];
-    if (list.length > MAX_EDITS) throw Errors.badRequest(`Too many features in '${name}'.`, [`At most ${MAX_EDITS} per request.`]);
-    return list;
+  /** Feature-list parameters (JSON text), parsed with their geometry converted on the geometry threads. */
+  private parse(layer: LayerRow, lists: Record<string, string | undefined>): Promise<ParsedFeature[][]> {
+    return this.geometry.parseEdits(Object.entries(lists).map(([name, text]) => ({ name, text })), layer.geometry_type, MAX_EDITS);
   }
 
   /**
    * Validates every feature, then writes in one transaction. With rollbackOnFailure (the default) a single bad
    * feature fails the request and nothing is written; without it the good ones are written and the bad reported.
    */
-  private async apply(service: ServiceRow, layer: LayerRow, p: EditsDto, edits: { adds?: unknown[]; updates?: unknown[]; deletes?: number[] }) {
+  private async apply(service: ServiceRow, layer: LayerRow, p: EditsDto, edits: { adds?: ParsedFeature[]; updates?: ParsedFeature[]; deletes?: number[] }) {
     const rollback = boolParam('rollbackOnFailure', p.rollbackOnFailure, true);
     const requestSrid = srParam('sr', p.sr);
     const adds = (edits.adds ?? []).map((f) => this.prepare(layer, f, 'add', requestSrid));
@@ -113,24 +113,23 @@ export class EditsService {
     });
   }
 
-  private prepare(layer: LayerRow, raw: unknown, mode: 'add' | 'update', requestSrid: number | undefined): Prepared {
-    const f = (raw ?? {}) as { attributes?: Record<string, unknown>; geometry?: unknown };
+  private prepare(layer: LayerRow, f: ParsedFeature, mode: 'add' | 'update', requestSrid: number | undefined): Prepared {
     const oidField = layer.fields.find((x) => x.type === 'esriFieldTypeOID')!;
+    const raw = f.attributes as Record<string, unknown> | undefined;
     let oid: number | null = null;
     try {
-      if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new AttributeError('Each feature must be a JSON object.');
+      if (!f.object) throw new AttributeError('Each feature must be a JSON object.');
       if (mode === 'update') {
-        const v = Object.entries(f.attributes ?? {}).find(([k]) => k.toLowerCase() === oidField.column)?.[1];
+        const v = Object.entries(raw ?? {}).find(([k]) => k.toLowerCase() === oidField.column)?.[1];
         if (!Number.isInteger(v) || (v as number) < 1) throw new AttributeError(`Updates need '${oidField.name}' in attributes.`);
         oid = v as number;
       }
-      const attributes = convertAttributes(layer.fields, f.attributes, mode);
+      const attributes = convertAttributes(layer.fields, raw, mode);
       let geometry: FeatureWrite['geometry'];
-      if (f.geometry === null) geometry = null;
-      else if (f.geometry !== undefined) {
-        if (!layer.geometry_type) throw new GeometryError('This is a table; features have no geometry.');
-        geometry = { geojson: JSON.stringify(esriToGeoJson(f.geometry, layer.geometry_type)), srid: geometryWkid(f.geometry) ?? requestSrid ?? layer.srid };
-      }
+      const g = f.geometry;
+      if (g.kind === 'error') throw new GeometryError(g.message);
+      if (g.kind === 'null') geometry = null;
+      else if (g.kind === 'ok') geometry = { geojson: g.geojson, srid: g.wkid ?? requestSrid ?? layer.srid };
       return { ok: true, write: { oid: oid ?? undefined, attributes, geometry: mode === 'add' ? (geometry ?? null) : geometry } };
     } catch (e) {
       if (e instanceof AttributeError || e instanceof GeometryError) return { ok: false, oid, description: e.message };

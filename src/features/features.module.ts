@@ -7,6 +7,7 @@ import { FeatureDataRepository } from './feature-data.repository';
 import { CreateServiceController, FeatureAdminController, FeatureServerController, ServerInfoController } from './features.controller';
 import { FeaturesRepository } from './features.repository';
 import { FeaturesService } from './features.service';
+import { GeometryPool } from './geometry/geometry-pool.service';
 import { PublishController } from './publish/publish.controller';
 import { PublishRequestService } from './publish/publish-request.service';
 import { QueryService } from './query.service';
@@ -14,7 +15,7 @@ import { QueryService } from './query.service';
 @Module({
   imports: [IdentityModule, ContentModule, FeatureDatabaseModule],
   controllers: [CreateServiceController, FeatureServerController, FeatureAdminController, ServerInfoController, PublishController],
-  providers: [FeaturesRepository, FeatureDataRepository, FeaturesService, QueryService, EditsService, PublishRequestService],
+  providers: [FeaturesRepository, FeatureDataRepository, FeaturesService, QueryService, EditsService, PublishRequestService, GeometryPool],
   exports: [FeaturesService, FeaturesRepository, FeatureDataRepository, QueryService],
 })
 export class FeaturesModule {}
