@@ -1,3 +1,4 @@
+import { OgrArgs } from '../../core/gdal/ogr-args';
 import { FORMATS, GDAL_GEOMETRY_TYPE } from './formats';
 import { buildSelectSql, geometryOutput } from './sql';
 import type { ExportFormat, ExportLayerSource } from './types';
@@ -36,22 +37,27 @@ export interface TranslateStep {
  */
 export const FGB_INDEX_MAX_ROWS = 100_000;
 
-/** The ogr2ogr argv for one layer (pure; the executor passes it to gdal.vectorTranslateAsync). */
+/** The ogr2ogr argv for one layer (pure; the executor passes it to gdal.vectorTranslateAsync). Built with OgrArgs, so no name or SQL can become an option. */
 export function buildTranslateArgs(step: TranslateStep): string[] {
   const { layer, format } = step;
   const spec = FORMATS[format];
   const geom = geometryOutput(layer, format);
   const gdalGeometry = geom === 'gdal' || geom === 'wkt';
-  const args = step.update ? ['-update'] : ['-f', spec.driver, ...spec.dsco.flatMap((o) => ['-dsco', o])];
-  args.push('-sql', buildSelectSql(layer, format, step.target), '-nln', step.layerName);
+  const args = new OgrArgs();
+  if (step.update) args.flag('-update');
+  else {
+    args.option('-f', spec.driver);
+    for (const o of spec.dsco) args.option('-dsco', o);
+  }
+  args.option('-sql', buildSelectSql(layer, format, step.target)).option('-nln', step.layerName);
   // Declared, not guessed from the first row: one geometry type per layer (and per shapefile).
-  args.push('-nlt', gdalGeometry ? GDAL_GEOMETRY_TYPE[layer.geometryType!] : 'NONE');
-  if (gdalGeometry && step.target) args.push('-t_srs', step.target.srs);
+  args.option('-nlt', gdalGeometry ? GDAL_GEOMETRY_TYPE[layer.geometryType!] : 'NONE');
+  if (gdalGeometry && step.target) args.option('-t_srs', step.target.srs);
   const lco = [...spec.lco];
   const oid = layer.fields.find((f) => f.type === 'esriFieldTypeOID');
   if (spec.fidLco && oid) lco.push(`${spec.fidLco}=${oid.name}`);
   if (geom === 'wkt') lco.push('GEOMETRY=AS_WKT');
   if (format === 'flatgeobuf') lco.push(`SPATIAL_INDEX=${(step.rows ?? Infinity) <= FGB_INDEX_MAX_ROWS ? 'YES' : 'NO'}`);
-  for (const o of lco) args.push('-lco', o);
-  return args;
+  for (const o of lco) args.option('-lco', o);
+  return args.toArray();
 }

@@ -12,6 +12,7 @@ import * as path from 'node:path';
 import * as gdal from 'gdal-async';
 import { Client, ClientConfig } from 'pg';
 import { gdalPgConnection } from '../../core/database/gdal-pg';
+import { OgrArgs } from '../../core/gdal/ogr-args';
 import { ident } from '../layer-schema';
 import { PublishAbortedError, PublishError } from './errors';
 import type { SourceLayer } from './inspect';
@@ -43,6 +44,16 @@ export interface LoadOptions {
   replace?: boolean;
   /** ANALYZE the table after loading. Default true. */
   analyze?: boolean;
+  /**
+   * PostgreSQL application_name prefix of the load's sessions (letters, digits, '_' and '-', at most 40), so that
+   * whoever cancels the job can end them (see jobSessionName). Default: a random one.
+   */
+  sessionName?: string;
+  /**
+   * At most this many features are loaded, whatever the file's headers claimed: GDAL stops reading after one more
+   * (-limit), and a layer that reaches it is emptied again and refused with a PublishError.
+   */
+  maxFeatures?: number;
 }
 
 export interface LoadResult {
@@ -83,7 +94,8 @@ export async function loadLayer(filePath: string, type: PublishFileType, src: So
   if (opts.signal?.aborted) throw new PublishAbortedError();
   const abs = path.resolve(filePath);
   const db = connectionOf(target);
-  const client = new Client({ ...db.client, application_name: 'arcgis-publish-control' });
+  const session = (opts.sessionName ?? `arcgis-publish-${randomUUID().slice(0, 12)}`).replace(/[^A-Za-z0-9_-]/g, '').slice(0, 40);
+  const client = new Client({ ...db.client, application_name: `${session}-control` });
   await client.connect();
   const restore: string[] = [];
   let srcDs: gdal.Dataset | undefined;
@@ -114,9 +126,9 @@ export async function loadLayer(filePath: string, type: PublishFileType, src: So
     }
 
     srcDs = await openSource(abs, type, src);
-    const args = translateArgs(srcDs, src, info, target);
+    const args = translateArgs(srcDs, src, info, target, opts.maxFeatures);
 
-    const appName = `arcgis-publish-${randomUUID().slice(0, 12)}`;
+    const appName = `${session}-copy-${randomUUID().slice(0, 8)}`;
     const dest = `${db.gdal} application_name='${appName}' options='-c TimeZone=UTC' tables=${target.schema}.${target.table}`;
     gdal.config.set('PG_USE_COPY', 'YES');
 
@@ -188,6 +200,10 @@ export async function loadLayer(filePath: string, type: PublishFileType, src: So
     if (opts.analyze !== false) await client.query(`ANALYZE ${info.qualified}`);
     const t3 = Date.now();
     const loaded = Number((await client.query<{ n: string }>(`SELECT count(*) AS n FROM ${info.qualified}`)).rows[0].n);
+    if (opts.maxFeatures !== undefined && loaded > opts.maxFeatures) {
+      await client.query(`TRUNCATE ${info.qualified} RESTART IDENTITY`);
+      throw new PublishError(`Layer '${src.definition.name}' holds more than ${opts.maxFeatures.toLocaleString('en-US')} features, more than this publish may still load.`);
+    }
     report(1);
     return { loaded, timings: { copy, indexes: t2 - t1, analyze: t3 - t2 } };
   } finally {
@@ -312,13 +328,17 @@ async function openSource(abs: string, type: PublishFileType, src: SourceLayer):
 }
 
 /** OGR SQL also reads backslash escapes inside quoted names, so names holding one are refused rather than quoted. */
-const sqlQuote = (name: string) => {
-  if (/[\\"]/.test(name)) throw new PublishError(`Layer '${name}' mixes geometry types and its name holds '\\' or '"', which cannot be split safely; rename the layer.`);
+const sqlQuote = (name: string, why: string) => {
+  if (/[\\"]/.test(name)) throw new PublishError(`Layer '${name}' ${why} and its name holds '\\' or '"', which cannot be passed safely; rename the layer.`);
   return `"${name}"`;
 };
 
-/** The ogr2ogr arguments of the load: the part that makes it correct, and the part that makes it fast. */
-function translateArgs(ds: gdal.Dataset, src: SourceLayer, info: TargetInfo, target: LoadTarget): string[] {
+/**
+ * The ogr2ogr arguments of the load: the part that makes it correct, and the part that makes it fast. Every
+ * user-supplied name goes through OgrArgs (see there for why); a layer name GDAL would read as an option
+ * ('-overwrite') is selected through -sql instead of the positional slot.
+ */
+function translateArgs(ds: gdal.Dataset, src: SourceLayer, info: TargetInfo, target: LoadTarget, maxFeatures?: number): string[] {
   const layer = type0(ds, src);
   const targetIndex = new Map(info.fields.map((c, i) => [c, i]));
   const byName = new Map(src.fieldMap.map((f) => [f.source, f.column]));
@@ -332,31 +352,34 @@ function translateArgs(ds: gdal.Dataset, src: SourceLayer, info: TargetInfo, tar
     return col === undefined ? -1 : (targetIndex.get(col) ?? -1);
   });
 
-  const args = [
-    '-append',
-    '-nln', `${target.schema}.${target.table}`,
+  const args = new OgrArgs()
+    .flag('-append')
+    .option('-nln', `${target.schema}.${target.table}`)
     // One transaction: a failed or cancelled load leaves the table empty. COPY streams, so size does not matter.
-    '-gt', 'unlimited',
+    .option('-gt', 'unlimited')
     // Target columns are 2D; Z and M are dropped.
-    '-dim', 'XY',
-  ];
-  if (fieldmap.length) args.push('-fieldmap', fieldmap.join(','));
-  if (src.geometry?.linearize) args.push('-nlt', 'CONVERT_TO_LINEAR');
-  if (src.geometry?.promoteToMulti) args.push('-nlt', 'PROMOTE_TO_MULTI');
+    .option('-dim', 'XY');
+  if (fieldmap.length) args.option('-fieldmap', fieldmap.join(','));
+  if (src.geometry?.linearize) args.option('-nlt', 'CONVERT_TO_LINEAR');
+  if (src.geometry?.promoteToMulti) args.option('-nlt', 'PROMOTE_TO_MULTI');
+  // GDAL stops reading after this many features, whatever the file's headers claimed: the caller sees one too many.
+  if (maxFeatures !== undefined) args.option('-limit', maxFeatures + 1);
   if (src.geometry?.where) {
-    args.push('-dialect', 'OGRSQL', '-sql', `SELECT * FROM ${sqlQuote(layer.name)} WHERE ${src.geometry.where}`);
+    args.option('-dialect', 'OGRSQL').option('-sql', `SELECT * FROM ${sqlQuote(layer.name, 'mixes geometry types')} WHERE ${src.geometry.where}`);
+  } else if (OgrArgs.canBePositional(layer.name)) {
+    args.layer(layer.name);
   } else {
-    args.push(layer.name);
+    args.option('-dialect', 'OGRSQL').option('-sql', `SELECT * FROM ${sqlQuote(layer.name, "starts with '-'")}`);
   }
   if (info.geometry) {
     const to = info.geometry.srid;
     if (!src.sourceHasSrs) {
-      if (src.sourceSrid !== null && src.sourceSrid !== to) args.push('-s_srs', `EPSG:${src.sourceSrid}`, '-t_srs', `EPSG:${to}`);
+      if (src.sourceSrid !== null && src.sourceSrid !== to) args.option('-s_srs', `EPSG:${src.sourceSrid}`).option('-t_srs', `EPSG:${to}`);
     } else if (src.sourceSrid !== to) {
-      args.push('-t_srs', `EPSG:${to}`);
+      args.option('-t_srs', `EPSG:${to}`);
     }
   }
-  return args;
+  return args.toArray();
 }
 
 function type0(ds: gdal.Dataset, src: SourceLayer): gdal.Layer {
