@@ -81,6 +81,8 @@ create_database() {
 npm_deps() {
   if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
     log "npm ci"
+    # gdal-async links the system GDAL (libgdal-dev) only when asked: its prebuilt binaries and its bundled build lack
+    # the PostgreSQL and XLSX drivers. Environment variables, not .npmrc keys, which npm 11 says it will stop reading.
     export npm_config_build_from_source=gdal-async npm_config_shared_gdal=true
     # npm ci insists on lock entries for every platform's optional binaries (msgpackr-extract's, for one), which
     # some registries do not carry and so never enter the lock; npm install takes the same locked versions.
@@ -91,11 +93,20 @@ npm_deps() {
   fi
 }
 
+# A gdal-async linked to its own GDAL (lacking PostgreSQL and XLSX) would only show when the worker refuses to start.
+check_gdal() {
+  node -r ts-node/register/transpile-only src/core/gdal-drivers.ts || {
+    echo "Rebuild with: npm_config_build_from_source=gdal-async npm_config_shared_gdal=true npm rebuild gdal-async" >&2
+    exit 1
+  }
+}
+
 need_node
 system_packages
 start_postgres
 start_redis
 npm_deps
+check_gdal
 create_database
 log "migrating"
 npm run --silent migrate >/dev/null

@@ -1,0 +1,45 @@
+import { loadConfig } from '../../src/core/config/env';
+import { assertGdalDrivers, GdalInstallError, missingGdalDrivers, requiredGdalDrivers } from '../../src/core/gdal-drivers';
+import { spawnWorker } from '../support/worker';
+
+/** The worker must not start on a GDAL that lacks a driver exports or publishing use (gdal-async's bundled build). */
+describe('GDAL driver check at worker start-up', () => {
+  it('asks for every driver the export formats and the publish readers name', () => {
+    const names = requiredGdalDrivers().map((n) => n.name);
+    for (const n of ['PostgreSQL', 'XLSX', 'ESRI Shapefile', 'GPKG', 'CSV', 'GeoJSON', 'OpenFileGDB', 'KML', 'FlatGeobuf', 'SQLite', 'OGR_VRT']) {
+      expect(names).toContain(n);
+    }
+    expect(requiredGdalDrivers().find((n) => n.name === 'SQLite')).toMatchObject({ write: true, creationOption: 'SPATIALITE' });
+    expect(requiredGdalDrivers().find((n) => n.name === 'PostgreSQL')).toMatchObject({ write: true });
+  });
+
+  it('finds all of them in the GDAL this process links (the system GDAL 3.6)', () => {
+    expect(missingGdalDrivers()).toEqual([]);
+    expect(() => assertGdalDrivers()).not.toThrow();
+  });
+
+  it('refuses a driver that is absent, one that cannot write and a creation option the driver lacks', () => {
+    const needs = [
+      { name: 'NoSuchDriver', write: false },
+      { name: 'OGR_VRT', write: true },
+      { name: 'CSV', write: true, creationOption: 'SPATIALITE' },
+      { name: 'GeoJSON', write: true },
+    ];
+    expect(missingGdalDrivers(needs)).toEqual(['NoSuchDriver (driver absent)', 'OGR_VRT (cannot write)', 'CSV (no SPATIALITE creation option)']);
+    expect(() => assertGdalDrivers(needs)).toThrow(GdalInstallError);
+    expect(() => assertGdalDrivers(needs)).toThrow(/NoSuchDriver[\s\S]*npm_config_shared_gdal=true/);
+  });
+
+  it('a worker whose GDAL lacks XLSX and PostgreSQL exits non-zero naming them, before connecting anywhere', async () => {
+    // GDAL_SKIP unregisters drivers at start-up: the same GDAL as the one a bundled build would give, minus them.
+    // The database URL points nowhere, so reaching "worker started" (or hanging on a connection) fails the test.
+    const config = loadConfig({ DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none', REDIS_URL: 'redis://127.0.0.1:1', DATA_DIR: '/tmp/never' });
+    const w = spawnWorker(config, { GDAL_SKIP: 'XLSX,PostgreSQL' });
+    const code = await w.exited;
+    expect(code).not.toBe(0);
+    expect(w.output()).toMatch(/lacks what exports and publishing need/);
+    expect(w.output()).toMatch(/- PostgreSQL \(driver absent\)/);
+    expect(w.output()).toMatch(/- XLSX \(driver absent\)/);
+    expect(w.output()).not.toMatch(/worker started|ECONNREFUSED|    at /);
+  });
+});
