@@ -3,7 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { APP_CONFIG } from '../core/config/config.module';
 import { AppConfig } from '../core/config/env';
 import { Errors } from '../core/errors/arcgis-error';
-import { builtInPrivileges, Caller, can, Privilege } from './caller';
+import { builtInPrivileges, Caller, isAdminFor, mayManageUser, Privilege } from './caller';
 import { IdentityRepository, TokenOwnerRow } from './identity.repository';
 import { configureHashConcurrency, dummyHash, verifyPassword } from './passwords';
 import { GenerateTokenDto } from './identity.dto';
@@ -114,9 +114,19 @@ export class TokenService {
     };
   }
 
+  /**
+   * Your own tokens; as a user administrator, those of users in your organisation who hold nothing you lack (a lesser
+   * role must not lock its superiors out). Anyone else's token gets the same answer as one that does not exist.
+   */
   async revoke(caller: Caller, token: string): Promise<{ success: boolean }> {
-    const adminOrg = can(caller, Privilege.AdminUsers) ? caller.orgId : null;
-    const revoked = await this.repo.revokeToken(hashToken(token), caller.userId, adminOrg);
+    const hash = hashToken(token);
+    const owner = await this.repo.findTokenUser(hash);
+    const own = owner?.user_id === caller.userId;
+    const asAdmin = !!owner && !own && isAdminFor(caller, owner.org_id, Privilege.AdminUsers);
+    if (asAdmin && !mayManageUser(caller, { orgId: owner.org_id, privileges: owner.role_privileges ?? builtInPrivileges(owner.role) })) {
+      throw Errors.forbidden('You cannot revoke the tokens of a user who holds privileges you do not hold.');
+    }
+    const revoked = (own || asAdmin) && (await this.repo.revokeToken(hash, caller.userId, asAdmin ? caller.orgId : null));
     if (!revoked) throw Errors.badRequest('Unable to revoke token.', ['The token does not exist, has been revoked, or is not yours to revoke.']);
     return { success: true };
   }
