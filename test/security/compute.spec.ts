@@ -1,0 +1,188 @@
+/**
+ * Compute budget: one request must never stall the others. Each case replays an attack against the real API
+ * (in this process, so a blocked event loop delays the probes too) and checks the server stays responsive.
+ */
+import { startApp, TestApp } from '../support/app';
+import { adminToken, createUser, get, post, Reply, uniq } from '../support/client';
+
+const FIELDS = [
+  { name: 'Name', type: 'esriFieldTypeString', length: 2000 },
+  { name: 'Pop', type: 'esriFieldTypeInteger' },
+];
+
+type Publisher = { username: string; password: string; token: string };
+
+async function newService(t: TestApp, pub: Publisher, geometryType: string): Promise<{ itemId: string; layer: string }> {
+  const name = uniq('svc');
+  const created = await post(t.base, `content/users/${pub.username}/createService`, { createParameters: JSON.stringify({ name }), outputType: 'featureService' }, pub.token);
+  const url = created.body.serviceurl as string;
+  const def = await post(url.replace('/rest/services/', '/rest/admin/services/'), 'addToDefinition', { addToDefinition: JSON.stringify({ layers: [{ name: 'L', geometryType, fields: FIELDS }] }) }, pub.token);
+  expect(def.body.success).toBe(true);
+  return { itemId: created.body.itemId, layer: `${url}/0` };
+}
+
+/** Runs `during` while GET /health is probed every 50 ms; returns its result and the slowest probe in ms. */
+async function probing<T>(t: TestApp, during: () => Promise<T>): Promise<{ result: T; slowest: number }> {
+  let done = false;
+  let slowest = 0;
+  const probe = (async () => {
+    while (!done) {
+      const start = Date.now();
+      const r = await fetch(`${t.root}/health`);
+      await r.text();
+      slowest = Math.max(slowest, Date.now() - start);
+      await new Promise((res) => setTimeout(res, 50));
+    }
+  })();
+  try {
+    return { result: await during(), slowest };
+  } finally {
+    done = true;
+    await probe;
+  }
+}
+
+/** n exterior squares, each with a hole inside: the hole must be matched to its own exterior among all others. */
+function ringBomb(n: number): number[][][] {
+  const side = Math.ceil(Math.sqrt(n));
+  const rings: number[][][] = [];
+  for (let i = 0; i < n; i++) {
+    const [x, y] = [(i % side) * 2, Math.floor(i / side) * 2];
+    rings.push([[x, y], [x, y + 1], [x + 1, y + 1], [x + 1, y], [x, y]]);
+    rings.push([[x + 0.25, y + 0.25], [x + 0.75, y + 0.25], [x + 0.75, y + 0.75], [x + 0.25, y + 0.75], [x + 0.25, y + 0.25]]);
+  }
+  return rings;
+}
+
+const details = (r: Reply) => (r.body?.error?.details ?? []).join(' ');
+
+describe('compute budget: default limits', () => {
+  let t: TestApp;
+  let pub: Publisher;
+
+  beforeAll(async () => {
+    t = await startApp();
+    pub = await createUser(t.base, await adminToken(t.base), 'org_publisher');
+  });
+  afterAll(() => t.close());
+
+  // Large bodies are encoded before the probes start: encoding them here would block this process's loop, server or not.
+  const form = (params: Record<string, string>) => new URLSearchParams({ f: 'json', token: pub.token, ...params }).toString();
+  const send = async (base: string, path: string, body: string): Promise<Reply> => {
+    const res = await fetch(`${base}/${path}`, { method: 'POST', body, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const text = await res.text();
+    return { status: res.status, body: JSON.parse(text), text, headers: res.headers };
+  };
+
+  it('assembles a polygon of 100,000 rings (the limit) off the event loop and refuses 100,001 per feature', async () => {
+    const s = await newService(t, pub, 'esriGeometryPolygon');
+    const features = (rings: number[][][]) => JSON.stringify([{ attributes: { Name: 'bomb' }, geometry: { rings, spatialReference: { wkid: 4326 } } }]);
+    const atLimit = form({ features: features(ringBomb(50_000)) });
+    const { result: ok, slowest } = await probing(t, () => send(s.layer, 'addFeatures', atLimit));
+    expect(ok.body.addResults).toEqual([{ objectId: expect.any(Number), globalId: null, success: true }]);
+    expect(slowest).toBeLessThan(1000);
+    // Every hole went to its own square: 50,000 polygons of one hole each.
+    const [g] = await t.db.query(`SELECT ST_NumGeometries(shape) AS n, ST_NRings(shape) AS rings FROM "svc_${s.itemId}".l0`);
+    expect(g).toEqual({ n: 50_000, rings: 100_000 });
+
+    const over = ringBomb(50_001).slice(0, 100_001);
+    const body = form({ features: features(over), rollbackOnFailure: 'false' });
+    const refused = await probing(t, () => send(s.layer, 'addFeatures', body));
+    expect(refused.result.body.addResults).toEqual([
+      { objectId: null, globalId: null, success: false, error: { code: 1000, description: "The geometry has more than 100000 rings (the server's limit per geometry)." } },
+    ]);
+    expect(refused.slowest).toBeLessThan(1000);
+  }, 60_000);
+
+  it('refuses rings whose boxes all overlap (so no index helps) per feature, within the test budget', async () => {
+    const s = await newService(t, pub, 'esriGeometryPolygon');
+    // 25,000 triangles sharing one bounding box, and 25,000 holes in the corner none of them covers.
+    const rings: number[][][] = [];
+    for (let i = 0; i < 25_000; i++) {
+      const e = i * 1e-6;
+      rings.push([[0, 0], [0, 10 - e], [10 - e, 0], [0, 0]], [[9.9, 9.9], [9.95, 9.9], [9.95, 9.95], [9.9, 9.9]]);
+      rings[rings.length - 2][1][0] = e; // distinct triangles, same box
+    }
+    const body = form({ features: JSON.stringify([{ geometry: { rings } }]) });
+    const { result, slowest } = await probing(t, () => send(s.layer, 'addFeatures', body));
+    expect(result.body.error).toMatchObject({ code: 400, message: 'Unable to complete operation.' });
+    expect(details(result)).toContain('rings overlap too much to be assembled');
+    expect(slowest).toBeLessThan(1000);
+  }, 60_000);
+});
+
+describe('compute budget: tight limits', () => {
+  const QUERY_TIMEOUT_MS = 1500;
+  let t: TestApp;
+  let pub: Publisher;
+  let big: { itemId: string; layer: string };
+
+  beforeAll(async () => {
+    t = await startApp({ QUERY_TIMEOUT_MS: String(QUERY_TIMEOUT_MS), QUERY_POOL_SIZE: '1', GEOMETRY_MAX_VERTICES: '100', GEOMETRY_MAX_REQUEST_VERTICES: '1000' });
+    pub = await createUser(t.base, await adminToken(t.base), 'org_publisher');
+    big = await newService(t, pub, 'esriGeometryPoint');
+    await post(t.base, `content/users/${pub.username}/items/${big.itemId}/share`, { everyone: 'true' }, pub.token);
+    // A public layer of 200,000 rows with a long text field, written straight into its table.
+    await t.db.query(
+      `INSERT INTO "svc_${big.itemId}".l0 (name, pop, shape)
+       SELECT repeat(md5(g::text), 30), g, ST_SetSRID(ST_MakePoint(g % 360 - 180, g % 180 - 90), 4326) FROM generate_series(1, 200000) g`,
+    );
+    await t.db.query(`ANALYZE "svc_${big.itemId}".l0`);
+  }, 60_000);
+  afterAll(() => t.close());
+
+  /** About 1.5 MB of text per row: minutes of CPU on 200,000 rows without a timeout. */
+  const burner = `CHAR_LENGTH(CONCAT(${Array(40).fill(`CONCAT(${Array(40).fill('name').join(',')})`).join(',')})) > 0`;
+
+  it('cuts an anonymous CPU-burning where clause at QUERY_TIMEOUT_MS with a clean envelope, /health answering throughout', async () => {
+    expect(burner.length).toBeLessThan(10_000);
+    const start = Date.now();
+    const { result, slowest } = await probing(t, () => post(big.layer, 'query', { where: burner, returnCountOnly: 'true' }));
+    expect(result.body.error).toEqual({ code: 400, message: 'Unable to complete operation.', details: [`The query took longer than ${QUERY_TIMEOUT_MS} ms (the server's limit).`] });
+    expect(Date.now() - start).toBeLessThan(QUERY_TIMEOUT_MS + 3000);
+    expect(slowest).toBeLessThan(1000);
+    // The pool is usable again afterwards.
+    expect((await get(big.layer, 'query', { where: 'pop <= 10', returnCountOnly: 'true' })).body).toEqual({ count: 10 });
+  }, 30_000);
+
+  it('keeps token checks and sign-in fast while slow anonymous queries fill the feature pool', async () => {
+    // 12 is more than the main pool's 10 connections: before the feature pool, these took every one of them.
+    const slow = Array.from({ length: 12 }, () => post(big.layer, 'query', { where: burner, returnCountOnly: 'true' }));
+    await new Promise((res) => setTimeout(res, 300)); // the queries are running or queued now
+    const t0 = Date.now();
+    const self = await get(t.base, 'community/self', {}, pub.token);
+    const selfMs = Date.now() - t0;
+    const t1 = Date.now();
+    const token = await post(t.base, 'generateToken', { username: pub.username, password: pub.password, client: 'requestip', expiration: 5 });
+    const tokenMs = Date.now() - t1;
+    expect(self.body.username).toBe(pub.username);
+    expect(token.body.token).toEqual(expect.any(String));
+    expect(selfMs).toBeLessThan(1000);
+    expect(tokenMs).toBeLessThan(1000);
+    const replies = await Promise.all(slow);
+    // Each slow query is cut (400) or finds the pool full for as long as it may run (503); none is a 500.
+    for (const r of replies) expect([400, 503]).toContain(r.body.error?.code);
+    expect(replies.some((r) => r.body.error.code === 400)).toBe(true);
+  }, 30_000);
+
+  it('refuses CONCAT with more than 100 arguments (PostgreSQL’s limit) with a 400, and runs 100', async () => {
+    const call = (n: number) => `CONCAT(${Array(n).fill("'a'").join(',')}) = 'x'`;
+    const over = await get(big.layer, 'query', { where: call(101), returnCountOnly: 'true' });
+    expect(over.body.error).toMatchObject({ code: 400, message: 'Cannot perform query. Invalid query parameters.' });
+    expect(details(over)).toContain('CONCAT has too many arguments (at most 100)');
+    expect((await get(big.layer, 'query', { where: call(100), returnCountOnly: 'true' })).body).toEqual({ count: 0 });
+  });
+
+  it('refuses geometry over the per-geometry vertex limit per feature, and a request over the per-request limit as a whole', async () => {
+    const s = await newService(t, pub, 'esriGeometryPolyline');
+    const path = (n: number) => Array.from({ length: n }, (_, i) => [i, i]);
+    const one = await post(s.layer, 'addFeatures', { features: JSON.stringify([{ geometry: { paths: [path(101)] } }, { geometry: { paths: [path(100)] } }]), rollbackOnFailure: 'false' }, pub.token);
+    expect(one.body.addResults[0]).toMatchObject({ success: false, error: { code: 1000, description: "The geometry has more than 100 vertices (the server's limit per geometry)." } });
+    expect(one.body.addResults[1]).toMatchObject({ success: true });
+    const many = JSON.stringify(Array.from({ length: 11 }, () => ({ geometry: { paths: [path(100)] } })));
+    const all = await post(s.layer, 'applyEdits', { adds: many }, pub.token);
+    expect(all.body.error).toEqual({ code: 400, message: 'Unable to complete operation.', details: ["The request has more than 1000 vertices in all (the server's limit per request)."] });
+    const [{ n }] = await t.db.query(`SELECT count(*)::int AS n FROM "svc_${s.itemId}".l0`);
+    expect(n).toBe(1);
+  });
+});
