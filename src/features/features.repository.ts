@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { createTableSql, ident, LayerDefinition, LayerField } from './layer-schema';
 
 export interface ServiceRow {
@@ -59,9 +59,12 @@ export class FeaturesRepository {
     return (await this.db.query(`SELECT 1 FROM spatial_ref_sys WHERE srid = $1`, [srid])).length > 0;
   }
 
-  /** The item, the service row and its schema. Returns false when the name was taken meanwhile. */
-  async createService(s: NewService): Promise<boolean> {
-    return this.db.transaction(async (m) => {
+  /**
+   * The item, the service row and its schema. Returns false when the name was taken meanwhile. Pass the
+   * EntityManager of an open transaction to commit them with other rows (publish: the job row).
+   */
+  async createService(s: NewService, tx?: EntityManager): Promise<boolean> {
+    const write = async (m: EntityManager) => {
       const taken = await m.query(`SELECT 1 FROM feature_services WHERE lower(name) = lower($1) FOR UPDATE`, [s.name]);
       if (taken.length) return false;
       await m.query(
@@ -77,7 +80,8 @@ export class FeaturesRepository {
       );
       await m.query(`CREATE SCHEMA ${ident(schema)}`);
       return true;
-    });
+    };
+    return tx ? write(tx) : this.db.transaction(write);
   }
 
   async findService(name: string): Promise<ServiceRow | null> {

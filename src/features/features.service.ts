@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { ContentRepository } from '../content/content.repository';
 import { Errors } from '../core/errors/arcgis-error';
 import { newId } from '../core/ids';
@@ -40,8 +41,8 @@ export class FeaturesService {
     return { encodedServiceURL: encodeURI(s.url), itemId: s.itemId, name: s.name, serviceItemId: s.itemId, serviceurl: s.url, size: -1, success: true, type: 'Feature Service', isView: false };
   }
 
-  async insertService(s: NewService): Promise<void> {
-    if (!(await this.repo.createService(s))) throw Errors.badRequest('Service name already exists.', [`A service named '${s.name}' already exists.`]);
+  async insertService(s: NewService, tx?: EntityManager): Promise<void> {
+    if (!(await this.repo.createService(s, tx))) throw Errors.badRequest('Service name already exists.', [`A service named '${s.name}' already exists.`]);
   }
 
   /** Validates service parameters (createService's createParameters, publish's publishParameters) into a new service. */

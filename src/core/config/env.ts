@@ -71,6 +71,12 @@ class EnvDto {
   @Transform(toInt) @IsInt({ message: 'EXPORT_ZIP_LEVEL must be an integer' }) @Min(0) @Max(9)
   EXPORT_ZIP_LEVEL = 1;
 
+  @Transform(toInt) @IsInt({ message: 'PUBLISH_MAX_UNPACKED_MB must be an integer (MiB a zipped upload may unpack to)' }) @Min(1)
+  PUBLISH_MAX_UNPACKED_MB = 10240;
+
+  @Transform(toInt) @IsInt({ message: 'PUBLISH_MAX_FEATURES must be an integer (features one publish may load)' }) @Min(1)
+  PUBLISH_MAX_FEATURES = 20000000;
+
   @Transform(toInt) @IsInt({ message: 'JOB_LOCK_MS must be an integer' }) @Min(1000) @Max(600000)
   JOB_LOCK_MS = 30000;
 
@@ -116,7 +122,13 @@ export interface AppConfig {
   jobLockMs: number;
   /** Deflate level of zipped exports: 0 stores (fastest, largest), 1 (default) is nearly as small as 6 at half the time. */
   exportZipLevel: number;
+  /** Publishing bounds: bytes a zipped upload may unpack to, and features one publish may load (all layers). */
+  publish: { maxUnpackedBytes: number; maxFeatures: number };
   limits: { shareMaxItems: number; shareMaxGroups: number; tokenMaxMinutes: number; uploadMaxBytes: number };
+  /** How often an API process deletes expired tokens (0: never). */
+  tokenPurgeIntervalS: number;
+  /** Sign-in throttle: failures allowed per (user, address), per address and per user before delays of 2^k s start. */
+  signin: { freeFailures: number; addressFreeFailures: number; userFreeFailures: number; maxDelayS: number; hashConcurrency: number };
   /** Feature queries and edits: their own connection pool, each statement cut after queryTimeoutMs (API process only). */
   query: { timeoutMs: number; poolSize: number };
   /** Bounds on ArcGIS JSON geometry in edits, which is converted on worker threads within timeoutMs. */
@@ -125,10 +137,6 @@ export interface AppConfig {
 
 export class ConfigError extends Error {}
 
-  /** How often an API process deletes expired tokens (0: never). */
-  tokenPurgeIntervalS: number;
-  /** Sign-in throttle: failures allowed per (user, address), per address and per user before delays of 2^k s start. */
-  signin: { freeFailures: number; addressFreeFailures: number; userFreeFailures: number; maxDelayS: number; hashConcurrency: number };
 /** Validates the environment; throws a ConfigError naming every bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const defined = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
@@ -155,6 +163,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     queuePrefix: dto.QUEUE_PREFIX,
     jobLockMs: dto.JOB_LOCK_MS,
     exportZipLevel: dto.EXPORT_ZIP_LEVEL,
+    publish: { maxUnpackedBytes: dto.PUBLISH_MAX_UNPACKED_MB * 1024 * 1024, maxFeatures: dto.PUBLISH_MAX_FEATURES },
     query: { timeoutMs: dto.QUERY_TIMEOUT_MS, poolSize: dto.QUERY_POOL_SIZE },
     geometry: {
       maxVertices: dto.GEOMETRY_MAX_VERTICES,
@@ -168,8 +177,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       tokenMaxMinutes: dto.TOKEN_MAX_MINUTES,
       uploadMaxBytes: dto.UPLOAD_MAX_MB * 1024 * 1024,
     },
-  };
-}
     tokenPurgeIntervalS: dto.TOKEN_PURGE_INTERVAL_S,
     signin: {
       freeFailures: dto.SIGNIN_FREE_FAILURES,
@@ -178,3 +185,5 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       maxDelayS: dto.SIGNIN_MAX_DELAY_S,
       hashConcurrency: dto.PASSWORD_HASH_CONCURRENCY,
     },
+  };
+}

@@ -2,6 +2,7 @@ import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } fro
 import { JobQueueService } from './job-queue.service';
 import { JOB_QUEUE, JOB_TYPE, JobItem, JobName } from './job.types';
 import { JobsRepository } from './jobs.repository';
+import { JobsService } from './jobs.service';
 
 const EVERY_MS = 15_000;
 const NAME_OF_TYPE = Object.fromEntries(Object.entries(JOB_TYPE).map(([name, type]) => [type, name as JobName]));
@@ -20,6 +21,7 @@ export class JobReconciler implements OnApplicationBootstrap, OnApplicationShutd
   constructor(
     private readonly jobs: JobsRepository,
     private readonly queue: JobQueueService,
+    private readonly service: JobsService,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -43,7 +45,7 @@ export class JobReconciler implements OnApplicationBootstrap, OnApplicationShutd
           // BullMQ gave up on it (or finished it) without the row hearing: close the row so the item does not hang.
           const state = await existing.getState();
           if (state === 'failed' || state === 'completed') {
-            await this.jobs.finish(row.id, 'failed', existing.failedReason || 'The job ended without recording a result.');
+            await this.service.end(row.id, 'failed', existing.failedReason || 'The job ended without recording a result.');
           }
           continue;
         }

@@ -31,6 +31,14 @@ export const JOB_TYPE: Record<JobName, JobType> = {
   [JobName.PublishItem]: 'publish',
 };
 
+/**
+ * The PostgreSQL application_name of a job's database sessions (at most 63 characters: role up to 25), which
+ * JobsRepository.endSessions matches when the job is cancelled.
+ */
+export function jobSessionName(jobId: string, role: string): string {
+  return `job-${jobId}-${role.replace(/[^A-Za-z0-9_-]/g, '').slice(0, 25)}`;
+}
+
 /** Retry transient faults with backoff; bad input is failed with UnrecoverableError and never retried. */
 export const DEFAULT_JOB_OPTIONS = {
   attempts: 5,

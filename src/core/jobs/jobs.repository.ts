@@ -29,6 +29,17 @@ export class JobsRepository {
     );
   }
 
+  /**
+   * Runs `first` (the writes of the job's result item) and inserts the job row in ONE transaction, so an item
+   * never exists without the job that is meant to finish it (the reconciler only sees job rows).
+   */
+  async createWith(j: Parameters<JobsRepository['create']>[0], first: (m: EntityManager) => Promise<void>): Promise<void> {
+    await this.db.transaction(async (m) => {
+      await first(m);
+      await this.create(j, m);
+    });
+  }
+
   async find(id: string): Promise<JobRow | null> {
     const rows: JobRow[] = await this.db.query(`SELECT * FROM jobs WHERE id = $1`, [id]);
     return rows[0] ?? null;
@@ -67,15 +78,18 @@ export class JobsRepository {
     await this.db.query(`UPDATE jobs SET status_message = $2 WHERE id = $1 AND status = 'processing'`, [id, message]);
   }
 
-  /** Final states also move the result item, in the same transaction, so the two never disagree. */
-  async finish(id: string, status: 'completed' | 'failed' | 'cancelled', message: string, item?: { size?: number; filePath?: string; name?: string; contentType?: string }): Promise<boolean> {
+  /**
+   * Final states also move the result item, in the same transaction, so the two never disagree. Returns the
+   * finished row, or null when the job was already finished (by another delivery, a cancel, a stall...).
+   */
+  async finish(id: string, status: 'completed' | 'failed' | 'cancelled', message: string, item?: { size?: number; filePath?: string; name?: string; contentType?: string }): Promise<JobRow | null> {
     return this.db.transaction(async (m) => {
       const [rows]: [JobRow[], number] = await m.query(
         `UPDATE jobs SET status = $2, status_message = $3, finished = now() WHERE id = $1 AND status IN ('queued','processing') RETURNING *`,
         [id, status, message],
       );
       const job = rows[0];
-      if (!job) return false;
+      if (!job) return null;
       if (job.result_item_id) {
         await m.query(
           `UPDATE items SET status = $2, status_message = $3, size = coalesce($4, size), file_path = coalesce($5, file_path),
@@ -84,7 +98,30 @@ export class JobsRepository {
           [job.result_item_id, status === 'completed' ? 'completed' : 'failed', message, item?.size ?? null, item?.filePath ?? null, item?.name ?? null, item?.contentType ?? null],
         );
       }
-      return true;
+      return job;
     });
+  }
+
+  /** Whether the database answers now (used to tell a lost connection from a bad file). */
+  async ping(): Promise<boolean> {
+    try {
+      await this.db.query('SELECT 1');
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * Ends every database session of the job (named with jobSessionName), so a cancelled job releases its locks at
+   * once instead of when it next checks its row: a delete's DROP SCHEMA then does not wait behind a long COPY.
+   */
+  async endSessions(jobId: string): Promise<number> {
+    if (!/^[0-9a-f]{32}$/.test(jobId)) return 0;
+    const rows: { n: number }[] = await this.db.query(
+      `SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity WHERE application_name LIKE $1 AND pid <> pg_backend_pid()`,
+      [`job-${jobId}-%`],
+    );
+    return rows[0]?.n ?? 0;
   }
 }

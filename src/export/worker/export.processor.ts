@@ -7,8 +7,9 @@ import { FileStore } from '../../content/file-store';
 import { APP_CONFIG } from '../../core/config/config.module';
 import { AppConfig } from '../../core/config/env';
 import { gdalPgConnection } from '../../core/database/gdal-pg';
-import { JobName, QueueName } from '../../core/jobs/job.types';
+import { JobName, jobSessionName, QueueName } from '../../core/jobs/job.types';
 import { JobsRepository } from '../../core/jobs/jobs.repository';
+import { JobsService } from '../../core/jobs/jobs.service';
 import { PermanentJobError, startQueueWorker } from '../../core/jobs/queue-worker';
 import { FeaturesRepository } from '../../features/features.repository';
 import { renderWhereSql } from '../../features/where/compile';
@@ -29,12 +30,13 @@ export class ExportProcessor implements OnApplicationBootstrap, BeforeApplicatio
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly jobs: JobsRepository,
+    private readonly jobsService: JobsService,
     private readonly features: FeaturesRepository,
     private readonly files: FileStore,
   ) {}
 
   onApplicationBootstrap(): void {
-    this.worker = startQueueWorker(QueueName.Export, this.config, this.jobs, { [JobName.ExportItem]: (job) => this.exportItem(job) }, this.logger);
+    this.worker = startQueueWorker(QueueName.Export, this.config, this.jobsService, { [JobName.ExportItem]: (job) => this.exportItem(job) }, this.logger);
     const sweep = () => this.sweep().catch((e) => this.logger.warn(`temp sweep failed: ${(e as Error).message}`));
     void sweep();
     this.sweeper = setInterval(sweep, SWEEP_EVERY_MS);
@@ -84,6 +86,7 @@ export class ExportProcessor implements OnApplicationBootstrap, BeforeApplicatio
         baseName: params.title,
         signal: abort.signal,
         zipLevel: this.config.exportZipLevel,
+        sessionName: jobSessionName(row.id, 'export'),
         onProgress: (p) => {
           const now = Date.now();
           if (now - lastProgress < PROGRESS_EVERY_MS && p.fraction < 1) return;
@@ -109,9 +112,10 @@ export class ExportProcessor implements OnApplicationBootstrap, BeforeApplicatio
   private async complete(jobId: string, itemId: string, out: { path: string; fileName: string; contentType: string; size: number }) {
     const filePath = await this.files.adopt(itemId, out.path, out.fileName);
     const done = await this.jobs.finish(jobId, 'completed', 'completed', { size: out.size, filePath, name: out.fileName, contentType: out.contentType });
-    // Not finished by us: cancelled at the last moment (drop the file), or completed by an earlier delivery of the
-    // same job (the file is the same export; keep it).
-    if (!done && (await this.jobs.find(jobId))?.status === 'cancelled') await this.files.removeItemFolder(itemId);
+    // Not finished by us: cancelled, or failed meanwhile (a stall past its lock, the reconciler): such an item must
+    // have no file, so drop the one just moved in. Completed by an earlier delivery of the same job: the file is
+    // the same export; keep it.
+    if (!done && (await this.jobs.find(jobId))?.status !== 'completed') await this.files.removeItemFolder(itemId);
   }
 
   /** Layers as they are now: a layer or service deleted while the job waited fails the job with a message. */

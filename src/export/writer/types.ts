@@ -58,6 +58,11 @@ export interface ExportJob {
   signal?: AbortSignal;
   /** Deflate level of zipped outputs, 0 (store) to 9; default 1. */
   zipLevel?: number;
+  /**
+   * PostgreSQL application_name of the export's sessions (letters, digits, '_' and '-'); unique per run. The
+   * job's name lets a delete end the sessions of a running export at once. Default: a random one.
+   */
+  sessionName?: string;
 }
 
 export interface ExportOutput {

@@ -88,7 +88,7 @@ export async function writeExport(job: ExportJob): Promise<ExportOutput> {
   const { format, signal } = job;
   const plan = planExport(format, job.layers.map((l) => l.name), job.baseName);
   const target = await resolveTarget(job.target);
-  const appName = `export-${randomUUID()}`;
+  const appName = job.sessionName ? `${job.sessionName}-${randomUUID().slice(0, 8)}` : `export-${randomUUID()}`;
   const conn = exportConnection(job.pg, appName);
   const stage = await mkdtemp(join(job.workDir, '.export-'));
   const finalPath = join(job.workDir, plan.fileName);
