@@ -3,6 +3,7 @@ import { ConfigError, loadConfig } from './core/config/env';
 import { Logger } from 'nestjs-pino';
 import { createApi } from './bootstrap';
 import { closeOnSignals } from './core/shutdown';
+import { errorForLog } from './core/logging/redact';
 
 async function main() {
   const config = loadConfig();
@@ -13,6 +14,6 @@ async function main() {
 
 main().catch((e) => {
   // Config errors are the operator's to fix: print the message alone, no stack.
-  console.error(e instanceof ConfigError ? e.message : e);
+  console.error(e instanceof ConfigError ? e.message : errorForLog(e));
   process.exit(1);
 });

@@ -4,6 +4,7 @@ import { Logger } from 'nestjs-pino';
 import { ConfigError, loadConfig } from './core/config/env';
 import { assertGdalDrivers, GdalInstallError } from './core/gdal-drivers';
 import { closeOnSignals } from './core/shutdown';
+import { errorForLog } from './core/logging/redact';
 import { WorkerModule } from './worker.module';
 
 /** The worker: an application context, no HTTP server. SIGTERM closes connections (and, later, hands back jobs). */
@@ -19,6 +20,6 @@ async function main() {
 }
 
 main().catch((e) => {
-  console.error(e instanceof ConfigError || e instanceof GdalInstallError ? e.message : e);
+  console.error(e instanceof ConfigError || e instanceof GdalInstallError ? e.message : errorForLog(e));
   process.exit(1);
 });

@@ -3,11 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import { LoggerModule } from 'nestjs-pino';
 import { APP_CONFIG } from '../config/config.module';
 import { AppConfig } from '../config/env';
-
-/** Tokens travel in query strings (the client does that for GET); they must never reach the logs. */
-export function redactUrl(url: string): string {
-  return url.replace(/([?&](?:token|password|auth_token)=)[^&]*/gi, '$1[redacted]');
-}
+import { errorForLog, redactUrl } from './redact';
 
 /** JSON logs, one line per request with its id (taken from X-Request-Id when a proxy set one). */
 export const LoggingModule = LoggerModule.forRootAsync({
@@ -24,6 +20,7 @@ export const LoggingModule = LoggerModule.forRootAsync({
       serializers: {
         req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: redactUrl(req.url) }),
         res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+        err: errorForLog,
       },
       redact: ['req.headers.authorization', 'req.headers["x-esri-authorization"]'],
       autoLogging: { ignore: (req: IncomingMessage) => req.url?.endsWith('/health') ?? false },
