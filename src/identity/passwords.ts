@@ -23,7 +23,7 @@ export function assertPasswordLength(password: string): void {
  * queue behind them; beyond it a request is refused at once rather than piling up memory and latency. Hand-written:
  * p-limit (the usual choice) is ESM-only and has no bounded queue, and this is twenty lines.
  */
-class HashSlots {
+export class HashSlots {
   private running = 0;
   private readonly waiting: (() => void)[] = [];
 
@@ -34,7 +34,7 @@ class HashSlots {
 
   configure(size: number): void {
     this.size = size;
-    this.queueMax = size * 16;
+    this.queueMax = size * 32;
   }
 
   async run<T>(fn: () => Promise<T>): Promise<T> {
@@ -55,9 +55,9 @@ class HashSlots {
   }
 }
 
-const slots = new HashSlots(2, 32);
+const slots = new HashSlots(2, 64);
 
-/** Sets the number of concurrent scrypts per process (PASSWORD_HASH_CONCURRENCY); the queue holds 16 per slot. */
+/** Sets the number of concurrent scrypts per process (PASSWORD_HASH_CONCURRENCY); the queue holds 32 per slot (about 2 s of work). */
 export function configureHashConcurrency(size: number): void {
   slots.configure(size);
 }
@@ -78,20 +78,28 @@ export async function hashPassword(password: string): Promise<string> {
   return ['scrypt', PARAMS.N, PARAMS.r, PARAMS.p, salt.toString('base64'), key.toString('base64')].join('$');
 }
 
-/**
- * `beforeHash` runs once a slot is held, right before the scrypt: sign-in re-checks its throttle there, so attempts
- * that queued while the throttle closed compute nothing.
- */
-export async function verifyPassword(password: string, stored: string, beforeHash?: () => Promise<void>): Promise<boolean> {
+/** Steps run while the hash slot is held, around the scrypt. */
+export interface VerifyHooks {
+  /** Right before hashing: sign-in re-checks its throttle here, so attempts that queued while it closed hash nothing. */
+  before?: () => Promise<void>;
+  /** Right after, with the outcome: sign-in records it here, before the next queued attempt's `before` runs. */
+  after?: (matched: boolean) => Promise<void>;
+}
+
+export async function verifyPassword(password: string, stored: string, hooks: VerifyHooks = {}): Promise<boolean> {
   assertPasswordLength(password);
   const [scheme, n, r, p, salt, hash] = stored.split('$');
-  if (scheme !== 'scrypt' || !hash) return false;
-  const key = await slots.run(async () => {
-    await beforeHash?.();
-    return scrypt(password, Buffer.from(salt, 'base64'), { N: Number(n), r: Number(r), p: Number(p) });
+  const expected = Buffer.from(hash ?? '', 'base64');
+  return slots.run(async () => {
+    await hooks.before?.();
+    let matched = false;
+    if (scheme === 'scrypt' && hash) {
+      const key = await scrypt(password, Buffer.from(salt, 'base64'), { N: Number(n), r: Number(r), p: Number(p) });
+      matched = key.length === expected.length && timingSafeEqual(key, expected);
+    }
+    await hooks.after?.(matched);
+    return matched;
   });
-  const expected = Buffer.from(hash, 'base64');
-  return key.length === expected.length && timingSafeEqual(key, expected);
 }
 
 /**

@@ -81,18 +81,18 @@ export class TokenService {
   }
 
   private async checkPassword(username: string, password: string, address: string): Promise<string> {
-    // Refused here without a hash while throttled, and again once a hash slot is ours: attempts that queued
-    // while other failures closed the throttle compute nothing either.
+    // Refused without hashing while throttled, checked again once a hash slot is ours, and the outcome recorded
+    // before the slot passes on: however many attempts queue up, only the slots' worth can slip past a closing throttle.
     await this.throttle.assertOpen(username, address);
     const user = await this.repo.findUserWithPassword(username);
-    const ok = await verifyPassword(password, user?.passwordHash ?? dummyHash(), () => this.throttle.assertOpen(username, address));
     // User names are case-sensitive in generateToken; the unique index makes the row unique regardless of case.
-    if (!user || !ok || user.username !== username || user.disabled) {
-      await this.throttle.failed(username, address);
-      throw refuse('Invalid username or password.');
-    }
-    await this.throttle.succeeded(username, address);
-    return user.id;
+    const valid = (matched: boolean) => !!user && matched && user.username === username && !user.disabled;
+    const matched = await verifyPassword(password, user?.passwordHash ?? dummyHash(), {
+      before: () => this.throttle.assertOpen(username, address),
+      after: (m) => (valid(m) ? this.throttle.succeeded(username, address) : this.throttle.failed(username, address)),
+    });
+    if (!valid(matched)) throw refuse('Invalid username or password.');
+    return user!.id;
   }
 
   /** The token's row, if it is valid and used from where it is bound to; otherwise 498 (what ArcGIS answers). */
