@@ -183,11 +183,12 @@ main()
   .then(
     (code) => code,
     (e) => {
+      if (interrupted) return 130; // requests cut short by the clean-up, not a finding
       console.error(e);
       return 1;
     },
   )
   .then(async (code) => {
     await cluster?.close();
-    process.exit(code);
+    process.exit(interrupted ? 130 : code);
   });

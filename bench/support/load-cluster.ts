@@ -56,13 +56,13 @@ export async function startCluster(): Promise<Cluster> {
   const processes: Cluster['processes'] = [];
   const exits: string[] = [];
   const peaks: Record<string, number> = {};
-  let closing = false;
+  let closing: Promise<void> | undefined;
   let db: Client | undefined;
   let sampler: NodeJS.Timeout | undefined;
 
-  const close = async () => {
-    if (closing) return;
-    closing = true;
+  // One clean-up however many callers (a signal and the main path both ask): each waits for the same one to finish.
+  const close = () => (closing ??= cleanUp());
+  const cleanUp = async () => {
     if (sampler) clearInterval(sampler);
     const alive = processes.filter((p) => p.proc.exitCode === null && p.proc.signalCode === null);
     const gone = alive.map((p) => new Promise((r) => p.proc.once('exit', r)));
