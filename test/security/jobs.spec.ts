@@ -8,7 +8,6 @@ import * as path from 'node:path';
 import { crc32, deflateRawSync } from 'node:zlib';
 import { OgrArgs, UnsafeGdalArgumentError } from '../../src/core/gdal/ogr-args';
 import { bullConnection } from '../../src/core/jobs/job-queue.service';
-import { JobReconciler } from '../../src/core/jobs/job-reconciler';
 import { QueueName } from '../../src/core/jobs/job.types';
 import { buildTranslateArgs } from '../../src/export/writer/args';
 import { zipDirectory } from '../../src/export/writer/zip';
@@ -542,23 +541,23 @@ describe('jobs: a failed export keeps no file', () => {
       await waitFor('the export to start', async () => (await row()) === 'processing', 60000, 10);
       w1.child.kill('SIGSTOP');
       expect(await row()).toBe('processing');
-      // Another process's stalled-job check finds the lock expired; with no stall allowance BullMQ fails the job.
+      // Another process's stalled-job check finds the lock expired and, with no stall allowance, marks the job to
+      // be failed; the next worker to fetch it (a live one, started now) fails it and closes the row.
       await sleep(2500);
-      checker = new Worker(QueueName.Export, null, { connection: bullConnection(t.config), prefix: t.config.queuePrefix, maxStalledCount: 0, autorun: false });
-      await waitFor('BullMQ to fail the stalled job', async () => {
-        await (checker as unknown as { moveStalledJobsToWait(): Promise<unknown> }).moveStalledJobsToWait();
-        const q = new Queue(QueueName.Export, { connection: bullConnection(t.config), prefix: t.config.queuePrefix });
-        try {
-          return (await (await q.getJob(e.jobId))?.getState()) === 'failed';
-        } finally {
-          await q.close();
-        }
-      }, 20000, 500);
-      // The reconciler of a live worker closes the row (rows younger than 5 s are left to the queue).
-      w2 = await startWorker({ ...t.config, workerConcurrency: 1 });
-      await sleep(5000);
-      await w2.get(JobReconciler).tick();
-      expect(await row()).toBe('failed');
+      checker = new Worker(QueueName.Export, null, { connection: bullConnection(t.config), prefix: t.config.queuePrefix, maxStalledCount: 0, stalledInterval: 200, autorun: false });
+      const q = new Queue(QueueName.Export, { connection: bullConnection(t.config), prefix: t.config.queuePrefix });
+      try {
+        await waitFor('the stalled-job check', async () => {
+          await (checker as unknown as { moveStalledJobsToWait(): Promise<unknown> }).moveStalledJobsToWait();
+          return (await (await q.getJob(e.jobId))?.getState()) !== 'active';
+        }, 20000, 300);
+        w2 = await startWorker(t.config);
+        await waitFor('BullMQ to fail the stalled job', async () => (await (await q.getJob(e.jobId))?.getState()) === 'failed', 20000);
+      } finally {
+        await q.close();
+      }
+      await waitFor('the row to be failed', async () => (await row()) === 'failed', 10000);
+      expect((await t.db.query(`SELECT status_message FROM jobs WHERE id = $1`, [e.jobId]))[0].status_message).toMatch(/stalled/);
       // The stalled worker wakes up and completes its export: the item must still end without a file.
       w1.child.kill('SIGCONT');
       await w1.waitFor(new RegExp(`job ${e.jobId} (done|stopped)`), 60000);
