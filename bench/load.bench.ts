@@ -32,10 +32,10 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 let cluster: Cluster | undefined;
 let interrupted = false;
 
-async function run(c: Cluster, fx: Ctx['fx'], seconds: number, hostileShare: number, hostile: Op[] | undefined, record = true) {
+async function run(c: Cluster, fx: Ctx['fx'], seconds: number, hostileShare: number, hostile: [number, Op][] | undefined, record = true) {
   const ctx: Ctx = { base: c.base, fx, samples: [], jobs: [], deadline: Date.now() + seconds * 1000, record };
   const legit = weighted(LEGIT);
-  const bad = hostile ? weighted(hostile.map((op) => [1, op] as [number, Op])) : undefined;
+  const bad = hostile ? weighted(hostile) : undefined;
   const t0 = Date.now();
   await Promise.all([
     probeHealth(c, ctx),
@@ -119,9 +119,9 @@ async function main() {
   console.error(`[load] clean run: ${CLIENTS} clients, ${SECONDS} s`);
   const clean = await run(c, fx, SECONDS, 0, undefined);
   await settle(c, GRACE_SECONDS); // the hostile run starts with an empty queue, as the clean one did
-  const hostile = hostileOps();
+  const hostile = hostileOps(fx);
   console.error(`[load] run with ${Math.round(HOSTILE * 100)}% hostile requests: ${CLIENTS} clients, ${SECONDS} s`);
-  const mixed = await run(c, fx, SECONDS, HOSTILE, hostile.map(([, op]) => op));
+  const mixed = await run(c, fx, SECONDS, HOSTILE, hostile);
   if (interrupted) return 130;
   console.error(`[load] waiting up to ${GRACE_SECONDS} s for the export jobs to finish`);
   const graceEnd = Date.now() + GRACE_SECONDS * 1000;
@@ -138,6 +138,8 @@ async function main() {
   const all: Sample[] = [...clean.samples, ...mixed.samples];
   const faults = all.filter((s) => s.fault);
   const unanswered = all.filter((s) => !s.hostile && (s.outcome === 'timeout' || s.outcome === 'no answer'));
+  const refused = all.filter((s) => !s.hostile && s.outcome !== 'ok' && !unanswered.includes(s));
+  const refusedOps = [...new Set(refused.map((s) => `${s.op}: ${s.outcome}`))].map((k) => `${k} ×${refused.filter((s) => `${s.op}: ${s.outcome}` === k).length}`).join(', ');
   const legit = legitTable(clean.samples, mixed.samples);
   const ratio = legit.all.hostile.p99 / legit.all.clean.p99;
   const rate = (r: { samples: Sample[]; wall: number }) => (r.samples.length / r.wall).toFixed(0);
@@ -166,7 +168,11 @@ async function main() {
   const faultOps = [...new Set(faults.map((s) => s.op))].map((op) => `${op} ×${faults.filter((s) => s.op === op).length}`).join(', ');
   const targets: [boolean, string][] = [
     [faults.length === 0, `zero 5xx: ${faults.length}${faultOps ? ` (${faultOps})` : ''}`],
-    [unanswered.length === 0 && exited.length === 0, `every legitimate request answered within 30 s and every process up: ${unanswered.length} unanswered${exited.length ? `; ${exited.join(', ')}` : ''}`],
+    [
+      unanswered.length === 0 && refused.length === 0 && exited.length === 0,
+      `every legitimate request answered within 30 s without an error, every process up: ${unanswered.length} unanswered, ${refused.length} errors` +
+        `${refusedOps ? ` (${refusedOps})` : ''}${exited.length ? `; ${exited.join(', ')}` : ''}`,
+    ],
     [lost.length === 0 && stuck.length === 0, `zero lost or stuck export jobs: ${lost.length} lost, ${stuck.length} stuck of ${rows.length} (${jobs.length} answered submissions)`],
     [
       failed.length === 0 && files.missing === 0 && files.unanswered === 0,
