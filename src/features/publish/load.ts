@@ -96,6 +96,8 @@ export async function loadLayer(filePath: string, type: PublishFileType, src: So
   const db = connectionOf(target);
   const session = (opts.sessionName ?? `arcgis-publish-${randomUUID().slice(0, 12)}`).replace(/[^A-Za-z0-9_-]/g, '').slice(0, 40);
   const client = new Client({ ...db.client, application_name: `${session}-control` });
+  // A cancelled job's sessions are ended from outside (JobsRepository.endSessions): the next query reports it.
+  client.on('error', () => undefined);
   await client.connect();
   const restore: string[] = [];
   let srcDs: gdal.Dataset | undefined;
