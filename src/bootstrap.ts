@@ -5,6 +5,10 @@ import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { AppConfig } from './core/config/env';
 import { arcgisBodyMiddleware } from './core/http/body';
+import { cachePolicy } from './core/http/cache';
+import { corsOptions } from './core/http/cors';
+import { originOf } from './identity/token-binding';
+import { TokenService } from './identity/token.service';
 import { mountBullBoard } from './ops/bull-board';
 
 /** Builds the API application; used by main.ts and by the end-to-end tests, so both run the same stack. */
@@ -18,9 +22,11 @@ export async function createApi(config: AppConfig, opts: { quiet?: boolean } = {
   app.set('trust proxy', 'loopback');
   app.set('query parser', 'simple');
   app.disable('x-powered-by');
-  app.enableCors({ origin: true, credentials: true });
+  app.use(cachePolicy());
+  app.enableCors(corsOptions(config.http.corsCredentialOrigins));
   mountBullBoard(app, config);
-  for (const mw of arcgisBodyMiddleware(config)) app.use(mw);
+  const tokens = app.get(TokenService);
+  app.use(arcgisBodyMiddleware(config, (token, req) => tokens.resolve(token, originOf(req)).then(() => true, () => false)));
   if (config.contextPath) app.setGlobalPrefix(config.contextPath.slice(1));
   return app;
 }

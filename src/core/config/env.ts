@@ -65,6 +65,24 @@ class EnvDto {
   @Transform(toInt) @IsInt({ message: 'UPLOAD_MAX_MB must be an integer' }) @Min(1)
   UPLOAD_MAX_MB = 2048;
 
+  @Transform(toInt) @IsInt({ message: 'UPLOAD_BEFORE_TOKEN_MB must be an integer' }) @Min(0)
+  UPLOAD_BEFORE_TOKEN_MB = 512;
+
+  @Transform(toInt) @IsInt({ message: 'BODY_MAX_MB must be an integer' }) @Min(1) @Max(1024)
+  BODY_MAX_MB = 10;
+
+  @Transform(toInt) @IsInt({ message: 'BODY_MAX_FIELDS must be an integer' }) @Min(10) @Max(100000)
+  BODY_MAX_FIELDS = 100;
+
+  @Transform(toInt) @IsInt({ message: 'BODY_BUFFER_MB must be an integer' }) @Min(1)
+  BODY_BUFFER_MB = 32;
+
+  @IsOptional()
+  @Matches(/^\s*https?:\/\/[A-Za-z0-9.\-\[\]:]+\s*(,\s*https?:\/\/[A-Za-z0-9.\-\[\]:]+\s*)*$/, {
+    message: 'CORS_CREDENTIAL_ORIGINS must be comma-separated origins like https://app.example.org (scheme, host, optional port; no path, no *)',
+  })
+  CORS_CREDENTIAL_ORIGINS?: string;
+
   @Transform(toInt) @IsInt({ message: 'WORKER_CONCURRENCY must be an integer' }) @Min(1) @Max(64)
   WORKER_CONCURRENCY = 1;
 
@@ -125,6 +143,18 @@ export interface AppConfig {
   /** Publishing bounds: bytes a zipped upload may unpack to, and features one publish may load (all layers). */
   publish: { maxUnpackedBytes: number; maxFeatures: number };
   limits: { shareMaxItems: number; shareMaxGroups: number; tokenMaxMinutes: number; uploadMaxBytes: number };
+  /** Request bodies and CORS (core/http/body.ts, core/http/cors.ts). */
+  http: {
+    /** A non-multipart body, or the non-file fields of a multipart body together. */
+    bodyMaxBytes: number;
+    bodyMaxFields: number;
+    /** Body bytes held in memory at once by the whole process; a body that does not fit waits unread. */
+    bodyBufferBytes: number;
+    /** File bytes spooled at once, across requests, before the request's token was seen (0: none). */
+    uploadBeforeTokenBytes: number;
+    /** Lower-case origins that may send credentials (cookies); every other origin gets CORS without them. */
+    corsCredentialOrigins: string[];
+  };
   /** How often an API process deletes expired tokens (0: never). */
   tokenPurgeIntervalS: number;
   /** Sign-in throttle: failures allowed per (user, address), per address and per user before delays of 2^k s start. */
@@ -163,6 +193,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     queuePrefix: dto.QUEUE_PREFIX,
     jobLockMs: dto.JOB_LOCK_MS,
     exportZipLevel: dto.EXPORT_ZIP_LEVEL,
+    http: {
+      bodyMaxBytes: dto.BODY_MAX_MB * 1024 * 1024,
+      bodyMaxFields: dto.BODY_MAX_FIELDS,
+      bodyBufferBytes: Math.max(dto.BODY_BUFFER_MB, dto.BODY_MAX_MB) * 1024 * 1024,
+      uploadBeforeTokenBytes: Math.min(dto.UPLOAD_BEFORE_TOKEN_MB, dto.UPLOAD_MAX_MB) * 1024 * 1024,
+      corsCredentialOrigins: (dto.CORS_CREDENTIAL_ORIGINS ?? '')
+        .split(',')
+        .map((o) => o.trim().toLowerCase())
+        .filter(Boolean),
+    },
     publish: { maxUnpackedBytes: dto.PUBLISH_MAX_UNPACKED_MB * 1024 * 1024, maxFeatures: dto.PUBLISH_MAX_FEATURES },
     query: { timeoutMs: dto.QUERY_TIMEOUT_MS, poolSize: dto.QUERY_POOL_SIZE },
     geometry: {

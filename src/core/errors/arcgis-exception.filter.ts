@@ -1,8 +1,19 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import { QueryFailedError } from 'typeorm';
 import { ArcgisRequest, isPretty } from '../http/arcgis-request';
+import { ERROR_REPLY } from '../http/cache';
 import { ArcgisError, Errors } from './arcgis-error';
+
+/**
+ * Writes an error envelope: HTTP 200 as ArcGIS does, or 413 for a refused body. `closeConnection` is for a reply sent
+ * before the body was read: the rest of it is not wanted, and a keep-alive connection would have to read it first.
+ */
+export function sendErrorReply(req: Request, res: Response, error: ArcgisError, opts: { status?: number; closeConnection?: boolean } = {}): void {
+  res.locals[ERROR_REPLY] = true;
+  if (opts.closeConnection) res.setHeader('Connection', 'close');
+  res.status(opts.status ?? 200).type('application/json').send(JSON.stringify(error.toEnvelope(), null, isPretty(req) ? 2 : undefined));
+}
 
 /**
  * The one place errors become replies. ArcGIS answers errors with HTTP 200 and the envelope
@@ -22,7 +33,7 @@ export class ArcgisExceptionFilter implements ExceptionFilter {
       res.destroy();
       return;
     }
-    res.status(200).type('application/json').send(JSON.stringify(error.toEnvelope(), null, isPretty(req) ? 2 : undefined));
+    sendErrorReply(req, res, error);
   }
 
   private toArcgisError(exception: unknown, req: ArcgisRequest): ArcgisError {

@@ -1,13 +1,25 @@
 import type { Request } from 'express';
 import type { Caller } from '../../identity/caller';
 
+/** A multipart file part streamed to DATA_DIR/tmp (core/http/body.ts); deleted after the response unless adopted. */
+export interface UploadedFile {
+  fieldname: string;
+  originalname: string;
+  encoding: string;
+  mimetype: string;
+  size: number;
+  destination: string;
+  filename: string;
+  path: string;
+}
+
 /** Values merged from the query string and the body (form, multipart): ArcGIS treats them alike. */
 export type ArcParams = Record<string, string>;
 
 export interface ArcgisRequest extends Request {
   arcParams: ArcParams;
   caller?: Caller;
-  uploadedFile?: Express.Multer.File;
+  uploadedFile?: UploadedFile;
   requestId?: string;
   /** A body that could not be parsed; raised by the request guard. */
   bodyError?: unknown;

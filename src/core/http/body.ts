@@ -1,10 +1,36 @@
+import busboy from 'busboy';
 import express, { NextFunction, Request, Response } from 'express';
-import multer from 'multer';
-import { mkdirSync, promises as fs } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { createWriteStream, mkdirSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { AppConfig } from '../config/env';
-import { Errors } from '../errors/arcgis-error';
+import { ArcgisError, Errors } from '../errors/arcgis-error';
+import { sendErrorReply } from '../errors/arcgis-exception.filter';
 import { ArcgisRequest } from './arcgis-request';
+import { ByteBudget, Hold } from './byte-budget';
+
+/** Whether a token names a signed-in user; the body is read before the guards, so it asks the token store itself. */
+export type TokenCheck = (token: string, req: Request) => Promise<boolean>;
+
+/**
+ * The operations that take a file, relative to the REST base. Only these accept a file part; everywhere else one is
+ * refused before a byte of it is read (the body is parsed before routing, so this cannot come from the controllers).
+ */
+const FILE_ROUTES = [/^\/content\/users\/[^/]+\/addItem\/?$/];
+
+/**
+ * A body at most this size is read without a reservation: its memory is of the order of the request headers Node
+ * already holds per connection, and small requests must not queue behind a flood of large ones.
+ */
+const SMALL_BODY = 64 * 1024;
+/** Fields after the file are what a client appends after it (arcgis-rest-js: filename, overwrite, async, token). */
+const AFTER_FILE_FIELDS = 64 * 1024;
+
+const MB = 1024 * 1024;
+const mb = (bytes: number) => `${Math.round((bytes / MB) * 10) / 10} MB`;
+const tooLarge = (detail: string) => new ArcgisError(413, 'Request entity too large.', [detail]);
 
 /** A value sent twice (k=a&k=b) means a list to ArcGIS clients, so it is joined the way the client joins arrays. */
 function flatten(source: unknown): Record<string, string> {
@@ -17,63 +43,248 @@ function flatten(source: unknown): Record<string, string> {
   return out;
 }
 
-type Middleware = (req: Request, res: Response, next: NextFunction) => void;
+function headerToken(req: Request): string | undefined {
+  for (const header of ['x-esri-authorization', 'authorization']) {
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(String(req.headers[header] ?? ''));
+    if (m) return m[1];
+  }
+  return undefined;
+}
 
-/**
- * Express would answer a parse error itself (an HTML page); keeping it on the request lets the request guard
- * raise it, so it reaches the ArcGIS error filter like any other bad input.
- */
-function deferErrors(mw: Middleware): Middleware {
-  return (req, res, next) =>
-    mw(req, res, (err?: unknown) => {
-      if (err) (req as ArcgisRequest).bodyError = err;
-      next();
-    });
+function hasBody(req: Request): boolean {
+  return req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0');
 }
 
 /**
- * Body parsing for the ArcGIS API: form bodies (flat keys, no nested objects), JSON, and multipart with the file
- * streamed to DATA_DIR/tmp. Parsing happens before the guards so a token sent in a multipart body is seen.
- * Temp files nobody adopted are deleted when the response ends.
+ * Body parsing for the ArcGIS API, before the guards so a token sent in the body is seen: form bodies (flat keys),
+ * JSON, and multipart with the file streamed to DATA_DIR/tmp. Every limit is enforced while reading, and a refusal is
+ * answered at once (HTTP 413, or a 400 envelope for a malformed body) without reading the rest:
+ *  - a body larger than its limit (Content-Length, or counted as it arrives): BODY_MAX_MB, UPLOAD_MAX_MB for a file;
+ *  - more than BODY_MAX_FIELDS fields, or non-file fields larger than BODY_MAX_MB together;
+ *  - a file on an operation that takes none, a second file, a file whose request carries an invalid token;
+ *  - process-wide, BODY_BUFFER_MB of body bytes in memory: beyond it bodies wait unread (see ByteBudget);
+ *  - a file part that arrives before any token is only spooled within UPLOAD_BEFORE_TOKEN_MB across all requests.
+ *    arcgis-rest-js appends the token after every other parameter, so its uploads send the file first; a token in
+ *    the query string, a Bearer header or a field before the file is checked before a byte of the file is written.
+ * Temp files nobody adopted are deleted when the response ends, and at once when the caller turns out unknown.
  */
-export function arcgisBodyMiddleware(config: AppConfig) {
+export function arcgisBodyMiddleware(config: AppConfig, tokenIsValid: TokenCheck) {
   const tmp = path.resolve(config.dataDir, 'tmp');
   mkdirSync(tmp, { recursive: true });
-  const upload = multer({
-    dest: tmp,
-    // Browsers and the client send UTF-8 file names; busboy would read them as latin1.
-    defParamCharset: 'utf8',
-    limits: { fileSize: config.limits.uploadMaxBytes, files: 1, fields: 200, fieldSize: 60 * 1024 * 1024 },
-  }).any();
-  return [
-    deferErrors(express.urlencoded({ extended: false, limit: '60mb', parameterLimit: 10000 })),
-    deferErrors(express.json({ limit: '60mb' })),
-    (req: Request, res: Response, next: NextFunction) => {
-      if ((req as ArcgisRequest).bodyError) return next();
-      if (!req.is('multipart/form-data')) return next();
-      upload(req, res, (err?: unknown) => {
-        const files = (req.files as Express.Multer.File[] | undefined) ?? [];
-        res.on('close', () => files.forEach((f) => fs.rm(f.path, { force: true }).catch(() => undefined)));
-        if (err) {
-          const e = err as { code?: string; message?: string };
-          const message = e.code === 'LIMIT_FILE_SIZE' ? `File is larger than ${config.limits.uploadMaxBytes} bytes.` : String(e.message);
-          (req as ArcgisRequest).bodyError = Object.assign(new Error(message), { status: 400 });
-          return next();
-        }
-        (req as ArcgisRequest).uploadedFile = files.find((f) => f.fieldname === 'file') ?? files[0];
-        next();
-      });
-    },
-    (req: Request, _res: Response, next: NextFunction) => {
-      const params = { ...flatten(req.query), ...flatten(req.body) };
-      (req as ArcgisRequest).arcParams = params;
-      // PostgreSQL text cannot hold NUL; no legitimate ArcGIS parameter carries one. A token is only hashed,
-      // so a mangled one is left for the guard to call invalid (498).
-      const withNul = Object.keys(params).find((k) => k.includes('\0') || (k !== 'token' && params[k].includes('\0')));
-      if (withNul !== undefined) {
-        (req as ArcgisRequest).bodyError = Errors.badRequest('Invalid parameter value.', [`Parameter '${withNul.replace(/\0/g, '')}' contains a NUL character.`]);
+  const { bodyMaxBytes, bodyMaxFields } = config.http;
+  const uploadMax = config.limits.uploadMaxBytes;
+  const memory = new ByteBudget(config.http.bodyBufferBytes);
+  let beforeTokenBytes = 0;
+  const urlencoded = express.urlencoded({ extended: false, limit: bodyMaxBytes, parameterLimit: bodyMaxFields });
+  const json = express.json({ limit: bodyMaxBytes });
+
+  return async (req: Request, res: Response, next: NextFunction) => {
+    const r = req as ArcgisRequest;
+    r.arcParams = flatten(req.query);
+    if (!hasBody(req)) return finish(r, {}, next);
+
+    let refused = false;
+    let hold: Hold | undefined;
+    let fileStream: { destroy(): void } | undefined;
+    const temps: string[] = [];
+    const cleanup = () => {
+      hold?.release();
+      hold = undefined;
+      for (const t of temps.splice(0)) fs.rm(t, { force: true }).catch(() => undefined);
+    };
+    res.on('close', cleanup);
+    const refuse = (error: ArcgisError) => {
+      if (refused || res.headersSent) return;
+      refused = true;
+      req.unpipe();
+      fileStream?.destroy(); // closes the temp file's descriptor; cleanup removes the file
+      cleanup();
+      sendErrorReply(req, res, error, { status: error.code === 413 ? 413 : 200, closeConnection: true });
+    };
+
+    const relPath = req.path.startsWith(config.restBase) ? req.path.slice(config.restBase.length) : req.path;
+    const multipart = !!req.is('multipart/form-data');
+    const fileRoute = multipart && FILE_ROUTES.some((re) => re.test(relPath));
+    const declared = req.headers['content-length'] !== undefined ? Number(req.headers['content-length']) : undefined;
+    const max = fileRoute ? uploadMax + bodyMaxBytes : bodyMaxBytes;
+    if (declared !== undefined && declared > max) {
+      return refuse(tooLarge(`The body is ${declared} bytes; the limit is ${mb(max)} (${fileRoute ? 'UPLOAD_MAX_MB plus BODY_MAX_MB' : 'BODY_MAX_MB'}).`));
+    }
+    // A file for a known-bad token is refused before anything is read (the guard would answer 498 after the upload).
+    const earlyToken = r.arcParams.token || headerToken(req);
+    let callerKnown = false;
+    if (fileRoute && earlyToken) {
+      if (!(await tokenIsValid(earlyToken, req))) return refuse(Errors.invalidToken());
+      callerKnown = true;
+    }
+
+    const inMemory = declared === undefined ? bodyMaxBytes : Math.min(declared, bodyMaxBytes);
+    if (inMemory > SMALL_BODY) {
+      const abort = new AbortController();
+      const onClose = () => abort.abort();
+      req.once('close', onClose);
+      try {
+        hold = await memory.acquire(inMemory, abort.signal);
+      } catch {
+        return; // the client went away while waiting
+      } finally {
+        req.off('close', onClose);
       }
-      next();
-    },
-  ];
+      if (res.writableEnded || req.destroyed) return cleanup();
+    }
+
+    if (!multipart) {
+      const parser = req.is('application/json') ? json : urlencoded;
+      let seen = 0;
+      parser(req, res, (err?: unknown) => {
+        if (refused) return;
+        if (err) {
+          const e = err as { type?: string; status?: number; message?: string };
+          if (e.type === 'entity.too.large') return refuse(tooLarge(`The body is larger than ${mb(bodyMaxBytes)} (BODY_MAX_MB).`));
+          if (e.type === 'parameters.too.many') return refuse(tooLarge(`The body has more than ${bodyMaxFields} parameters (BODY_MAX_FIELDS).`));
+          // Malformed bodies go to the request guard as before, which raises them through the error filter.
+          r.bodyError = err;
+          return finish(r, {}, next);
+        }
+        finish(r, req.body, next);
+      });
+      // body-parser reads a body past its limit to the end before it reports (raw-body's limit is checked per chunk,
+      // then the request is drained): a chunked body without Content-Length is counted here and cut at the limit.
+      if (!req.readableEnded) {
+        req.on('data', (chunk: Buffer) => {
+          seen += chunk.length;
+          if (seen > bodyMaxBytes) refuse(tooLarge(`The body is larger than ${mb(bodyMaxBytes)} (BODY_MAX_MB).`));
+        });
+      }
+      return;
+    }
+
+    let bb: busboy.Busboy;
+    try {
+      bb = busboy({
+        headers: req.headers,
+        // Browsers and the client send UTF-8 file names; busboy would read them as latin1.
+        defParamCharset: 'utf8',
+        limits: { fieldNameSize: 256, fieldSize: bodyMaxBytes, fields: bodyMaxFields, files: 1, parts: bodyMaxFields + 1, fileSize: uploadMax },
+      });
+    } catch (e) {
+      r.bodyError = Object.assign(new Error((e as Error).message), { status: 400 });
+      return finish(r, {}, next);
+    }
+    const fields: Record<string, string | string[]> = {};
+    let fieldBytes = 0;
+    let fieldLimit = bodyMaxBytes;
+    let upload: Promise<void> | undefined;
+    let provisional = 0; // bytes of this request counted in beforeTokenBytes
+    const giveBackProvisional = () => {
+      beforeTokenBytes -= provisional;
+      provisional = 0;
+    };
+    res.on('close', giveBackProvisional);
+
+    bb.on('field', (name, value, info) => {
+      if (refused) return;
+      fieldBytes += name.length + value.length;
+      if (info.valueTruncated || fieldBytes > fieldLimit) {
+        const what = fieldLimit < bodyMaxBytes ? `${AFTER_FILE_FIELDS} bytes of fields after the file` : `${mb(bodyMaxBytes)} of fields (BODY_MAX_MB)`;
+        return refuse(tooLarge(`The fields of this body exceed ${what}.`));
+      }
+      const prev = fields[name];
+      fields[name] = prev === undefined ? value : Array.isArray(prev) ? [...prev, value] : [prev, value];
+    });
+    bb.on('fieldsLimit', () => refuse(tooLarge(`The body has more than ${bodyMaxFields} fields (BODY_MAX_FIELDS).`)));
+    bb.on('partsLimit', () => refuse(tooLarge(`The body has more than ${bodyMaxFields + 1} parts (BODY_MAX_FIELDS).`)));
+    bb.on('filesLimit', () => refuse(Errors.badRequest('Too many files.', ['This operation takes one file.'])));
+    bb.on('error', (err) => {
+      if (refused) return;
+      refused = true;
+      req.unpipe(bb);
+      cleanup();
+      r.bodyError = Object.assign(new Error(err.message), { status: 400 });
+      finish(r, {}, next);
+    });
+    bb.on('file', (fieldname, stream, info) => {
+      if (refused) return void stream.resume();
+      if (!fileRoute) return refuse(Errors.badRequest('Too many files.', ['This operation takes no file.']));
+      // What is in memory now is all the fields will hold, bar the few a client sends after the file.
+      fieldLimit = fieldBytes + AFTER_FILE_FIELDS;
+      fileStream = stream;
+      hold?.shrinkTo(fieldLimit);
+      upload = (async () => {
+        const token = typeof fields.token === 'string' ? fields.token : undefined;
+        if (!callerKnown && token) {
+          if (!(await tokenIsValid(token, req))) return refuse(Errors.invalidToken());
+          callerKnown = true;
+        }
+        if (refused) return void stream.resume();
+        if (!callerKnown && config.http.uploadBeforeTokenBytes === 0) {
+          return refuse(tooLarge('A file is accepted only after the token (query string, Authorization header, or a field before the file); UPLOAD_BEFORE_TOKEN_MB is 0.'));
+        }
+        const file = path.join(tmp, `upload-${randomUUID()}`);
+        temps.push(file);
+        let size = 0;
+        const count = new Transform({
+          transform: (chunk: Buffer, _enc, done) => {
+            size += chunk.length;
+            if (!callerKnown) {
+              provisional += chunk.length;
+              beforeTokenBytes += chunk.length;
+              if (beforeTokenBytes > config.http.uploadBeforeTokenBytes) {
+                refuse(tooLarge(`Files sent before the token are limited to ${mb(config.http.uploadBeforeTokenBytes)} at once (UPLOAD_BEFORE_TOKEN_MB); send the token in the query string, an Authorization header, or a field before the file.`));
+                return done(new Error('refused'));
+              }
+            }
+            done(null, chunk);
+          },
+        });
+        stream.on('limit', () => refuse(tooLarge(`The file is larger than ${mb(uploadMax)} (UPLOAD_MAX_MB).`)));
+        try {
+          await pipeline(stream, count, createWriteStream(file, { flags: 'wx' }));
+        } catch (e) {
+          if (!refused) refuse(Errors.badRequest('Unable to read the uploaded file.', [(e as Error).message]));
+          return;
+        }
+        if (stream.truncated) return;
+        r.uploadedFile = {
+          fieldname,
+          originalname: info.filename ?? 'file',
+          encoding: info.encoding,
+          mimetype: info.mimeType,
+          size,
+          destination: tmp,
+          filename: path.basename(file),
+          path: file,
+        };
+      })();
+    });
+    bb.on('close', async () => {
+      if (refused) return;
+      await upload;
+      if (refused) return;
+      if (r.uploadedFile && !callerKnown) {
+        // The token came after the file (arcgis-rest-js): the file stays only if it names a signed-in user.
+        const token = typeof fields.token === 'string' ? fields.token : earlyToken;
+        if (!token || !(await tokenIsValid(token, req))) {
+          await fs.rm(r.uploadedFile.path, { force: true }).catch(() => undefined);
+          r.uploadedFile = undefined;
+        }
+        giveBackProvisional();
+      }
+      if (!refused) finish(r, fields, next);
+    });
+    req.pipe(bb);
+  };
+}
+
+/** Merges the body into the query parameters and checks what no parameter may contain. */
+function finish(r: ArcgisRequest, body: unknown, next: NextFunction): void {
+  const params = { ...r.arcParams, ...flatten(body) };
+  r.arcParams = params;
+  // PostgreSQL text cannot hold NUL; no legitimate ArcGIS parameter carries one. A token is only hashed,
+  // so a mangled one is left for the guard to call invalid (498).
+  const withNul = Object.keys(params).find((k) => k.includes('\0') || (k !== 'token' && params[k].includes('\0')));
+  if (withNul !== undefined && !r.bodyError) {
+    r.bodyError = Errors.badRequest('Invalid parameter value.', [`Parameter '${withNul.replace(/\0/g, '')}' contains a NUL character.`]);
+  }
+  next();
 }

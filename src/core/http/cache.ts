@@ -1,0 +1,50 @@
+import type { NextFunction, Request, Response } from 'express';
+import { ArcgisRequest } from './arcgis-request';
+
+/** Set by the error filter (and body refusals): ArcGIS errors are HTTP 200, so the status alone does not tell. */
+export const ERROR_REPLY = 'arcgisErrorReply';
+
+/** Whether the request carries anything that can make its answer personal: a token, an auth header, a cookie. */
+function presentsCredentials(req: Request): boolean {
+  const h = req.headers;
+  if (h.authorization || h['x-esri-authorization'] || h.cookie) return true;
+  const params = (req as ArcgisRequest).arcParams;
+  if (params?.token) return true;
+  // Before the body parser ran (Bull Board, refused bodies): the raw query string.
+  return /[?&](?:token|%74oken)=/i.test(req.originalUrl ?? req.url);
+}
+
+function decide(req: Request, res: Response): void {
+  const error = res.locals?.[ERROR_REPLY] === true || res.statusCode >= 400;
+  const personal = presentsCredentials(req);
+  if (error || personal) {
+    // A cached 499 served to a later signed-in open, or private features to an anonymous layer (QGIS keys its cache
+    // by URL alone): such replies are stored nowhere, and their ETag would only invite a revalidation.
+    res.setHeader('Cache-Control', personal ? 'private, no-store' : 'no-store');
+    res.removeHeader('ETag');
+    return;
+  }
+  if (!res.getHeader('Cache-Control')) {
+    // Anonymous public data: a cache may keep it but must ask every time; the ETag makes that a 304 when unchanged,
+    // and the answer is computed for whoever asks, so a signed-in revalidation never gets an anonymous body it lacks.
+    res.setHeader('Cache-Control', 'no-cache');
+  }
+  res.vary('Authorization');
+  res.vary('X-Esri-Authorization');
+}
+
+/**
+ * Decides Cache-Control when the headers go out, whichever code path wrote the reply (handlers, the error filter,
+ * streamed files, Bull Board), so no path can forget it. Node has no hook at that moment besides writeHead.
+ */
+export function cachePolicy() {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const writeHead = res.writeHead;
+    res.writeHead = function (this: Response, ...args: unknown[]) {
+      if (typeof args[0] === 'number') res.statusCode = args[0];
+      if (res.statusCode !== 304) decide(req, res);
+      return (writeHead as (...a: unknown[]) => Response).apply(this, args);
+    } as typeof res.writeHead;
+    next();
+  };
+}
