@@ -12,7 +12,7 @@ export interface Sample {
   op: string;
   hostile: boolean;
   ms: number;
-  /** ok, `error <code>` (an ArcGIS envelope), `http <status>`, timeout or no answer. */
+  /** ok, `error <code>` (an ArcGIS envelope), `http <status>`, timeout or `no answer (<cause>)`. */
   outcome: string;
   /** HTTP status >= 500 or an envelope whose code is >= 500: what the house rules forbid. */
   fault: boolean;
@@ -56,16 +56,29 @@ async function call(ctx: Ctx, op: string, hostile: boolean, url: string, init: R
     const buf = Buffer.from(await res.arrayBuffer());
     const head = buf.subarray(0, 16).toString('latin1');
     let body: Answer['body'];
-    if (head.startsWith('{"error"') || (buf.length < 65_536 && head.startsWith('{'))) body = JSON.parse(buf.toString('utf8'));
+    if (head.startsWith('{"error"') || (buf.length < 65_536 && head.startsWith('{'))) {
+      try {
+        body = JSON.parse(buf.toString('utf8'));
+      } catch {
+        outcome = 'unparsable reply';
+      }
+    }
     if (res.status >= 300) outcome = `http ${res.status}`;
     else if (body?.error) outcome = `error ${body.error.code}`;
     answer = { ok: outcome === 'ok', body, bytes: buf.length };
   } catch (e) {
-    outcome = (e as Error).name === 'TimeoutError' ? 'timeout' : 'no answer';
+    outcome = noAnswer(e);
   }
   const fault = /^(http|error) 5\d\d$/.test(outcome);
   if (ctx.record) ctx.samples.push({ op, hostile, ms: performance.now() - t0, outcome, fault });
   return answer;
+}
+
+/** `timeout`, or `no answer (<cause>)`: a reset after a refusal reads differently from a refused connection. */
+export function noAnswer(e: unknown): string {
+  if ((e as Error).name === 'TimeoutError') return 'timeout';
+  const cause = (e as { cause?: { code?: string } }).cause;
+  return `no answer (${cause?.code ?? (e as Error).message})`;
 }
 
 const formBody = (params: Record<string, string>) => new URLSearchParams({ f: 'json', ...params });
