@@ -113,7 +113,8 @@ async function main() {
   cluster = await startCluster();
   const c = cluster;
   const fx = await makeFixtures(c);
-  console.error(`[load] cluster and data ready in ${((Date.now() - t0) / 1000).toFixed(1)} s (${fx.service.points.toLocaleString('en')} points); warming up ${WARMUP_SECONDS} s`);
+  const ready = ((Date.now() - t0) / 1000).toFixed(1);
+  console.error(`[load] cluster and data ready in ${ready} s (${fx.service.points.toLocaleString('en')} points); warming up ${WARMUP_SECONDS} s`);
   await run(c, fx, WARMUP_SECONDS, 0, undefined, false);
   await settle(c, GRACE_SECONDS);
   console.error(`[load] clean run: ${CLIENTS} clients, ${SECONDS} s`);
@@ -154,11 +155,12 @@ async function main() {
 
   const out: string[] = [];
   out.push(`### Load: ${CLIENTS} clients, ${SECONDS} s clean, then ${SECONDS} s with ${Math.round(HOSTILE * 100)}% hostile requests`, '');
-  out.push(`Requests: clean ${clean.samples.length} (${rate(clean)}/s), with hostile ${mixed.samples.length} (${rate(mixed)}/s, ${mixed.samples.filter((s) => s.hostile).length} hostile).`, '');
+  const hostileCount = mixed.samples.filter((s) => s.hostile).length;
+  out.push(`Requests: clean ${clean.samples.length} (${rate(clean)}/s), with hostile ${mixed.samples.length} (${rate(mixed)}/s, ${hostileCount} hostile).`, '');
   out.push(...legit.lines, '');
   if (HOSTILE > 0) {
     out.push(...hostileTable(mixed.samples), '');
-    out.push('A hostile body over a limit may read as `no answer (...)`: the service answered 413 and closed the connection while the client was still sending, as it should.', '');
+    out.push('A hostile body over a limit may read as `no answer (...)`: the service answered 413 and closed the connection', 'while the client was still sending, as it should.', '');
   }
   out.push('| Export jobs | clean run | with hostile |', '|---|---|---|');
   const jobRow = (label: string, f: (j: ExportJob) => boolean) => `| ${label} | ${clean.jobs.filter(f).length} | ${mixed.jobs.filter(f).length} |`;
@@ -181,13 +183,19 @@ async function main() {
       `every legitimate request answered within 30 s without an error, every process up: ${unanswered.length} unanswered, ${refused.length} errors` +
         `${unanswered.length + refused.length ? ` (${tally([...unanswered, ...refused])})` : ''}${exited.length ? `; ${exited.join(', ')}` : ''}`,
     ],
-    [lost.length === 0 && stuck.length === 0, `zero lost or stuck export jobs: ${lost.length} lost, ${stuck.length} stuck of ${rows.length} (${jobs.length} answered submissions)`],
+    [
+      lost.length === 0 && stuck.length === 0,
+      `zero lost or stuck export jobs: ${lost.length} lost, ${stuck.length} stuck of ${rows.length} (${jobs.length} answered submissions)`,
+    ],
     [
       failed.length === 0 && files.missing === 0 && files.unanswered === 0,
       `every legitimate export completed with its file: ${failed.length} failed${failed.length ? ` (${failed[0].status_message.slice(0, 100)})` : ''}, ` +
         `${files.missing} completed without a downloadable file, ${files.unanswered} downloads unanswered after the grace period`,
     ],
-    [ratio <= 2, `legitimate p99 with hostile traffic within 2x of the clean run: ${legit.all.hostile.p99.toFixed(0)} ms / ${legit.all.clean.p99.toFixed(0)} ms = ${ratio.toFixed(2)}`],
+    [
+      ratio <= 2,
+      `legitimate p99 with hostile traffic within 2x of the clean run: ${legit.all.hostile.p99.toFixed(0)} ms / ${legit.all.clean.p99.toFixed(0)} ms = ${ratio.toFixed(2)}`,
+    ],
   ];
   console.log(['', 'Targets:', ...targets.map(([ok, text]) => `- ${ok ? 'PASS' : 'FAIL'} ${text}`)].join('\n'));
   return targets.every(([ok]) => ok) ? 0 : 1;

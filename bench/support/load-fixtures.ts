@@ -71,14 +71,18 @@ export async function makeFixtures(c: Cluster): Promise<Fixtures> {
     users.push({ ...u, token: await requestipToken(base, u.username, u.password), items: [] });
   }
   const victim = (await createUser(`load_victim_${suffix}`, 'org_user')).username;
-  const groups = await inParallel(GROUPS, 4, async (i) => (await form(`${base}/community/createGroup`, { token: admin, title: `Load group ${i}`, access: 'org', tags: 'load' })).group.id as string);
+  const groups = await inParallel(GROUPS, 4, async (i) => {
+    return (await form(`${base}/community/createGroup`, { token: admin, title: `Load group ${i}`, access: 'org', tags: 'load' })).group.id as string;
+  });
   const usernames = users.map((u) => u.username).join(',');
   for (const g of groups) await form(`${base}/community/groups/${g}/addUsers`, { token: admin, users: usernames });
 
   // A web map's text: a few layers and a basemap, a few KB as real ones are.
   const text = (i: number) =>
     JSON.stringify({
-      operationalLayers: Array.from({ length: 8 }, (_, j) => ({ id: `layer-${i}-${j}`, title: `Layer ${j}`, url: `https://example.org/arcgis/rest/services/s${j}/FeatureServer/0`, opacity: 0.8, visibility: true })),
+      operationalLayers: Array.from({ length: 8 }, (_, j) => ({
+        id: `layer-${i}-${j}`, title: `Layer ${j}`, url: `https://example.org/arcgis/rest/services/s${j}/FeatureServer/0`, opacity: 0.8, visibility: true,
+      })),
       baseMap: { baseMapLayers: [{ id: 'osm', layerType: 'OpenStreetMap', title: 'OpenStreetMap' }], title: 'Topographic' },
       spatialReference: { wkid: 102100 },
       version: '2.28',
@@ -134,6 +138,7 @@ export async function makeFixtures(c: Cluster): Promise<Fixtures> {
   // Public, as the layers the hostile where clauses were reported against.
   await form(`${base}/content/users/${publisher.username}/items/${created.itemId}/share`, { token: publisher.token, everyone: 'true' });
 
-  const refererToken = (await form(`${base}/generateToken`, { username: users[1].username, password: users[1].password, client: 'referer', referer: 'https://maps.example.org' })).token;
+  const { username, password } = users[1];
+  const refererToken = (await form(`${base}/generateToken`, { username, password, client: 'referer', referer: 'https://maps.example.org' })).token;
   return { users, groups, publisher, service: { itemId: created.itemId, url: created.serviceurl, points: POINTS }, victim, refererToken };
 }

@@ -103,7 +103,10 @@ const userOf = (ctx: Ctx, client: number) => ctx.fx.users[client % ctx.fx.users.
 export const LEGIT: [weight: number, op: Op][] = [
   [20, async (ctx, client) => {
     const u = userOf(ctx, client);
-    const q = pick([`tags:${pick(['parks', 'roads', 'rivers', 'schools', 'trees'])}`, `owner:${pick(ctx.fx.users).username}`, `group:${pick(ctx.fx.groups)}`, 'title:Map*', 'parks OR rivers']);
+    const q = pick([
+      `tags:${pick(['parks', 'roads', 'rivers', 'schools', 'trees'])}`, `owner:${pick(ctx.fx.users).username}`, `group:${pick(ctx.fx.groups)}`,
+      'title:Map*', 'parks OR rivers',
+    ]);
     await get(ctx, 'search', 'search', { q, num: '20', sortField: 'title', token: u.token });
   }],
   [20, async (ctx, client) => {
@@ -196,13 +199,25 @@ export function hostileOps(fx: Fixtures): [weight: number, op: Op][] {
   const burn = cpuBurningWhere(Number(process.env.LOAD_BURN_DEPTH ?? 400));
   const concat = `CONCAT(${Array.from({ length: 1000 }, () => 'name').join(', ')}) = 'x'`;
   return [
-    [1, async (ctx) => void (await call(ctx, 'multipart 40 x 1 MiB fields, anonymous', true, `${ctx.base}/search`, { method: 'POST', body: multipart.body, headers: { 'content-type': multipart.type } }))],
+    [1, async (ctx) => {
+      const init = { method: 'POST', body: multipart.body, headers: { 'content-type': multipart.type } };
+      await call(ctx, 'multipart 40 x 1 MiB fields, anonymous', true, `${ctx.base}/search`, init);
+    }],
     [1, async (ctx) => void (await postEncoded(ctx, 'generateToken, 10 MiB password', `${ctx.base}/generateToken`, longPassword))],
     // A flood is many cheap requests: this one comes three times as often as each other kind.
-    [3, async (ctx) => void (await post(ctx, 'generateToken, wrong password (one user)', 'generateToken', { username: ctx.fx.victim, password: `wrong-${Math.random()}`, client: 'requestip' }, true))],
-    [1, async (ctx) => void (await post(ctx, `query, CPU-burning where (${burn.length} B), anonymous`, `${ctx.fx.service.url}/0/query`, { where: burn, returnCountOnly: 'true' }, true))],
-    [1, async (ctx) => void (await postEncoded(ctx, `addFeatures, polygon of 20,000 rings (${(bomb.length / 1048576).toFixed(1)} MiB)`, `${ctx.fx.service.url}/1/addFeatures`, bomb))],
-    [1, async (ctx) => void (await post(ctx, 'query, CONCAT of 1,000 arguments, anonymous', `${ctx.fx.service.url}/0/query`, { where: concat, returnCountOnly: 'true' }, true))],
+    [3, async (ctx) => {
+      const params = { username: ctx.fx.victim, password: `wrong-${Math.random()}`, client: 'requestip' };
+      await post(ctx, 'generateToken, wrong password (one user)', 'generateToken', params, true);
+    }],
+    [1, async (ctx) => {
+      await post(ctx, `query, CPU-burning where (${burn.length} B), anonymous`, `${ctx.fx.service.url}/0/query`, { where: burn, returnCountOnly: 'true' }, true);
+    }],
+    [1, async (ctx) => {
+      await postEncoded(ctx, `addFeatures, polygon of 20,000 rings (${(bomb.length / 1048576).toFixed(1)} MiB)`, `${ctx.fx.service.url}/1/addFeatures`, bomb);
+    }],
+    [1, async (ctx) => {
+      await post(ctx, 'query, CONCAT of 1,000 arguments, anonymous', `${ctx.fx.service.url}/0/query`, { where: concat, returnCountOnly: 'true' }, true);
+    }],
     [1, async (ctx) => {
       const owner = ctx.fx.users[1];
       await get(ctx, 'token from another referer', `content/items/${pick(owner.items)}`, { token: ctx.fx.refererToken }, true, { referer: 'https://evil.example.net/' });
