@@ -75,7 +75,7 @@ class EnvDto {
   BODY_MAX_FIELDS = 100;
 
   @Transform(toInt) @IsInt({ message: 'BODY_BUFFER_MB must be an integer' }) @Min(1)
-  BODY_BUFFER_MB = 32;
+  BODY_BUFFER_MB = 16;
 
   @IsOptional()
   @Matches(/^\s*https?:\/\/[A-Za-z0-9.\-\[\]:]+\s*(,\s*https?:\/\/[A-Za-z0-9.\-\[\]:]+\s*)*$/, {

@@ -2,6 +2,7 @@ import busboy from 'busboy';
 import express, { NextFunction, Request, Response } from 'express';
 import { randomUUID } from 'node:crypto';
 import { createWriteStream, mkdirSync, promises as fs } from 'node:fs';
+import type { Socket } from 'node:net';
 import * as path from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -27,6 +28,35 @@ const FILE_ROUTES = [/^\/content\/users\/[^/]+\/addItem\/?$/];
 const SMALL_BODY = 64 * 1024;
 /** Fields after the file are what a client appends after it (arcgis-rest-js: filename, overwrite, async, token). */
 const AFTER_FILE_FIELDS = 64 * 1024;
+/** Part headers and boundaries, and file data busboy holds before it reaches the temp file, on top of field bytes. */
+const MULTIPART_SLACK = 256 * 1024;
+/**
+ * Non-file fields of a multipart body before its sender is known. arcgis-rest-js sends multipart only with a file and
+ * puts the token last, so what precedes it is item metadata (title, tags, snippet, a description ArcGIS caps at 64 KB,
+ * properties): well under this. Every byte an unknown sender makes the process read is heap until the next GC, so the
+ * less it can send before being refused, the less a flood of them grows the process.
+ */
+const FIELDS_BEFORE_TOKEN = 512 * 1024;
+
+/**
+ * After a refusal the client may still be sending. Closing at once would make the kernel answer its next bytes with a
+ * reset, which can discard our reply before the client reads it (fetch then reports "other side closed", not the 413).
+ * So the socket is half-closed and left unread for a moment: the client reads the reply and our FIN, stops and closes;
+ * the kernel's window holds back what it still sends. Reading and dropping instead (nginx's lingering close) would
+ * allocate a buffer per chunk, which under a flood of refused bodies shows as heap growth.
+ */
+const LINGER_MS = 2000;
+
+function lingerOnClose(socket: Socket): void {
+  socket.destroySoon = function (this: Socket) {
+    this.end();
+    // The HTTP parser reads the socket's handle directly, so stopping the stream alone would not stop the reads.
+    (this as unknown as { _handle?: { readStop?: () => void } })._handle?.readStop?.();
+    const timer = setTimeout(() => this.destroy(), LINGER_MS);
+    timer.unref();
+    this.once('close', () => clearTimeout(timer));
+  };
+}
 
 const MB = 1024 * 1024;
 const mb = (bytes: number) => `${Math.round((bytes / MB) * 10) / 10} MB`;
@@ -99,6 +129,7 @@ export function arcgisBodyMiddleware(config: AppConfig, tokenIsValid: TokenCheck
       req.unpipe();
       fileStream?.destroy(); // closes the temp file's descriptor; cleanup removes the file
       cleanup();
+      lingerOnClose(req.socket);
       sendErrorReply(req, res, error, { status: error.code === 413 ? 413 : 200, closeConnection: true });
     };
 
@@ -113,12 +144,13 @@ export function arcgisBodyMiddleware(config: AppConfig, tokenIsValid: TokenCheck
     // A file for a known-bad token is refused before anything is read (the guard would answer 498 after the upload).
     const earlyToken = r.arcParams.token || headerToken(req);
     let callerKnown = false;
-    if (fileRoute && earlyToken) {
-      if (!(await tokenIsValid(earlyToken, req))) return refuse(Errors.invalidToken());
-      callerKnown = true;
+    if (multipart && earlyToken) {
+      callerKnown = await tokenIsValid(earlyToken, req);
+      if (!callerKnown && fileRoute) return refuse(Errors.invalidToken());
     }
 
-    const inMemory = declared === undefined ? bodyMaxBytes : Math.min(declared, bodyMaxBytes);
+    const memoryMax = multipart && !callerKnown ? FIELDS_BEFORE_TOKEN + AFTER_FILE_FIELDS : bodyMaxBytes;
+    const inMemory = declared === undefined ? memoryMax : Math.min(declared, memoryMax);
     if (inMemory > SMALL_BODY) {
       const abort = new AbortController();
       const onClose = () => abort.abort();
@@ -173,9 +205,22 @@ export function arcgisBodyMiddleware(config: AppConfig, tokenIsValid: TokenCheck
     }
     const fields: Record<string, string | string[]> = {};
     let fieldBytes = 0;
-    let fieldLimit = bodyMaxBytes;
+    let fieldsAtFile: number | undefined;
+    let checkingToken: Promise<void> | undefined;
+    const fieldLimit = () => (fieldsAtFile !== undefined ? fieldsAtFile + AFTER_FILE_FIELDS : callerKnown ? bodyMaxBytes : FIELDS_BEFORE_TOKEN);
+    const checkFields = () => {
+      if (refused || checkingToken || fieldBytes <= fieldLimit()) return;
+      const what =
+        fieldsAtFile !== undefined
+          ? `${AFTER_FILE_FIELDS} bytes after the file`
+          : callerKnown
+            ? `${mb(bodyMaxBytes)} (BODY_MAX_MB)`
+            : `${mb(FIELDS_BEFORE_TOKEN)} before the token; send the token in the query string, an Authorization header or a field before the others`;
+      refuse(tooLarge(`The fields of this body exceed ${what}.`));
+    };
     let upload: Promise<void> | undefined;
     let provisional = 0; // bytes of this request counted in beforeTokenBytes
+    let fileBytes = 0;
     const giveBackProvisional = () => {
       beforeTokenBytes -= provisional;
       provisional = 0;
@@ -185,12 +230,20 @@ export function arcgisBodyMiddleware(config: AppConfig, tokenIsValid: TokenCheck
     bb.on('field', (name, value, info) => {
       if (refused) return;
       fieldBytes += name.length + value.length;
-      if (info.valueTruncated || fieldBytes > fieldLimit) {
-        const what = fieldLimit < bodyMaxBytes ? `${AFTER_FILE_FIELDS} bytes of fields after the file` : `${mb(bodyMaxBytes)} of fields (BODY_MAX_MB)`;
-        return refuse(tooLarge(`The fields of this body exceed ${what}.`));
-      }
+      if (info.valueTruncated) return refuse(tooLarge(`A field is larger than ${mb(bodyMaxBytes)} (BODY_MAX_MB).`));
       const prev = fields[name];
       fields[name] = prev === undefined ? value : Array.isArray(prev) ? [...prev, value] : [prev, value];
+      if (name === 'token' && !callerKnown && !checkingToken && fieldsAtFile === undefined) {
+        // The larger field limit applies from here if the token is good: the body waits while it is checked.
+        req.pause();
+        checkingToken = tokenIsValid(value, req).then((ok) => {
+          callerKnown = ok;
+          checkingToken = undefined;
+          checkFields();
+          if (!refused) req.resume();
+        });
+      }
+      checkFields();
     });
     bb.on('fieldsLimit', () => refuse(tooLarge(`The body has more than ${bodyMaxFields} fields (BODY_MAX_FIELDS).`)));
     bb.on('partsLimit', () => refuse(tooLarge(`The body has more than ${bodyMaxFields + 1} parts (BODY_MAX_FIELDS).`)));
@@ -207,10 +260,11 @@ export function arcgisBodyMiddleware(config: AppConfig, tokenIsValid: TokenCheck
       if (refused) return void stream.resume();
       if (!fileRoute) return refuse(Errors.badRequest('Too many files.', ['This operation takes no file.']));
       // What is in memory now is all the fields will hold, bar the few a client sends after the file.
-      fieldLimit = fieldBytes + AFTER_FILE_FIELDS;
+      fieldsAtFile = fieldBytes;
       fileStream = stream;
-      hold?.shrinkTo(fieldLimit);
+      hold?.shrinkTo(fieldLimit());
       upload = (async () => {
+        await checkingToken;
         const token = typeof fields.token === 'string' ? fields.token : undefined;
         if (!callerKnown && token) {
           if (!(await tokenIsValid(token, req))) return refuse(Errors.invalidToken());
@@ -226,6 +280,7 @@ export function arcgisBodyMiddleware(config: AppConfig, tokenIsValid: TokenCheck
         const count = new Transform({
           transform: (chunk: Buffer, _enc, done) => {
             size += chunk.length;
+            fileBytes += chunk.length;
             if (!callerKnown) {
               provisional += chunk.length;
               beforeTokenBytes += chunk.length;
@@ -271,6 +326,19 @@ export function arcgisBodyMiddleware(config: AppConfig, tokenIsValid: TokenCheck
         giveBackProvisional();
       }
       if (!refused) finish(r, fields, next);
+    });
+    const checkFieldsInFlight = (atLeast: number) => {
+      if (!refused && !checkingToken && atLeast > fieldLimit()) {
+        fieldBytes = Math.max(fieldBytes, atLeast);
+        checkFields();
+      }
+    };
+    // busboy reports an oversized field only once it has read all of it (truncating as it goes), so the bytes that
+    // are not file data are counted as they arrive: a 2 GB "field" is cut at BODY_MAX_MB, not at its end.
+    let rawBytes = 0;
+    req.on('data', (chunk: Buffer) => {
+      rawBytes += chunk.length;
+      if (rawBytes - fileBytes > fieldBytes + MULTIPART_SLACK) checkFieldsInFlight(rawBytes - fileBytes - MULTIPART_SLACK);
     });
     req.pipe(bb);
   };

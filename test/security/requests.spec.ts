@@ -1,0 +1,222 @@
+import { existsSync, readdirSync } from 'node:fs';
+import * as net from 'node:net';
+import * as path from 'node:path';
+import { startApp, TestApp } from '../support/app';
+import { adminToken, createUser } from '../support/client';
+import { end, field, file, MULTIPART, RawReply, streamPost } from './support/raw-http';
+import { ApiProcess, spawnApi } from './support/spawn-api';
+
+const MB = 1024 * 1024;
+const tmpFiles = (dataDir: string) => readdirSync(path.join(dataDir, 'tmp'));
+const settle = () => new Promise((r) => setTimeout(r, 300));
+
+function expectRefused(r: RawReply, limit: RegExp) {
+  expect(r.status).toBe(413);
+  expect(r.body.error.code).toBe(413);
+  expect(r.body.error.details.join(' ')).toMatch(limit);
+  expect(r.headers.connection).toBe('close');
+}
+
+describe('request bodies are bounded before authentication', () => {
+  let t: TestApp;
+  let owner: { username: string; token: string };
+
+  beforeAll(async () => {
+    t = await startApp();
+    owner = await createUser(t.base, await adminToken(t.base), 'org_publisher');
+  });
+  afterAll(() => t?.close());
+
+  it('a Content-Length over BODY_MAX_MB is answered 413 at once, without waiting for the body', async () => {
+    const u = new URL(t.base);
+    const socket = net.connect(Number(u.port), '127.0.0.1');
+    socket.write(`POST ${u.pathname}/search HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 2000000000\r\n\r\nf=json`);
+    let reply = '';
+    socket.on('data', (d) => (reply += d));
+    const started = Date.now();
+    await new Promise((r) => socket.on('close', r));
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(reply).toMatch(/^HTTP\/1.1 413/);
+    expect(reply).toMatch(/BODY_MAX_MB/);
+  });
+
+  it('a chunked form body is cut where it crosses BODY_MAX_MB, not read to its end', async () => {
+    function* endless() {
+      for (let i = 0; i < 4096; i++) yield Buffer.alloc(64 * 1024, 'a'); // 256 MB offered
+    }
+    const r = await streamPost(`${t.base}/search`, { 'Content-Type': 'application/x-www-form-urlencoded', 'Transfer-Encoding': 'chunked' }, endless());
+    expectRefused(r, /BODY_MAX_MB/);
+    expect(r.sent).toBeLessThan(40 * MB);
+  });
+
+  it('multipart: too many fields, a field too large, fields too large together: 413 naming the limit', async () => {
+    const many = streamPost(`${t.base}/search`, { 'Content-Type': MULTIPART }, (function* () {
+      for (let i = 0; i < 150; i++) yield* field(`f${i}`, 'x');
+      yield* end();
+    })());
+    expectRefused(await many, /more than 100 fields \(BODY_MAX_FIELDS\)/);
+    const one = await streamPost(`${t.base}/search`, { 'Content-Type': MULTIPART }, (function* () {
+      yield* field('q', { size: 60 * MB });
+      yield* end();
+    })());
+    // Before the token is known only 512 KB of fields is held; with a valid token in a header, BODY_MAX_MB.
+    expectRefused(one, /0.5 MB before the token; send the token/);
+    expect(one.sent).toBeLessThan(30 * MB);
+    const known = await streamPost(`${t.base}/search`, { 'Content-Type': MULTIPART, Authorization: `Bearer ${owner.token}` }, (function* () {
+      yield* field('q', { size: 60 * MB });
+      yield* end();
+    })());
+    expectRefused(known, /BODY_MAX_MB/);
+    expect(known.sent).toBeLessThan(40 * MB);
+    const several = await streamPost(`${t.base}/content/users/${owner.username}/addItem?token=${owner.token}`, { 'Content-Type': MULTIPART }, (function* () {
+      for (let i = 0; i < 6; i++) yield* field(`f${i}`, { size: 3 * MB });
+      yield* end();
+    })());
+    expectRefused(several, /BODY_MAX_MB/);
+  });
+
+  it('a file part on an operation that takes none is refused before it is written', async () => {
+    const r = await streamPost(`${t.base}/search?token=${owner.token}`, { 'Content-Type': MULTIPART }, (function* () {
+      yield* field('f', 'json');
+      yield* file('file', 'a.bin', 200 * MB);
+      yield* end();
+    })());
+    expect(r.status).toBe(200);
+    expect(r.body.error).toMatchObject({ code: 400, message: 'Too many files.' });
+    expect(r.sent).toBeLessThan(60 * MB);
+    await settle();
+    expect(tmpFiles(t.config.dataDir)).toEqual([]);
+  });
+
+  it('an invalid token in the query or in a field before the file: 498 before the file is read or written', async () => {
+    for (const [query, before] of [['?token=not-a-token', []], ['', ['token', 'not-a-token']]] as const) {
+      const r = await streamPost(`${t.base}/content/users/${owner.username}/addItem${query}`, { 'Content-Type': MULTIPART }, (function* () {
+        yield* field('f', 'json');
+        if (before.length) yield* field(before[0], before[1]);
+        yield* file('file', 'a.csv', 200 * MB);
+        yield* end();
+      })());
+      expect(r.body.error.code).toBe(498);
+      expect(r.sent).toBeLessThan(60 * MB);
+    }
+    await settle();
+    expect(tmpFiles(t.config.dataDir)).toEqual([]);
+  });
+
+  it('an anonymous file (no token anywhere) is deleted, never adopted, and the reply is 499', async () => {
+    const r = await streamPost(`${t.base}/content/users/${owner.username}/addItem`, { 'Content-Type': MULTIPART }, (function* () {
+      yield* field('title', 'x');
+      yield* field('type', 'CSV');
+      yield* file('file', 'a.csv', 3 * MB);
+      yield* field('f', 'json');
+      yield* end();
+    })());
+    expect(r.body.error.code).toBe(499);
+    await settle();
+    expect(tmpFiles(t.config.dataDir)).toEqual([]);
+    expect(existsSync(path.join(t.config.dataDir, 'items')) ? readdirSync(path.join(t.config.dataDir, 'items')) : []).toEqual([]);
+  });
+
+  it('authenticated uploads of a few MB still work with the token in a header, before the file, or after it', async () => {
+    const cases: [string, Record<string, string>, 'before' | 'after' | 'none'][] = [
+      ['header', { Authorization: `Bearer ${owner.token}` }, 'none'],
+      ['field before the file', {}, 'before'],
+      ['field after the file (arcgis-rest-js order)', {}, 'after'],
+    ];
+    for (const [name, headers, where] of cases) {
+      const r = await streamPost(`${t.base}/content/users/${owner.username}/addItem`, { 'Content-Type': MULTIPART, ...headers }, (function* () {
+        yield* field('f', 'json');
+        yield* field('title', `upload ${name}`);
+        yield* field('type', 'CSV');
+        if (where === 'before') yield* field('token', owner.token);
+        yield* file('file', 'big.csv', 4 * MB);
+        yield* field('filename', 'big.csv');
+        if (where === 'after') yield* field('token', owner.token);
+        yield* end();
+      })());
+      expect({ name, body: r.body }).toMatchObject({ name, body: { success: true } });
+      const data = await fetch(`${t.base}/content/items/${r.body.id}/data?token=${owner.token}`);
+      expect((await data.arrayBuffer()).byteLength).toBe(4 * MB);
+    }
+    await settle();
+    expect(tmpFiles(t.config.dataDir)).toEqual([]);
+  });
+});
+
+describe('files sent before any token are bounded process-wide (UPLOAD_BEFORE_TOKEN_MB)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startApp({ UPLOAD_BEFORE_TOKEN_MB: '2' });
+  });
+  afterAll(() => t?.close());
+
+  it('a file past the budget before its token is cut with a 413 that says how to send the token first', async () => {
+    const r = await streamPost(`${t.base}/content/users/admin/addItem`, { 'Content-Type': MULTIPART }, (function* () {
+      yield* field('title', 'x');
+      yield* file('file', 'a.csv', 100 * MB);
+      yield* field('token', 'whatever');
+      yield* end();
+    })());
+    expectRefused(r, /UPLOAD_BEFORE_TOKEN_MB.*before the file/);
+    expect(r.sent).toBeLessThan(40 * MB);
+    await settle();
+    expect(tmpFiles(t.config.dataDir)).toEqual([]);
+  });
+});
+
+describe('an anonymous multipart flood against a separate API process', () => {
+  let api: ApiProcess;
+  beforeAll(async () => {
+    api = await spawnApi({ LOG_LEVEL: 'warn' });
+  }, 90_000);
+  afterAll(() => api?.stop());
+
+  it('keeps RSS growth under 50 MB, answers every request with 413 or an envelope, and leaves no temp file', async () => {
+    const bigFields = (target: string) =>
+      streamPost(`${api.base}/${target}`, { 'Content-Type': MULTIPART }, (function* () {
+        for (let i = 0; i < 90; i++) yield* field(`field${i}`, { size: 4 * MB });
+        yield* file('file', 'big.bin', 200 * MB);
+        yield* end();
+      })());
+    const fileThenFields = () =>
+      streamPost(`${api.base}/content/users/admin/addItem`, { 'Content-Type': MULTIPART }, (function* () {
+        yield* field('title', 'x');
+        yield* file('file', 'big.bin', 3 * MB);
+        for (let i = 0; i < 50; i++) yield* field(`after${i}`, { size: MB });
+        yield* end();
+      })());
+    const anonymousFile = () =>
+      streamPost(`${api.base}/content/users/admin/addItem`, { 'Content-Type': MULTIPART }, (function* () {
+        yield* field('title', 'x');
+        yield* field('type', 'CSV');
+        yield* file('file', 'a.csv', 3 * MB);
+        yield* end();
+      })());
+    // Warm-up: each kind of request once, so one-time costs (compiled code, pools, buffers) are in the baseline.
+    await Promise.all([bigFields('search'), bigFields('content/users/admin/addItem'), fileThenFields(), anonymousFile()]);
+    await settle();
+    const baseline = api.rss();
+    let peak = baseline;
+    const sampler = setInterval(() => (peak = Math.max(peak, api.rss())), 25);
+
+    const flood = [
+      ...Array.from({ length: 12 }, () => bigFields('search')),
+      ...Array.from({ length: 12 }, () => bigFields('content/users/admin/addItem')),
+      ...Array.from({ length: 8 }, fileThenFields),
+      ...Array.from({ length: 4 }, anonymousFile),
+    ];
+    const replies = await Promise.all(flood);
+    clearInterval(sampler);
+
+    for (const r of replies.slice(0, 32)) expectRefused(r, /BODY_MAX_MB|before the token|after the file/);
+    for (const r of replies.slice(32)) expect(r.body.error.code).toBe(499);
+    const growth = peak - baseline;
+    console.log(`flood: RSS baseline ${(baseline / MB).toFixed(1)} MB, peak ${(peak / MB).toFixed(1)} MB, growth ${(growth / MB).toFixed(1)} MB`);
+    expect(growth).toBeLessThan(50 * MB);
+    await settle();
+    expect(tmpFiles(api.dataDir)).toEqual([]);
+    // Still serving.
+    const ok = await fetch(`${api.base}/search?f=json&q=x`);
+    expect(((await ok.json()) as { total: number }).total).toBeGreaterThanOrEqual(0);
+  }, 120_000);
+});
