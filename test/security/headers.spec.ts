@@ -44,11 +44,12 @@ describe('cache headers: nothing personal or erroneous is stored by a cache', ()
 
   it('replies to a token (parameter, Authorization or X-Esri-Authorization) are private, no-store, without ETag', async () => {
     const url = `${t.base}/content/items/${privateItem}?f=json`;
-    for (const init of [
+    const inits: { url: string; headers?: Record<string, string> }[] = [
       { url: `${url}&token=${owner.token}` },
       { url, headers: { Authorization: `Bearer ${owner.token}` } },
       { url, headers: { 'X-Esri-Authorization': `Bearer ${owner.token}` } },
-    ]) {
+    ];
+    for (const init of inits) {
       const r = await fetch(init.url, { headers: init.headers });
       expect(((await r.json()) as { id: string }).id).toBe(privateItem);
       expect(r.headers.get('cache-control')).toBe('private, no-store');
