@@ -1,6 +1,7 @@
 import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { AppConfig } from './core/config/env';
@@ -27,6 +28,10 @@ export async function createApi(config: AppConfig, opts: { quiet?: boolean } = {
   mountBullBoard(app, config);
   const tokens = app.get(TokenService);
   app.use(arcgisBodyMiddleware(config, (token, req) => tokens.resolve(token, originOf(req)).then(() => true, () => false)));
+  // Node answers "Expect: 100-continue" itself before any middleware runs, inviting a body the limits may refuse;
+  // taking the event over lets the body parser send the 100 only once it means to read (curl expects before 1 MB).
+  const server = app.getHttpServer() as Server;
+  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => server.emit('request', req, res));
   if (config.contextPath) app.setGlobalPrefix(config.contextPath.slice(1));
   return app;
 }

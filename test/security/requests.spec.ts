@@ -220,3 +220,40 @@ describe('an anonymous multipart flood against a separate API process', () => {
     expect(((await ok.json()) as { total: number }).total).toBeGreaterThanOrEqual(0);
   }, 120_000);
 });
+
+describe('Expect: 100-continue', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startApp();
+  });
+  afterAll(() => t?.close());
+
+  async function expectContinue(pathAndQuery: string, contentType: string, length: number, bodyStart: string) {
+    const u = new URL(t.base);
+    const socket = net.connect(Number(u.port), '127.0.0.1');
+    socket.write(`POST ${u.pathname}/${pathAndQuery} HTTP/1.1\r\nHost: x\r\nContent-Type: ${contentType}\r\nContent-Length: ${length}\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n`);
+    let reply = '';
+    socket.on('data', (d) => {
+      reply += d;
+      const interim = /^HTTP\/1.1 100[^\r]*\r\n\r\n/.exec(reply);
+      if (interim) {
+        reply = reply.slice(interim[0].length);
+        socket.write(bodyStart);
+      }
+    });
+    await new Promise((r) => socket.on('close', r));
+    return reply;
+  }
+
+  it('an oversized body is refused with 413 instead of a 100 Continue, so it is never sent', async () => {
+    const reply = await expectContinue('search', 'application/x-www-form-urlencoded', 2_000_000_000, 'f=json');
+    expect(reply).toMatch(/^HTTP\/1.1 413/);
+  });
+
+  it('a body within the limits gets its 100 Continue and is served', async () => {
+    const body = 'f=json&q=x';
+    const reply = await expectContinue('search', 'application/x-www-form-urlencoded', body.length, body);
+    expect(reply).toMatch(/^HTTP\/1.1 200/);
+    expect(reply).toMatch(/"total":/);
+  });
+});

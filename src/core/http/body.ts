@@ -165,6 +165,7 @@ export function arcgisBodyMiddleware(config: AppConfig, tokenIsValid: TokenCheck
       if (res.writableEnded || req.destroyed) return cleanup();
     }
 
+    if (req.headers.expect?.toLowerCase() === '100-continue' && !res.headersSent) res.writeContinue();
     if (!multipart) {
       const parser = req.is('application/json') ? json : urlencoded;
       let seen = 0;
