@@ -141,7 +141,8 @@ export function arcgisBodyMiddleware(config: AppConfig, tokenIsValid: TokenCheck
     if (declared !== undefined && declared > max) {
       return refuse(tooLarge(`The body is ${declared} bytes; the limit is ${mb(max)} (${fileRoute ? 'UPLOAD_MAX_MB plus BODY_MAX_MB' : 'BODY_MAX_MB'}).`));
     }
-    // A file for a known-bad token is refused before anything is read (the guard would answer 498 after the upload).
+    // A token sent outside the body is checked before the body is read: a known sender gets the full field limit, and
+    // a file for a bad token is refused at once (the guard would answer 498 only after the upload).
     const earlyToken = r.arcParams.token || headerToken(req);
     let callerKnown = false;
     if (multipart && earlyToken) {
