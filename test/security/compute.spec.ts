@@ -139,7 +139,7 @@ describe('compute budget: tight limits', () => {
   let big: { itemId: string; layer: string };
 
   beforeAll(async () => {
-    t = await startApp({ QUERY_TIMEOUT_MS: String(QUERY_TIMEOUT_MS), QUERY_POOL_SIZE: '1', GEOMETRY_MAX_VERTICES: '100', GEOMETRY_MAX_REQUEST_VERTICES: '1000' });
+    t = await startApp({ QUERY_TIMEOUT_MS: String(QUERY_TIMEOUT_MS), QUERY_POOL_SIZE: '3', GEOMETRY_MAX_VERTICES: '100', GEOMETRY_MAX_REQUEST_VERTICES: '1000' });
     pub = await createUser(t.base, await adminToken(t.base), 'org_publisher');
     big = await newService(t, pub, 'esriGeometryPoint');
     await post(t.base, `content/users/${pub.username}/items/${big.itemId}/share`, { everyone: 'true' }, pub.token);
@@ -166,10 +166,15 @@ describe('compute budget: tight limits', () => {
     expect((await get(big.layer, 'query', { where: 'pop <= 10', returnCountOnly: 'true' })).body).toEqual({ count: 10 });
   }, 30_000);
 
-  it('keeps token checks and sign-in fast while slow anonymous queries fill the feature pool', async () => {
+  it('keeps token checks, sign-in and signed-in queries fast while slow anonymous queries flood the feature pool', async () => {
     // 12 is more than the main pool's 10 connections: before the feature pool, these took every one of them.
     const slow = Array.from({ length: 12 }, () => post(big.layer, 'query', { where: burner, returnCountOnly: 'true' }));
     await new Promise((res) => setTimeout(res, 300)); // the queries are running or queued now
+    // Anonymous queries hold at most all but two of the feature pool's connections: a signed-in query still runs.
+    const t2 = Date.now();
+    const signedIn = await get(big.layer, 'query', { where: 'pop <= 10', returnCountOnly: 'true' }, pub.token);
+    expect(signedIn.body).toEqual({ count: 10 });
+    expect(Date.now() - t2).toBeLessThan(QUERY_TIMEOUT_MS);
     const t0 = Date.now();
     const self = await get(t.base, 'community/self', {}, pub.token);
     const selfMs = Date.now() - t0;
