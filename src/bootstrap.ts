@@ -20,7 +20,7 @@ export async function createApi(config: AppConfig, opts: { quiet?: boolean } = {
     ...(opts.quiet ? { logger: false } : {}),
   });
   if (!opts.quiet) app.useLogger(app.get(Logger));
-  app.set('trust proxy', 'loopback');
+  app.set('trust proxy', config.http.trustProxy);
   app.set('query parser', 'simple');
   app.disable('x-powered-by');
   app.use(cachePolicy());
@@ -31,6 +31,11 @@ export async function createApi(config: AppConfig, opts: { quiet?: boolean } = {
   // Node answers "Expect: 100-continue" itself before any middleware runs, inviting a body the limits may refuse;
   // taking the event over lets the body parser send the 100 only once it means to read (curl expects before 1 MB).
   const server = app.getHttpServer() as Server;
+  // Clients keep an idle connection for the server's keep-alive hint less a second. With Node's 5 s, a client that
+  // reads a reply late (a busy process) sends its next request on a socket the server is closing: ECONNRESET, seen
+  // under load. A longer idle time (as load balancers use) makes that race rare; headersTimeout must exceed it.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => server.emit('request', req, res));
   if (config.contextPath) app.setGlobalPrefix(config.contextPath.slice(1));
   return app;

@@ -5,6 +5,12 @@ import type Redis from 'ioredis';
 import { NotArcgis } from '../core/http/decorators';
 import { REDIS } from '../core/redis/redis.module';
 
+/**
+ * How long a dependency may take to answer before it counts as down. A second was too short: with both cores busy
+ * (the load benchmark's 50 clients), pings took longer and orchestrators would have pulled a working API.
+ */
+const PING_MS = 3000;
+
 @Injectable()
 export class RedisHealthIndicator {
   constructor(
@@ -18,7 +24,7 @@ export class RedisHealthIndicator {
     try {
       const pong = await Promise.race([
         this.redis.ping(),
-        new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('timeout after 1000 ms')), 1000))),
+        new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`timeout after ${PING_MS} ms`)), PING_MS))),
       ]);
       return pong === 'PONG' ? check.up() : check.down({ message: `unexpected reply ${pong}` });
     } catch (e) {
@@ -49,6 +55,6 @@ export class HealthController {
 
   @Get() @NotArcgis() @HealthCheck()
   check() {
-    return this.health.check([() => this.db.pingCheck('postgres', { timeout: 1000 }), () => this.redis.isHealthy('redis')]);
+    return this.health.check([() => this.db.pingCheck('postgres', { timeout: PING_MS }), () => this.redis.isHealthy('redis')]);
   }
 }

@@ -230,6 +230,20 @@ describe('token binding', () => {
     expect(detail(await signIn(user, home, { client: 'ip' }))).toBe("'ip' must be an IPv4 or IPv6 address when client is 'ip'.");
   });
 
+  it('believes X-Forwarded-For only from the proxies TRUST_PROXY names', async () => {
+    const direct = await startApp({ TRUST_PROXY: 'false' });
+    try {
+      const user = await createUser(direct.base, await adminToken(direct.base));
+      // Without a trusted proxy the header is the client's own claim: the token binds to the socket's address.
+      const token = ((await call(direct.base, 'generateToken', { username: user.username, password: user.password, client: 'requestip' }, { ip: addr() })).body as any).token;
+      const from = (ip?: string) => call(direct.base, 'community/self', {}, { token, ip, method: 'GET' });
+      expect(code(await from())).toBe('ok');
+      expect(code(await from(addr()))).toBe('ok');
+    } finally {
+      await direct.close();
+    }
+  });
+
   it('downloads with ?token= and the Bull Board cookie follow the same binding', async () => {
     const home = addr();
     const token = ((await call(t.base, 'generateToken', { username: 'admin', password: 'admin-password-1', client: 'requestip' }, { ip: home })).body as any).token;

@@ -77,6 +77,12 @@ class EnvDto {
   @Transform(toInt) @IsInt({ message: 'BODY_BUFFER_MB must be an integer' }) @Min(1)
   BODY_BUFFER_MB = 16;
 
+  /** Express's 'trust proxy': which hops' X-Forwarded-For to believe (token binding and throttling use the address). */
+  @Matches(/^(\d{1,2}|true|false|[A-Za-z0-9.:/]+(\s*,\s*[A-Za-z0-9.:/]+)*)$/, {
+    message: 'TRUST_PROXY must be a hop count, true, false, or comma-separated addresses/subnets/loopback/linklocal/uniquelocal',
+  })
+  TRUST_PROXY = 'loopback';
+
   @IsOptional()
   @Matches(/^\s*https?:\/\/[A-Za-z0-9.\-\[\]:]+\s*(,\s*https?:\/\/[A-Za-z0-9.\-\[\]:]+\s*)*$/, {
     message: 'CORS_CREDENTIAL_ORIGINS must be comma-separated origins like https://app.example.org (scheme, host, optional port; no path, no *)',
@@ -154,6 +160,8 @@ export interface AppConfig {
     uploadBeforeTokenBytes: number;
     /** Lower-case origins that may send credentials (cookies); every other origin gets CORS without them. */
     corsCredentialOrigins: string[];
+    /** Express's 'trust proxy' value: a hop count, a boolean, or addresses and subnets. */
+    trustProxy: number | boolean | string;
   };
   /** How often an API process deletes expired tokens (0: never). */
   tokenPurgeIntervalS: number;
@@ -202,6 +210,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
         .split(',')
         .map((o) => o.trim().toLowerCase())
         .filter(Boolean),
+      trustProxy: /^\d+$/.test(dto.TRUST_PROXY) ? Number(dto.TRUST_PROXY) : dto.TRUST_PROXY === 'true' ? true : dto.TRUST_PROXY === 'false' ? false : dto.TRUST_PROXY,
     },
     publish: { maxUnpackedBytes: dto.PUBLISH_MAX_UNPACKED_MB * 1024 * 1024, maxFeatures: dto.PUBLISH_MAX_FEATURES },
     query: { timeoutMs: dto.QUERY_TIMEOUT_MS, poolSize: dto.QUERY_POOL_SIZE },
