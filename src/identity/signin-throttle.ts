@@ -67,6 +67,19 @@ const digest = (s: string) => createHash('sha256').update(s).digest('base64url')
  * If Redis is unreachable the throttle lets attempts through (logged): sign-in stays available, and the
  * per-process limit on concurrent scrypts still bounds what a flood can cost.
  */
+/**
+ * The address a throttle counts: IPv4 as it is, IPv6 by its /64, since one subscriber is routed a whole /64 and could
+ * otherwise take a fresh address for every guess.
+ */
+export function throttleAddress(address: string): string {
+  if (!address.includes(':')) return address;
+  const [head, tail = ''] = address.split('::');
+  const left = head ? head.split(':') : [];
+  const right = tail ? tail.split(':') : [];
+  const groups = address.includes('::') ? [...left, ...Array(8 - left.length - right.length).fill('0'), ...right] : left;
+  return `${groups.slice(0, 4).map((g) => parseInt(g || '0', 16).toString(16)).join(':')}::/64`;
+}
+
 @Injectable()
 export class SignInThrottle {
   private readonly logger = new Logger(SignInThrottle.name);
@@ -79,8 +92,9 @@ export class SignInThrottle {
     this.prefix = `${config.queuePrefix}:signin`;
   }
 
-  private keys(username: string, address: string): string[] {
+  private keys(username: string, rawAddress: string): string[] {
     const user = digest(username.toLowerCase());
+    const address = throttleAddress(rawAddress);
     return [`${this.prefix}:p:${digest(`${user}\0${address}`)}`, `${this.prefix}:a:${address}`, `${this.prefix}:u:${user}`];
   }
 

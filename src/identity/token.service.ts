@@ -32,11 +32,13 @@ export class TokenService {
   /**
    * Username and password, or (federated-server flow) the caller's portal token plus `serverUrl`: our services
    * accept portal tokens, so the exchange hands out a token for the same user that never outlives the one it came
-   * from, dies with it, and keeps its binding unless the request asks for another.
+   * from, dies with it, and keeps its binding.
    */
   async generate(p: GenerateTokenDto, origin: RequestOrigin, ssl: boolean, parentToken?: string) {
     const parent = p.serverUrl && !p.username ? await this.parentOf(parentToken, origin) : null;
-    const client = p.client ?? parent?.client ?? 'requestip';
+    // A derived token is bound where its parent is, whatever it asks for: otherwise one request from the bound address
+    // (a page the victim opens can send it) would mint a token usable from anywhere.
+    const client = parent?.binding ? parent.client : (p.client ?? 'requestip');
     const binding = this.bindingFor(client, p, origin, parent);
     const userId = parent ? parent.user_id : await this.checkPassword(p.username, p.password, canonicalIp(origin.ip) ?? 'unknown');
     const minutes = Math.min(p.expiration ?? DEFAULT_EXPIRATION_MINUTES, this.config.limits.tokenMaxMinutes);
@@ -56,9 +58,9 @@ export class TokenService {
     return { token, expires, ssl };
   }
 
-  /** What the new token is bound to; a derived token asking for no client keeps its parent's binding. */
+  /** What the new token is bound to; a derived token keeps its parent's binding. */
   private bindingFor(client: string, p: GenerateTokenDto, origin: RequestOrigin, parent: TokenOwnerRow | null): string {
-    if (!p.client && parent?.binding) return parent.binding;
+    if (parent?.binding) return parent.binding;
     if (client === 'referer') {
       if (!p.referer) throw refuse("'referer' must be specified when client is 'referer'.");
       return p.referer;

@@ -12,13 +12,22 @@ import { TokenService } from '../identity/token.service';
 
 const COOKIE = 'board_token';
 
+/** A malformed escape is a cookie we did not set: no token, rather than a URIError and a 500. */
+function decodeCookie(value: string): string | undefined {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return undefined;
+  }
+}
+
 function tokenOf(req: Request): { token?: string; fromQuery: boolean } {
   const q = typeof req.query.token === 'string' ? req.query.token : undefined;
   if (q) return { token: q, fromQuery: true };
   const header = req.headers.authorization ?? req.headers['x-esri-authorization'];
   const bearer = typeof header === 'string' ? /^Bearer\s+(\S+)$/i.exec(header)?.[1] : undefined;
   const cookie = req.headers.cookie?.split(';').map((c) => c.trim().split('=')).find(([k]) => k === COOKIE)?.[1];
-  return { token: bearer ?? (cookie ? decodeURIComponent(cookie) : undefined), fromQuery: false };
+  return { token: bearer ?? (cookie ? decodeCookie(cookie) : undefined), fromQuery: false };
 }
 
 /**

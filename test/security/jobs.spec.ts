@@ -120,6 +120,20 @@ async function zipWith(dir: string, files: Record<string, Buffer>): Promise<Buff
   return readFileSync(zip);
 }
 
+/** An API, a worker and a publisher, with a scratch folder: what most blocks here start from. */
+async function stack(env: Record<string, string>, prefix: string) {
+  const t = await startApp(env);
+  const worker = await startWorker(t.config);
+  const pub: User = await createUser(t.base, await adminToken(t.base), 'org_publisher');
+  return { t, worker, pub, dir: mkdtempSync(path.join(tmpdir(), prefix)) };
+}
+
+async function teardown(worker: INestApplicationContext | undefined, t: TestApp | undefined, dir: string | undefined) {
+  await worker?.close();
+  await t?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+}
+
 describe('jobs and publishing: hostile input', () => {
   let t: TestApp;
   let worker: INestApplicationContext;
@@ -127,17 +141,8 @@ describe('jobs and publishing: hostile input', () => {
   let dir: string;
   const h = helpers(() => ({ t, pub }));
 
-  beforeAll(async () => {
-    t = await startApp({ JOB_LOCK_MS: '5000' });
-    worker = await startWorker(t.config);
-    pub = await createUser(t.base, await adminToken(t.base), 'org_publisher');
-    dir = mkdtempSync(path.join(tmpdir(), 'jobs-security-'));
-  });
-  afterAll(async () => {
-    await worker?.close();
-    await t?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  beforeAll(async () => ({ t, worker, pub, dir } = await stack({ JOB_LOCK_MS: '5000' }, 'jobs-security-')));
+  afterAll(() => teardown(worker, t, dir));
 
   describe('finding 1: names never become GDAL options', () => {
     it('publishes a GeoJSON whose layer is named -overwrite as data, every feature loaded into the defined table', async () => {
@@ -254,17 +259,8 @@ describe('jobs: zip and feature limits', () => {
   let dir: string;
   const h = helpers(() => ({ t, pub }));
 
-  beforeAll(async () => {
-    t = await startApp({ PUBLISH_MAX_UNPACKED_MB: '1', PUBLISH_MAX_FEATURES: '500' });
-    worker = await startWorker(t.config);
-    pub = await createUser(t.base, await adminToken(t.base), 'org_publisher');
-    dir = mkdtempSync(path.join(tmpdir(), 'jobs-limits-'));
-  });
-  afterAll(async () => {
-    await worker?.close();
-    await t?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  beforeAll(async () => ({ t, worker, pub, dir } = await stack({ PUBLISH_MAX_UNPACKED_MB: '1', PUBLISH_MAX_FEATURES: '500' }, 'jobs-limits-')));
+  afterAll(() => teardown(worker, t, dir));
 
   const layerCount = async (serviceItemId: string) => {
     const tables = await t.db.query(`SELECT table_name FROM feature_layers WHERE service_item_id = $1`, [serviceItemId]);
@@ -461,17 +457,8 @@ describe('jobs: delete during a large publish', () => {
   const h = helpers(() => ({ t, pub }));
   const ROWS = Number(process.env.DELETE_ROWS ?? 1_200_000);
 
-  beforeAll(async () => {
-    t = await startApp({ UPLOAD_MAX_MB: '512' });
-    worker = await startWorker(t.config);
-    pub = await createUser(t.base, await adminToken(t.base), 'org_publisher');
-    dir = mkdtempSync(path.join(tmpdir(), 'jobs-delete-'));
-  });
-  afterAll(async () => {
-    await worker?.close();
-    await t?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  beforeAll(async () => ({ t, worker, pub, dir } = await stack({ UPLOAD_MAX_MB: '512' }, 'jobs-delete-')));
+  afterAll(() => teardown(worker, t, dir));
 
   it('answers the delete quickly, stops the load and leaves the job cancelled with a message', async () => {
     const csv = path.join(dir, 'big.csv');

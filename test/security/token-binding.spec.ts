@@ -1,4 +1,5 @@
 /** The matching rules behind token binding (token-binding.ts), case by case; tokens.spec.ts drives them over HTTP. */
+import { throttleAddress } from '../../src/identity/signin-throttle';
 import { bindingMatches, canonicalIp, refererMatches } from '../../src/identity/token-binding';
 
 describe('canonicalIp', () => {
@@ -45,4 +46,15 @@ describe('bindingMatches', () => {
     expect(bindingMatches('requestip', '10.1.2.3', {})).toBe(false);
     expect(bindingMatches('referer', null, { referer: 'x' })).toBe(false);
   });
+});
+
+describe('throttleAddress', () => {
+  it.each([
+    ['10.1.2.3', '10.1.2.3'],
+    ['unknown', 'unknown'],
+    ['2001:db8:1:2:3:4:5:6', '2001:db8:1:2::/64'],
+    ['2001:db8:1:2::9', '2001:db8:1:2::/64'],
+    ['2001:db8::1', '2001:db8:0:0::/64'],
+    ['::1', '0:0:0:0::/64'],
+  ])('%s counts as %s', (ip, want) => expect(throttleAddress(ip)).toBe(want));
 });

@@ -7,7 +7,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { loadConfig } from '../../src/core/config/env';
 import { startApp, TestApp } from '../support/app';
-import { adminToken, createUser, Reply, uniq } from '../support/client';
+import { adminToken, createUser, read, Reply, uniq } from '../support/client';
 
 jest.setTimeout(120_000);
 
@@ -37,14 +37,7 @@ async function call(base: string, path: string, params: Record<string, string | 
     from.method === 'GET'
       ? await fetch(`${base}/${path}?${all}`, { headers })
       : await fetch(`${base}/${path}`, { method: 'POST', body: all, headers });
-  const text = await res.text();
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    body = undefined;
-  }
-  return { status: res.status, body, text, headers: res.headers };
+  return read(res);
 }
 
 /** A fresh address per call, in 10.0.0.0/8. */
@@ -132,6 +125,14 @@ describe('sign-in throttling', () => {
     for (let i = 0; i < FREE + 1; i++) await signIn({ ...victim, password: 'guess-' + i }, attacker);
     expect(detail(await signIn(victim, attacker))).toMatch(THROTTLED);
     expect((await signIn(victim, home)).body).toHaveProperty('token');
+  });
+
+  it('counts an IPv6 client by its /64, so fresh addresses from one subnet do not reset the count', async () => {
+    const victim = await createUser(t.base, admin);
+    const net = `2001:db8:${randomBytes(2).toString('hex')}:${randomBytes(2).toString('hex')}`;
+    const host = () => `${net}:${randomBytes(2).toString('hex')}:1:2:${randomBytes(2).toString('hex')}`;
+    for (let i = 0; i < FREE; i++) expect(detail(await signIn({ ...victim, password: 'guess-' + i }, host()))).toBe(INVALID);
+    expect(detail(await signIn(victim, host()))).toMatch(THROTTLED);
   });
 
   it('spraying many names from one address closes that address, except to pairs that signed in there before', async () => {
@@ -258,6 +259,7 @@ describe('token binding', () => {
     const cookie = opened.headers.get('set-cookie')!.split(';')[0];
     expect((await fetch(board, { headers: { cookie, 'x-forwarded-for': home }, redirect: 'manual' })).status).toBeLessThan(400);
     expect((await fetch(board, { headers: { cookie, 'x-forwarded-for': addr() }, redirect: 'manual' })).status).toBe(401);
+    expect((await fetch(board, { headers: { cookie: 'board_token=%E0', 'x-forwarded-for': home }, redirect: 'manual' })).status).toBe(401);
     expect((await fetch(`${board}?token=${token}`, { headers: { 'x-forwarded-for': addr() }, redirect: 'manual' })).status).toBe(401);
   });
 });
@@ -277,8 +279,15 @@ describe('derived tokens (generateToken with token and serverUrl)', () => {
     expect(grandchild.expires).toBeLessThanOrEqual(parent.expires);
     expect(await works(child.token, ip)).toBe(true);
     expect(await works(grandchild.token, ip)).toBe(true);
-    // The child keeps its parent's binding when it asks for none.
+    // The child keeps its parent's binding when it asks for none, and when it asks for another.
     expect(await works(child.token, addr())).toBe(false);
+    const elsewhere = addr();
+    const rebinds: Record<string, string>[] = [{ client: 'ip', ip: elsewhere }, { client: 'referer', referer: 'https://evil.example' }];
+    for (const rebind of rebinds) {
+      const moved = (await call(t.base, 'generateToken', { serverUrl: `${t.root}/arcgis`, ...rebind }, { token: parent.token, ip })).body as any;
+      expect(await works(moved.token, ip)).toBe(true);
+      expect(await works(moved.token, elsewhere)).toBe(false);
+    }
 
     const other = (await signIn(user, ip)).body as any;
     const revoked = await call(t.base, 'oauth2/revokeToken', { auth_token: parent.token }, { token: other.token, ip });

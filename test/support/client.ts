@@ -18,7 +18,8 @@ export async function get(base: string, path: string, params: Record<string, str
   return read(res);
 }
 
-async function read(res: Response): Promise<Reply> {
+/** Reads a reply: the body as text, and parsed when it is JSON. */
+export async function read(res: Response): Promise<Reply> {
   const text = await res.text();
   let body: unknown;
   try {

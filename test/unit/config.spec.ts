@@ -11,6 +11,13 @@ describe('loadConfig', () => {
     expect(loadConfig({}).restBase).toBe('/sharing/rest');
   });
 
+  it('reads TRUST_PROXY as Express takes it: hops as a number, false, or a list', () => {
+    expect(loadConfig({}).http.trustProxy).toBe('loopback');
+    expect(loadConfig({ TRUST_PROXY: '2' }).http.trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).http.trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8' }).http.trustProxy).toBe('loopback, 10.0.0.0/8');
+  });
+
   it.each([
     [{ PORT: 'eighty' }, 'PORT'],
     [{ PORT: '70000' }, 'PORT'],
@@ -22,6 +29,8 @@ describe('loadConfig', () => {
     [{ PUBLIC_URL: 'ftp://x' }, 'PUBLIC_URL'],
     [{ ADMIN_USERNAME: 'root' }, 'ADMIN_USERNAME and ADMIN_PASSWORD'],
     [{ ADMIN_USERNAME: 'root', ADMIN_PASSWORD: 'short' }, 'ADMIN_PASSWORD'],
+    [{ TRUST_PROXY: 'true' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: 'loopback; rm' }, 'TRUST_PROXY'],
   ])('rejects %j naming %s', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(name);

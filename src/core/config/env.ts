@@ -78,8 +78,10 @@ class EnvDto {
   BODY_BUFFER_MB = 16;
 
   /** Express's 'trust proxy': which hops' X-Forwarded-For to believe (token binding and throttling use the address). */
-  @Matches(/^(\d{1,2}|true|false|[A-Za-z0-9.:/]+(\s*,\s*[A-Za-z0-9.:/]+)*)$/, {
-    message: 'TRUST_PROXY must be a hop count, true, false, or comma-separated addresses/subnets/loopback/linklocal/uniquelocal',
+  // `true` is refused: it trusts every hop, so the left-most X-Forwarded-For entry, which the client writes, would
+  // become the address that token binding and throttling rely on.
+  @Matches(/^(?!true$)(\d{1,2}|false|[A-Za-z0-9.:/]+(\s*,\s*[A-Za-z0-9.:/]+)*)$/, {
+    message: 'TRUST_PROXY must be a hop count, false, or comma-separated addresses/subnets/loopback/linklocal/uniquelocal (not true: clients could then choose their address)',
   })
   TRUST_PROXY = 'loopback';
 
@@ -160,8 +162,8 @@ export interface AppConfig {
     uploadBeforeTokenBytes: number;
     /** Lower-case origins that may send credentials (cookies); every other origin gets CORS without them. */
     corsCredentialOrigins: string[];
-    /** Express's 'trust proxy' value: a hop count, a boolean, or addresses and subnets. */
-    trustProxy: number | boolean | string;
+    /** Express's 'trust proxy' value: a hop count, false, or addresses and subnets. */
+    trustProxy: number | false | string;
   };
   /** How often an API process deletes expired tokens (0: never). */
   tokenPurgeIntervalS: number;
@@ -210,7 +212,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
         .split(',')
         .map((o) => o.trim().toLowerCase())
         .filter(Boolean),
-      trustProxy: /^\d+$/.test(dto.TRUST_PROXY) ? Number(dto.TRUST_PROXY) : dto.TRUST_PROXY === 'true' ? true : dto.TRUST_PROXY === 'false' ? false : dto.TRUST_PROXY,
+      trustProxy: /^\d+$/.test(dto.TRUST_PROXY) ? Number(dto.TRUST_PROXY) : dto.TRUST_PROXY === 'false' ? false : dto.TRUST_PROXY,
     },
     publish: { maxUnpackedBytes: dto.PUBLISH_MAX_UNPACKED_MB * 1024 * 1024, maxFeatures: dto.PUBLISH_MAX_FEATURES },
     query: { timeoutMs: dto.QUERY_TIMEOUT_MS, poolSize: dto.QUERY_POOL_SIZE },
