@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { ContentModule } from '../content/content.module';
 import { FeatureDatabaseModule } from '../core/database/feature-database.module';
 import { IdentityModule } from '../identity/identity.module';
+import { AnonymousGate } from './anonymous-gate';
 import { EditsService } from './edits.service';
 import { FeatureDataRepository } from './feature-data.repository';
 import { CreateServiceController, FeatureAdminController, FeatureServerController, ServerInfoController } from './features.controller';
@@ -15,7 +16,7 @@ import { QueryService } from './query.service';
 @Module({
   imports: [IdentityModule, ContentModule, FeatureDatabaseModule],
   controllers: [CreateServiceController, FeatureServerController, FeatureAdminController, ServerInfoController, PublishController],
-  providers: [FeaturesRepository, FeatureDataRepository, FeaturesService, QueryService, EditsService, PublishRequestService, GeometryPool],
+  providers: [AnonymousGate, FeaturesRepository, FeatureDataRepository, FeaturesService, QueryService, EditsService, PublishRequestService, GeometryPool],
   exports: [FeaturesService, FeaturesRepository, FeatureDataRepository, QueryService],
 })
 export class FeaturesModule {}

@@ -5,6 +5,7 @@ import { Errors } from '../core/errors/arcgis-error';
 import { newId } from '../core/ids';
 import { Caller, can, isAdminFor, Privilege } from '../identity/caller';
 import { IdentityService } from '../identity/identity.service';
+import { AnonymousGate } from './anonymous-gate';
 import { FeatureDataRepository } from './feature-data.repository';
 import { AddToDefinitionDto, CreateServiceDto, DeleteFromDefinitionDto } from './features.dto';
 import { FeaturesRepository, LayerRow, NewService, ServiceRow } from './features.repository';
@@ -27,6 +28,7 @@ export class FeaturesService {
     private readonly data: FeatureDataRepository,
     private readonly content: ContentRepository,
     private readonly identity: IdentityService,
+    private readonly gate: AnonymousGate,
   ) {}
 
   serviceUrl(root: string, name: string): string {
@@ -181,17 +183,25 @@ export class FeaturesService {
     };
   }
 
-  /** FeatureServer/layers: full info of every layer and table. */
+  /**
+   * FeatureServer/layers: full info of every layer and table. The extents are scanned one after another on a single
+   * connection's worth of budget: in parallel, one request for a service of many large layers took the whole pool.
+   */
   async allLayerInfo(caller: Caller | undefined, name: string) {
     const service = await this.readable(caller, name);
     const layers = await this.repo.layers(service.item_id);
-    const infos = await Promise.all(layers.map((l) => this.describeLayer(service, l)));
+    const infos = await this.gate.run(caller, async () => {
+      const out = [];
+      for (const l of layers) out.push(await this.describeLayer(service, l));
+      return out;
+    });
     return { layers: infos.filter((l) => l.type === 'Feature Layer'), tables: infos.filter((l) => l.type === 'Table') };
   }
 
   async layerInfo(caller: Caller | undefined, name: string, layerId: string) {
     const service = await this.readable(caller, name);
-    return this.describeLayer(service, await this.resolveLayer(service, layerId));
+    const layer = await this.resolveLayer(service, layerId);
+    return this.gate.run(caller, () => this.describeLayer(service, layer));
   }
 
   private async describeLayer(service: ServiceRow, layer: LayerRow) {

@@ -1,10 +1,8 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { APP_CONFIG } from '../core/config/config.module';
-import { AppConfig } from '../core/config/env';
+import { Injectable } from '@nestjs/common';
 import { SqlParams } from '../core/database/sql-params';
-import { ArcgisError, Errors } from '../core/errors/arcgis-error';
-import { ByteBudget, Hold } from '../core/http/byte-budget';
+import { Errors } from '../core/errors/arcgis-error';
 import { Caller } from '../identity/caller';
+import { AnonymousGate } from './anonymous-gate';
 import { geoJsonToEsri, GeoJson } from './esri-geometry';
 import { FeatureDataRepository, FeatureRow, QuerySpec } from './feature-data.repository';
 import { QueryDto } from './features.dto';
@@ -69,37 +67,15 @@ function envelope(p: QueryDto, layerSrid: number): QuerySpec['envelope'] {
 
 @Injectable()
 export class QueryService {
-  /**
-   * Anonymous queries may hold all but two of the feature pool's connections, so a flood of slow public queries always
-   * leaves signed-in callers room. A weighted budget of one unit per query serves as the counting semaphore.
-   */
-  private readonly anonymous: ByteBudget;
-
   constructor(
     private readonly features: FeaturesService,
     private readonly data: FeatureDataRepository,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {
-    this.anonymous = new ByteBudget(Math.max(1, config.query.poolSize - 2));
-  }
+    private readonly gate: AnonymousGate,
+  ) {}
 
   /** Database errors (the clause meeting the data, the statement timeout, a full pool) are mapped by FeatureDataRepository. */
-  async query(caller: Caller | undefined, name: string, layerId: string, p: QueryDto) {
-    const slot = caller ? undefined : await this.anonymousSlot();
-    try {
-      return await this.run(caller, name, layerId, p);
-    } finally {
-      slot?.release();
-    }
-  }
-
-  /** Waits as long as a pool connection may be waited for; then the server is busy for anonymous callers. */
-  private async anonymousSlot(): Promise<Hold> {
-    try {
-      return await this.anonymous.acquire(1, AbortSignal.timeout(this.config.query.timeoutMs));
-    } catch {
-      throw new ArcgisError(503, 'Unable to complete operation.', ['The server is too busy to run this query now; try again shortly, or sign in.']);
-    }
+  query(caller: Caller | undefined, name: string, layerId: string, p: QueryDto) {
+    return this.gate.run(caller, () => this.run(caller, name, layerId, p));
   }
 
   private async run(caller: Caller | undefined, name: string, layerId: string, p: QueryDto) {

@@ -191,6 +191,40 @@ describe('compute budget: tight limits', () => {
     expect(replies.some((r) => r.body.error.code === 400)).toBe(true);
   }, 30_000);
 
+  it('keeps signed-in queries fast while anonymous layer-info requests (an extent scan each) flood the feature pool', async () => {
+    const service = big.layer.replace(/\/0$/, '');
+    // 24 anonymous clients asking for layer info over and over: before the gate, each took a pool connection for a
+    // full scan of the 200,000 rows, and the signed-in query queued behind all of them (2.5 s with 16 clients; 0.4-0.7 s
+    // with the gate, where one scan at a time shares the 2 cores with the test's own clients).
+    let flooding = true;
+    const replies: Reply[] = [];
+    const clients = Array.from({ length: 24 }, async (_, i) => {
+      while (flooding) replies.push(await get(service, i % 2 ? 'layers' : '0'));
+    });
+    try {
+      await new Promise((res) => setTimeout(res, 500));
+      for (let i = 0; i < 3; i++) {
+        const t0 = Date.now();
+        const signedIn = await get(big.layer, 'query', { where: 'pop <= 10', returnCountOnly: 'true' }, pub.token);
+        expect(signedIn.body).toEqual({ count: 10 });
+        expect(Date.now() - t0).toBeLessThan(QUERY_TIMEOUT_MS);
+      }
+    } finally {
+      flooding = false;
+      await Promise.all(clients);
+    }
+    // Each flood request got the layer's exact extent, or a busy envelope once it waited as long as a query may run.
+    const extent = { xmin: -180, ymin: -90, xmax: 179, ymax: 89, spatialReference: { wkid: 4326, latestWkid: 4326 } };
+    for (const r of replies) {
+      if (r.body.error) expect(r.body.error.code).toBe(503);
+      else expect(r.body.extent ?? r.body.layers[0].extent).toEqual(extent);
+    }
+    expect(replies.some((r) => !r.body.error)).toBe(true);
+    // Anonymous edits never reach the feature pool: they are refused first, asking the client to sign in.
+    const edit = await post(big.layer, 'addFeatures', { features: JSON.stringify([{ attributes: { Name: 'x' }, geometry: { x: 1, y: 1 } }]) });
+    expect(edit.body.error.code).toBe(499);
+  }, 30_000);
+
   it('refuses CONCAT with more than 100 arguments (PostgreSQL’s limit) with a 400, and runs 100', async () => {
     const call = (n: number) => `CONCAT(${Array(n).fill("'a'").join(',')}) = 'x'`;
     const over = await get(big.layer, 'query', { where: call(101), returnCountOnly: 'true' });

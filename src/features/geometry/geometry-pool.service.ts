@@ -27,7 +27,9 @@ export class GeometryPool implements OnModuleDestroy {
       execArgv: filename.endsWith('.ts') ? ['-r', 'ts-node/register/transpile-only'] : [],
       // Started on first use and ended when idle: most API processes edit rarely.
       minThreads: 0,
-      maxThreads: Math.max(1, availableParallelism()),
+      // One core is always left to the event loop (and Postgres beside it): with every core, two heavy edit requests
+      // took both cores of a 2-core host and every other request waited behind them. Further requests queue here.
+      maxThreads: Math.max(1, availableParallelism() - 1),
       idleTimeout: 30_000,
     });
   }
