@@ -1,6 +1,7 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readlinkSync } from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { startApp, TestApp } from '../support/app';
 import { adminToken, createUser } from '../support/client';
 import { end, field, file, MULTIPART, RawReply, streamPost } from './support/raw-http';
@@ -9,6 +10,26 @@ import { ApiProcess, spawnApi } from './support/spawn-api';
 const MB = 1024 * 1024;
 const tmpFiles = (dataDir: string) => readdirSync(path.join(dataDir, 'tmp'));
 const settle = () => new Promise((r) => setTimeout(r, 300));
+
+/** Descriptors this process holds on files under DATA_DIR/tmp, deleted ones included ("... (deleted)"). */
+function tmpDescriptors(dataDir: string): string[] {
+  const tmp = path.join(dataDir, 'tmp') + path.sep;
+  const out: string[] = [];
+  for (const fd of readdirSync('/proc/self/fd')) {
+    try {
+      const target = readlinkSync(`/proc/self/fd/${fd}`);
+      if (target.startsWith(tmp)) out.push(target);
+    } catch {
+      // closed between the listing and the read
+    }
+  }
+  return out;
+}
+
+async function waitFor(check: () => boolean, ms: number): Promise<boolean> {
+  for (const until = Date.now() + ms; Date.now() < until; await new Promise((r) => setTimeout(r, 25))) if (check()) return true;
+  return check();
+}
 
 function expectRefused(r: RawReply, limit: RegExp) {
   expect(r.status).toBe(413);
@@ -143,6 +164,72 @@ describe('request bodies are bounded before authentication', () => {
   });
 });
 
+describe('uploads the client abandons', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startApp();
+  });
+  afterAll(() => t?.close());
+
+  it('a connection dropped mid-file leaves no open descriptor and no temp file behind', async () => {
+    const u = new URL(t.base);
+    const head = [...field('title', 'x')].join('') + [...file('file', 'a.csv', 0)][0];
+    for (let i = 0; i < 5; i++) {
+      // Anonymous, file first: spooled under UPLOAD_BEFORE_TOKEN_MB until a token would arrive; it never does.
+      const socket = net.connect(Number(u.port), '127.0.0.1');
+      await new Promise((r) => socket.once('connect', r));
+      socket.write(`POST ${u.pathname}/content/users/admin/addItem HTTP/1.1\r\nHost: x\r\nContent-Type: ${MULTIPART}\r\nContent-Length: ${200 * MB}\r\n\r\n`);
+      socket.write(head);
+      for (let sent = 0; sent < 3 * MB; sent += 256 * 1024) socket.write(Buffer.alloc(256 * 1024, 'f'));
+      // The file is being written (earlier ones were unlinked when their response closed, so they read "(deleted)").
+      expect(await waitFor(() => tmpDescriptors(t.config.dataDir).some((f) => !f.endsWith('(deleted)')), 5000)).toBe(true);
+      socket.destroy();
+    }
+    expect(await waitFor(() => tmpDescriptors(t.config.dataDir).length === 0, 2000)).toBe(true);
+    expect(tmpFiles(t.config.dataDir)).toEqual([]);
+    // The spool budget was given back: a signed-in upload still works.
+    const token = await adminToken(t.base);
+    const r = await streamPost(`${t.base}/content/users/admin/addItem?token=${token}`, { 'Content-Type': MULTIPART }, (function* () {
+      yield* field('f', 'json');
+      yield* field('title', 'after aborts');
+      yield* field('type', 'CSV');
+      yield* file('file', 'a.csv', MB);
+      yield* end();
+    })());
+    expect(r.body).toMatchObject({ success: true });
+  });
+});
+
+describe('compressed request bodies', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startApp();
+  });
+  afterAll(() => t?.close());
+
+  it('a gzip form, JSON or multipart body is refused unread with an envelope naming Content-Encoding', async () => {
+    // 9 KB on the wire, a 9 MB field once inflated: its memory hold would be sized from the 9 KB.
+    const bomb = gzipSync(`f=json&q=${'a'.repeat(9 * MB)}`);
+    expect(bomb.length).toBeLessThan(64 * 1024);
+    const cases: [string, string, Buffer][] = [
+      ['search', 'application/x-www-form-urlencoded', bomb],
+      ['search', 'application/json', gzipSync(JSON.stringify({ f: 'json', q: 'a'.repeat(9 * MB) }))],
+      [`content/users/admin/addItem`, MULTIPART, gzipSync([...field('f', 'json'), ...end()].join(''))],
+    ];
+    for (const [op, type, body] of cases) {
+      const r = await streamPost(`${t.base}/${op}`, { 'Content-Type': type, 'Content-Encoding': 'gzip' }, [body]);
+      expect({ type, status: r.status, error: r.body?.error }).toMatchObject({
+        type,
+        status: 200,
+        error: { code: 415, details: [expect.stringMatching(/Content-Encoding: gzip/)] },
+      });
+    }
+    // Identity is what every client sends, spelled out or not.
+    const plain = await streamPost(`${t.base}/search`, { 'Content-Type': 'application/x-www-form-urlencoded', 'Content-Encoding': 'identity' }, ['f=json&q=x']);
+    expect(plain.body).toMatchObject({ total: expect.any(Number) });
+  });
+});
+
 describe('files sent before any token are bounded process-wide (UPLOAD_BEFORE_TOKEN_MB)', () => {
   let t: TestApp;
   beforeAll(async () => {
@@ -228,32 +315,35 @@ describe('Expect: 100-continue', () => {
   });
   afterAll(() => t?.close());
 
+  /** The raw reply, and whether an interim 100 Continue came before it (the body is sent only after one). */
   async function expectContinue(pathAndQuery: string, contentType: string, length: number, bodyStart: string) {
     const u = new URL(t.base);
     const socket = net.connect(Number(u.port), '127.0.0.1');
     socket.write(`POST ${u.pathname}/${pathAndQuery} HTTP/1.1\r\nHost: x\r\nContent-Type: ${contentType}\r\nContent-Length: ${length}\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n`);
-    let reply = '';
+    let raw = '';
+    let interim = false;
     socket.on('data', (d) => {
-      reply += d;
-      const interim = /^HTTP\/1.1 100[^\r]*\r\n\r\n/.exec(reply);
-      if (interim) {
-        reply = reply.slice(interim[0].length);
+      raw += d;
+      if (!interim && /^HTTP\/1.1 100[^\r]*\r\n\r\n/.test(raw)) {
+        interim = true;
         socket.write(bodyStart);
       }
     });
     await new Promise((r) => socket.on('close', r));
-    return reply;
+    return { raw, interim, reply: raw.replace(/^HTTP\/1.1 100[^\r]*\r\n\r\n/, '') };
   }
 
   it('an oversized body is refused with 413 instead of a 100 Continue, so it is never sent', async () => {
-    const reply = await expectContinue('search', 'application/x-www-form-urlencoded', 2_000_000_000, 'f=json');
-    expect(reply).toMatch(/^HTTP\/1.1 413/);
+    const r = await expectContinue('search', 'application/x-www-form-urlencoded', 2_000_000_000, 'f=json');
+    expect(r.interim).toBe(false);
+    expect(r.raw).toMatch(/^HTTP\/1.1 413/);
   });
 
   it('a body within the limits gets its 100 Continue and is served', async () => {
     const body = 'f=json&q=x';
-    const reply = await expectContinue('search', 'application/x-www-form-urlencoded', body.length, body);
-    expect(reply).toMatch(/^HTTP\/1.1 200/);
-    expect(reply).toMatch(/"total":/);
+    const r = await expectContinue('search', 'application/x-www-form-urlencoded', body.length, body);
+    expect(r.interim).toBe(true);
+    expect(r.reply).toMatch(/^HTTP\/1.1 200/);
+    expect(r.reply).toMatch(/"total":/);
   });
 });

@@ -92,6 +92,7 @@ function hasBody(req: Request): boolean {
  *  - a body larger than its limit (Content-Length, or counted as it arrives): BODY_MAX_MB, UPLOAD_MAX_MB for a file;
  *  - more than BODY_MAX_FIELDS fields, or non-file fields larger than BODY_MAX_MB together;
  *  - a file on an operation that takes none, a second file, a file whose request carries an invalid token;
+ *  - a compressed body (Content-Encoding other than identity): inflating would outgrow the hold sized from the wire;
  *  - process-wide, BODY_BUFFER_MB of body bytes in memory: beyond it bodies wait unread (see ByteBudget);
  *  - a file part that arrives before any token is only spooled within UPLOAD_BEFORE_TOKEN_MB across all requests.
  *    arcgis-rest-js appends the token after every other parameter, so its uploads send the file first; a token in
@@ -105,8 +106,10 @@ export function arcgisBodyMiddleware(config: AppConfig, tokenIsValid: TokenCheck
   const uploadMax = config.limits.uploadMaxBytes;
   const memory = new ByteBudget(config.http.bodyBufferBytes);
   let beforeTokenBytes = 0;
-  const urlencoded = express.urlencoded({ extended: false, limit: bodyMaxBytes, parameterLimit: bodyMaxFields });
-  const json = express.json({ limit: bodyMaxBytes });
+  // No inflating: the memory hold is sized from the bytes on the wire, and ArcGIS clients never compress a request body,
+  // so a compressed one is refused below before it reaches a parser; inflate: false keeps it so if that check moves.
+  const urlencoded = express.urlencoded({ extended: false, limit: bodyMaxBytes, parameterLimit: bodyMaxFields, inflate: false });
+  const json = express.json({ limit: bodyMaxBytes, inflate: false });
 
   return async (req: Request, res: Response, next: NextFunction) => {
     const r = req as ArcgisRequest;
@@ -116,13 +119,24 @@ export function arcgisBodyMiddleware(config: AppConfig, tokenIsValid: TokenCheck
     let refused = false;
     let hold: Hold | undefined;
     let fileStream: { destroy(): void } | undefined;
+    let bb: busboy.Busboy | undefined;
     const temps: string[] = [];
     const cleanup = () => {
       hold?.release();
       hold = undefined;
       for (const t of temps.splice(0)) fs.rm(t, { force: true }).catch(() => undefined);
     };
-    res.on('close', cleanup);
+    res.on('close', () => {
+      // A client that drops the connection mid-body ends nothing: req is not unpiped and busboy never sees the end, so
+      // the temp file's write stream would wait forever with its descriptor open, keeping the unlinked file's bytes on
+      // disk. Destroying busboy destroys the file stream it feeds, which tears down the pipeline to the temp file.
+      if (bb && !bb.writableFinished) {
+        refused = true;
+        req.unpipe(bb);
+        bb.destroy();
+      }
+      cleanup();
+    });
     const refuse = (error: ArcgisError) => {
       if (refused || res.headersSent) return;
       refused = true;
@@ -132,6 +146,13 @@ export function arcgisBodyMiddleware(config: AppConfig, tokenIsValid: TokenCheck
       lingerOnClose(req.socket);
       sendErrorReply(req, res, error, { status: error.code === 413 ? 413 : 200, closeConnection: true });
     };
+
+    const encoding = String(req.headers['content-encoding'] ?? '').trim().toLowerCase();
+    if (encoding !== '' && encoding !== 'identity') {
+      return refuse(
+        new ArcgisError(415, 'Unsupported request body encoding.', [`Content-Encoding: ${encoding} is not accepted on a request body; send it uncompressed.`]),
+      );
+    }
 
     const relPath = req.path.startsWith(config.restBase) ? req.path.slice(config.restBase.length) : req.path;
     const multipart = !!req.is('multipart/form-data');
@@ -193,7 +214,6 @@ export function arcgisBodyMiddleware(config: AppConfig, tokenIsValid: TokenCheck
       return;
     }
 
-    let bb: busboy.Busboy;
     try {
       bb = busboy({
         headers: req.headers,
@@ -259,6 +279,9 @@ export function arcgisBodyMiddleware(config: AppConfig, tokenIsValid: TokenCheck
       finish(r, {}, next);
     });
     bb.on('file', (fieldname, stream, info) => {
+      // Destroying busboy (client gone) fails the file stream; the pipeline below reports that, and before it starts or
+      // on a refused file nobody is listening, which would crash the process.
+      stream.on('error', () => undefined);
       if (refused) return void stream.resume();
       if (!fileRoute) return refuse(Errors.badRequest('Too many files.', ['This operation takes no file.']));
       // What is in memory now is all the fields will hold, bar the few a client sends after the file.
