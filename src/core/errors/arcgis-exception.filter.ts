@@ -53,12 +53,9 @@ export class ArcgisExceptionFilter implements ExceptionFilter {
         ? Errors.badRequest('Invalid parameter value.', ['A value is out of range or not valid for its field.'])
         : Errors.badRequest('Unable to complete operation.', ['The request conflicts with existing data; it may already exist or have been removed.']);
     }
-    // body-parser and multer errors carry a status or a code of their own; they are the caller's fault.
+    // body-parser and busboy errors carry a status or a code of their own; they are the caller's fault.
     if (raw?.type === 'entity.parse.failed') return Errors.badRequest('Unable to parse the request body.', [String(raw.message)]);
     if (raw?.type === 'entity.too.large') return Errors.badRequest('Request entity too large.', [String(raw.message)]);
-    if (raw?.status === 400 && req.headers['content-encoding']) {
-      return Errors.badRequest('Unable to parse the request body.', [`Could not decode the body (Content-Encoding: ${req.headers['content-encoding']}).`]);
-    }
     if (typeof raw?.status === 'number' && raw.status >= 400 && raw.status < 500) {
       return Errors.badRequest('Unable to complete operation.', [String(raw.message)]);
     }
