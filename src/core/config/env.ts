@@ -109,6 +109,13 @@ class EnvDto {
   @Matches(/^[A-Za-z0-9_-]{1,64}$/, { message: 'QUEUE_PREFIX must be 1-64 of A-Z a-z 0-9 _ -' })
   QUEUE_PREFIX = 'arcgis';
 
+  @Transform(toInt) @IsInt({ message: 'WORKER_HEARTBEAT_TTL_S must be an integer (seconds)' }) @Min(3) @Max(3600)
+  WORKER_HEARTBEAT_TTL_S = 15;
+
+  // Sent as `Authorization: Bearer <token>`, so no white space; 32 characters so it cannot be guessed.
+  @IsOptional() @Matches(/^\S{32,1024}$/, { message: 'METRICS_TOKEN must be 32-1024 characters without white space' })
+  METRICS_TOKEN?: string;
+
   @Transform(toInt) @IsInt({ message: 'QUERY_TIMEOUT_MS must be an integer' }) @Min(100) @Max(3600000)
   QUERY_TIMEOUT_MS = 30000;
 
@@ -146,6 +153,10 @@ export interface AppConfig {
   queuePrefix: string;
   /** How long a job's lock lives without renewal: a killed worker's job is handed on after about this long. */
   jobLockMs: number;
+  /** A worker counts as alive this long after its last heartbeat; it beats every third of it. */
+  workerHeartbeatTtlS: number;
+  /** A bearer token that may read /metrics besides full administrators (Prometheus); unset, only administrators. */
+  metricsToken?: string;
   /** Deflate level of zipped exports: 0 stores (fastest, largest), 1 (default) is nearly as small as 6 at half the time. */
   exportZipLevel: number;
   /** Publishing bounds: bytes a zipped upload may unpack to, and features one publish may load (all layers). */
@@ -202,6 +213,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     workerConcurrency: dto.WORKER_CONCURRENCY,
     queuePrefix: dto.QUEUE_PREFIX,
     jobLockMs: dto.JOB_LOCK_MS,
+    workerHeartbeatTtlS: dto.WORKER_HEARTBEAT_TTL_S,
+    metricsToken: dto.METRICS_TOKEN,
     exportZipLevel: dto.EXPORT_ZIP_LEVEL,
     http: {
       bodyMaxBytes: dto.BODY_MAX_MB * 1024 * 1024,
