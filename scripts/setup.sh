@@ -109,5 +109,6 @@ npm_deps
 check_gdal
 create_database
 log "migrating"
-npm run --silent migrate >/dev/null
+# From the TypeScript sources: nothing is built yet (`npm run migrate` runs the compiled dist/ormconfig.js).
+npm run --silent migrate:dev >/dev/null
 log "ready: DATABASE_URL=$DATABASE_URL REDIS_URL=$REDIS_URL"
