@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { CoreModule } from './core/core.module';
 import { AppConfig } from './core/config/env';
 import { JobReconciler } from './core/jobs/job-reconciler';
+import { WorkerHeartbeat } from './core/jobs/worker-heartbeat';
 import { ExportWorkerModule } from './export/worker/export-worker.module';
 import { PublishWorkerModule } from './features/publish/worker/publish-worker.module';
 
@@ -9,6 +10,6 @@ import { PublishWorkerModule } from './features/publish/worker/publish-worker.mo
 @Module({})
 export class WorkerModule {
   static forRoot(config: AppConfig): DynamicModule {
-    return { module: WorkerModule, imports: [CoreModule.forRoot(config), ExportWorkerModule, PublishWorkerModule], providers: [JobReconciler] };
+    return { module: WorkerModule, imports: [CoreModule.forRoot(config), ExportWorkerModule, PublishWorkerModule], providers: [JobReconciler, WorkerHeartbeat] };
   }
 }

@@ -5,6 +5,7 @@ import { newId } from '../core/ids';
 import { JobType } from '../core/jobs/job.types';
 import { JobsRepository } from '../core/jobs/jobs.repository';
 import { JobsService } from '../core/jobs/jobs.service';
+import { WorkerRegistry } from '../core/jobs/worker-heartbeat';
 import { Caller, can, isAdminFor, Privilege } from '../identity/caller';
 import { IdentityService } from '../identity/identity.service';
 import { AddItemDto, PageDto, SearchDto, StatusDto } from './content.dto';
@@ -56,6 +57,7 @@ export class ContentService {
     private readonly files: FileStore,
     private readonly jobs: JobsRepository,
     private readonly jobsService: JobsService,
+    private readonly workers: WorkerRegistry,
   ) {}
 
   async addItem(caller: Caller, ownerName: string, p: AddItemDto, file: UploadedFile | undefined) {
@@ -169,15 +171,29 @@ export class ContentService {
     const row = await this.repo.findItem(id);
     const owned = row && row.owner.toLowerCase() === ownerName.toLowerCase();
     if (!owned || (row.owner_id !== caller.userId && !isAdminFor(caller, row.org_id, Privilege.AdminViewItems))) throw Errors.itemNotFound(id);
-    if (!p.jobType && !p.jobId) return { status: row.status, statusMessage: row.status_message, itemId: id };
+    if (!p.jobType && !p.jobId) {
+      const waiting = row.status === 'processing' && (await this.noWorkerAlive());
+      return { status: row.status, statusMessage: waiting ? NO_WORKER : row.status_message, itemId: id };
+    }
     if (!p.jobType || !p.jobId) throw Errors.badRequest("'jobId' and 'jobType' go together.");
     const job = await this.jobs.findForItem(p.jobId, p.jobType as JobType, id);
     if (!job) throw Errors.badRequest('Job does not exist.', [`No ${p.jobType} job '${p.jobId.slice(0, 64)}' for item '${id}'.`]);
     // ArcGIS reports processing until done; 'failed' makes the client reject with the message (arcgis-compat.md 7.2).
     const status = job.status === 'completed' ? 'completed' : job.status === 'failed' || job.status === 'cancelled' ? 'failed' : 'processing';
+    if (status === 'processing' && (await this.noWorkerAlive())) return { status, statusMessage: NO_WORKER, itemId: id };
     return { status, statusMessage: job.status_message || status, itemId: id };
   }
+
+  /**
+   * With no worker alive, an unfinished job (queued, or processing on a worker that died) goes nowhere until one
+   * starts; saying so beats 'processing' forever. Unknown (Redis not answering) is not "none": the row's own message.
+   */
+  private async noWorkerAlive(): Promise<boolean> {
+    return (await this.workers.alive().catch(() => 1)) === 0;
+  }
 }
+
+export const NO_WORKER = 'Waiting for a worker: none is running.';
 
 export function nextStart(page: { start: number; num: number }, total: number): number {
   const next = page.start + page.num;

@@ -40,7 +40,8 @@ describe('export operation (API side)', () => {
     expect(job.status).toBe('queued');
     expect(job.params).toMatchObject({ format: 'csv', layers: [{ id: 0, includeGeometry: true, xColumnName: 'lon', yColumnName: 'lat' }], targetSR: { srid: 3857 } });
     const status = await post(t.base, `content/users/${pub.username}/items/${r.body.exportItemId}/status`, { jobId: r.body.jobId, jobType: 'export' }, pub.token);
-    expect(status.body).toEqual({ status: 'processing', statusMessage: 'queued', itemId: r.body.exportItemId });
+    // No worker runs in this suite, and the status says so (test/e2e/ops.spec.ts covers the heartbeat).
+    expect(status.body).toEqual({ status: 'processing', statusMessage: 'Waiting for a worker: none is running.', itemId: r.body.exportItemId });
     expect((await get(t.base, `content/items/${r.body.exportItemId}/data`, {}, pub.token)).body.error).toMatchObject({ code: 400, message: 'Item data is not available.' });
   });
 

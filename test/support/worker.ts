@@ -26,6 +26,8 @@ export function spawnWorker(config: AppConfig, extraEnv: Record<string, string> 
       QUEUE_PREFIX: config.queuePrefix,
       JOB_LOCK_MS: String(config.jobLockMs),
       LOG_LEVEL: 'info',
+      // A hard-killed worker counts as alive until its heartbeat runs out; short, so later suites see no ghost.
+      WORKER_HEARTBEAT_TTL_S: '3',
       ...extraEnv,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
