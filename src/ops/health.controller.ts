@@ -1,8 +1,9 @@
 import { ArgumentsHost, Catch, Controller, ExceptionFilter, Get, HttpException, Inject, Injectable, UseFilters } from '@nestjs/common';
 import type { Response } from 'express';
-import { HealthCheck, HealthCheckService, HealthIndicatorService, TypeOrmHealthIndicator } from '@nestjs/terminus';
+import { HealthCheck, HealthCheckResult, HealthCheckService, HealthIndicatorResult, HealthIndicatorService, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import type Redis from 'ioredis';
 import { NotArcgis } from '../core/http/decorators';
+import { WorkerRegistry } from '../core/jobs/worker-heartbeat';
 import { REDIS } from '../core/redis/redis.module';
 
 /**
@@ -35,6 +36,35 @@ export class RedisHealthIndicator {
   }
 }
 
+/** Workers alive by their heartbeat (core/jobs/worker-heartbeat.ts): up with at least one. */
+@Injectable()
+export class WorkersHealthIndicator {
+  constructor(
+    private readonly workers: WorkerRegistry,
+    private readonly indicator: HealthIndicatorService,
+  ) {}
+
+  async isHealthy(key: string): Promise<HealthIndicatorResult> {
+    const check = this.indicator.check(key);
+    try {
+      const alive = await this.workers.alive();
+      return alive > 0 ? check.up({ alive }) : check.down({ alive, message: 'No worker is running: exports and publishes wait.' });
+    } catch (e) {
+      return check.down({ message: `unknown: ${(e as Error).message}` });
+    }
+  }
+}
+
+/**
+ * Workers are reported beside the check, never inside it: terminus answers 503 as soon as one indicator is down, and
+ * an API without workers still serves everything but new exports and publishes, so an orchestrator must not restart
+ * it for that (nor would a restart bring a worker). `details.workers` (and `info.workers`) say up or down; `error`
+ * and the status code stay about what this process itself needs.
+ */
+function withWorkers<T extends Pick<HealthCheckResult, 'info' | 'details'>>(body: T, workers: HealthIndicatorResult): T {
+  return { ...body, info: { ...body.info, ...workers }, details: { ...body.details, ...workers } };
+}
+
 /** Health is for orchestrators, not ArcGIS clients: it keeps terminus's body and its 503. */
 @Catch(HttpException)
 class PlainHttpFilter implements ExceptionFilter {
@@ -43,7 +73,7 @@ class PlainHttpFilter implements ExceptionFilter {
   }
 }
 
-/** Liveness for orchestrators: 200 when Postgres and Redis answer, 503 otherwise. */
+/** Liveness for orchestrators: 200 when Postgres and Redis answer, 503 otherwise; workers are reported, not required. */
 @Controller('health')
 @UseFilters(PlainHttpFilter)
 export class HealthController {
@@ -51,10 +81,18 @@ export class HealthController {
     private readonly health: HealthCheckService,
     private readonly db: TypeOrmHealthIndicator,
     private readonly redis: RedisHealthIndicator,
+    private readonly workers: WorkersHealthIndicator,
   ) {}
 
   @Get() @NotArcgis() @HealthCheck()
-  check() {
-    return this.health.check([() => this.db.pingCheck('postgres', { timeout: PING_MS }), () => this.redis.isHealthy('redis')]);
+  async check() {
+    const workers = this.workers.isHealthy('workers');
+    try {
+      return withWorkers(await this.health.check([() => this.db.pingCheck('postgres', { timeout: PING_MS }), () => this.redis.isHealthy('redis')]), await workers);
+    } catch (e) {
+      const body = e instanceof HttpException ? e.getResponse() : undefined;
+      if (!body || typeof body !== 'object') throw e;
+      throw new HttpException(withWorkers(body as HealthCheckResult, await workers), (e as HttpException).getStatus());
+    }
   }
 }
