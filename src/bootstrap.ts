@@ -11,6 +11,7 @@ import { corsOptions } from './core/http/cors';
 import { originOf } from './identity/token-binding';
 import { TokenService } from './identity/token.service';
 import { mountBullBoard } from './ops/bull-board';
+import { MetricsService } from './ops/metrics.service';
 
 /** Builds the API application; used by main.ts and by the end-to-end tests, so both run the same stack. */
 export async function createApi(config: AppConfig, opts: { quiet?: boolean } = {}): Promise<INestApplication> {
@@ -23,6 +24,7 @@ export async function createApi(config: AppConfig, opts: { quiet?: boolean } = {
   app.set('trust proxy', config.http.trustProxy);
   app.set('query parser', 'simple');
   app.disable('x-powered-by');
+  app.use(app.get(MetricsService).middleware());
   app.use(cachePolicy());
   app.enableCors(corsOptions(config.http.corsCredentialOrigins));
   mountBullBoard(app, config);
