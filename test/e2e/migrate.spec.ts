@@ -45,8 +45,8 @@ async function sql<T>(text: string): Promise<T[]> {
 }
 
 const applied = async () => (await sql<{ name: string }>('SELECT name FROM migrations ORDER BY id')).map((r) => r.name);
-const tables = async () =>
-  (await sql<Record<string, string | null>>(`SELECT to_regclass('public.items') AS items, to_regclass('public.jobs') AS jobs, to_regclass('public.tokens') AS tokens`))[0];
+const TABLES = `SELECT to_regclass('public.items') AS items, to_regclass('public.jobs') AS jobs, to_regclass('public.tokens') AS tokens`;
+const tables = async () => (await sql<Record<string, string | null>>(TABLES))[0];
 const ALL = migrations.map((m) => m.name);
 
 beforeAll(async () => {
