@@ -1,11 +1,11 @@
 import { Controller, Post, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
+import { Caller } from '../core/auth/caller';
 import { Errors } from '../core/errors/arcgis-error';
 import { ArcgisRequest } from '../core/http/arcgis-request';
 import { CurrentCaller, Operation, OptionalCaller, Public, RawResponse } from '../core/http/decorators';
 import { itemIdParam, usernameParam } from '../core/http/id-params';
 import { Params } from '../core/http/params.decorator';
-import { Caller } from '../identity/caller';
 import { AddItemDto, PageDto, SearchDto, StatusDto } from './content.dto';
 import { ContentService } from './content.service';
 

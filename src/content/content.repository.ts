@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { Caller } from '../core/auth/caller';
 import { SqlParams } from '../core/database/sql-params';
-import { Caller } from '../identity/caller';
 import { ItemEntity } from './item.entity';
 import { ITEM_COLUMNS, ITEM_FROM, ItemRow, visibleSql } from './item-sql';
 import { SearchNode } from './search-query';

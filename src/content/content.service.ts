@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import type { ReadStream } from 'node:fs';
+import { Caller, can, isAdminFor, Privilege } from '../core/auth/caller';
 import { Errors } from '../core/errors/arcgis-error';
 import { newId } from '../core/ids';
 import { JobType } from '../core/jobs/job.types';
 import { JobsRepository } from '../core/jobs/jobs.repository';
 import { JobsService } from '../core/jobs/jobs.service';
 import { WorkerRegistry } from '../core/jobs/worker-heartbeat';
-import { Caller, can, isAdminFor, Privilege } from '../identity/caller';
 import { IdentityService } from '../identity/identity.service';
 import { AddItemDto, PageDto, SearchDto, StatusDto } from './content.dto';
 import { ContentRepository } from './content.repository';

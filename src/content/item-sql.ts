@@ -1,5 +1,5 @@
+import { Caller, can, Privilege } from '../core/auth/caller';
 import { SqlParams } from '../core/database/sql-params';
-import { Caller, can, Privilege } from '../identity/caller';
 
 /** Columns of an item row as the API reports it: owner's user name and the derived access level. */
 export const ITEM_COLUMNS = `

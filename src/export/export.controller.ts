@@ -1,9 +1,9 @@
 import { Controller, Post, Req } from '@nestjs/common';
+import { Caller } from '../core/auth/caller';
 import { ArcgisRequest } from '../core/http/arcgis-request';
 import { CurrentCaller } from '../core/http/decorators';
 import { usernameParam } from '../core/http/id-params';
 import { Params } from '../core/http/params.decorator';
-import { Caller } from '../identity/caller';
 import { ExportItemDto } from './export.dto';
 import { ExportService } from './export.service';
 

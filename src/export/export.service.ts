@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { ContentRepository } from '../content/content.repository';
+import { Caller, isAdminFor, Privilege } from '../core/auth/caller';
 import { Errors } from '../core/errors/arcgis-error';
 import { newId } from '../core/ids';
 import { JobName } from '../core/jobs/job.types';
 import { JobsService } from '../core/jobs/jobs.service';
 import { FeaturesRepository } from '../features/features.repository';
-import { Caller, isAdminFor, Privilege } from '../identity/caller';
 import { IdentityService } from '../identity/identity.service';
 import { resolveExportFormat } from './export-formats';
 import { ExportJobParams, parseExportParameters } from './export-parameters';

@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { Caller } from '../core/auth/caller';
 import { APP_CONFIG } from '../core/config/config.module';
 import { AppConfig } from '../core/config/env';
 import { ArcgisError } from '../core/errors/arcgis-error';
 import { ByteBudget } from '../core/http/byte-budget';
-import { Caller } from '../identity/caller';
 
 /**
  * Anonymous requests may hold all but two of the feature pool's connections, so a flood of slow public requests (queries,

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { Caller } from '../core/auth/caller';
 import { SqlParams } from '../core/database/sql-params';
 import { Errors } from '../core/errors/arcgis-error';
-import { Caller } from '../identity/caller';
 import { AttributeError, convertAttributes } from './attributes';
 import { GeometryError } from './esri-geometry';
 import { FeatureDataRepository, FeatureWrite } from './feature-data.repository';

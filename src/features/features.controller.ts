@@ -1,11 +1,11 @@
 import { Controller, Inject, Post, Req } from '@nestjs/common';
+import { Caller } from '../core/auth/caller';
 import { APP_CONFIG } from '../core/config/config.module';
 import { AppConfig } from '../core/config/env';
 import { ArcgisRequest, publicRoot } from '../core/http/arcgis-request';
 import { CurrentCaller, Formats, Operation, OptionalCaller, Public } from '../core/http/decorators';
 import { usernameParam } from '../core/http/id-params';
 import { Params } from '../core/http/params.decorator';
-import { Caller } from '../identity/caller';
 import { EditsService } from './edits.service';
 import { AddToDefinitionDto, CreateServiceDto, DeleteFromDefinitionDto, EditsDto, QueryDto } from './features.dto';
 import { FeaturesService } from './features.service';

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { ContentRepository } from '../content/content.repository';
+import { Caller, can, isAdminFor, Privilege } from '../core/auth/caller';
 import { Errors } from '../core/errors/arcgis-error';
 import { newId } from '../core/ids';
-import { Caller, can, isAdminFor, Privilege } from '../identity/caller';
 import { IdentityService } from '../identity/identity.service';
 import { AnonymousGate } from './anonymous-gate';
 import { FeatureDataRepository } from './feature-data.repository';

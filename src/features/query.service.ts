@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import { Caller } from '../core/auth/caller';
 import { SqlParams } from '../core/database/sql-params';
 import { Errors } from '../core/errors/arcgis-error';
-import { Caller } from '../identity/caller';
 import { AnonymousGate } from './anonymous-gate';
 import { geoJsonToEsri, GeoJson } from './esri-geometry';
 import { FeatureDataRepository, FeatureRow, QuerySpec } from './feature-data.repository';

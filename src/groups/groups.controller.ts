@@ -1,10 +1,10 @@
 import { Controller, Post, Req } from '@nestjs/common';
 import { PageDto, SearchDto } from '../content/content.dto';
+import { Caller } from '../core/auth/caller';
 import { ArcgisRequest } from '../core/http/arcgis-request';
 import { CurrentCaller, Operation, OptionalCaller, Public } from '../core/http/decorators';
 import { groupIdParam } from '../core/http/id-params';
 import { Params } from '../core/http/params.decorator';
-import { Caller } from '../identity/caller';
 import { AddUsersDto, CreateGroupDto, RemoveUsersDto, UpdateMembershipsDto } from './groups.dto';
 import { GroupsService } from './groups.service';
 

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { ContentService } from '../content/content.service';
+import { Caller, can, isAdminFor, Privilege } from '../core/auth/caller';
 import { Errors } from '../core/errors/arcgis-error';
 import { newId } from '../core/ids';
-import { Caller, can, isAdminFor, Privilege } from '../identity/caller';
 import { MemberType } from './group.entities';
 import { AddUsersDto, CreateGroupDto, RemoveUsersDto, UpdateMembershipsDto } from './groups.dto';
 import { GroupRow, GroupsRepository } from './groups.repository';

@@ -1,5 +1,6 @@
 import { Controller, Get, Inject, Post, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
+import { Caller } from '../core/auth/caller';
 import { APP_CONFIG } from '../core/config/config.module';
 import { AppConfig } from '../core/config/env';
 import { Errors } from '../core/errors/arcgis-error';
@@ -7,7 +8,6 @@ import { ArcgisRequest, publicRoot } from '../core/http/arcgis-request';
 import { CurrentCaller, Operation, OptionalCaller, Public } from '../core/http/decorators';
 import { usernameParam } from '../core/http/id-params';
 import { Params } from '../core/http/params.decorator';
-import { Caller } from './caller';
 import {
   CreateRoleDto, CreateUserDto, GenerateTokenDto, RevokeTokenDto, SetPrivilegesDto, UpdateUserRoleDto,
 } from './identity.dto';

@@ -1,6 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
-
-export type BuiltInRole = 'org_admin' | 'org_publisher' | 'org_user';
+import type { BuiltInRole } from '../core/auth/caller';
 
 @Entity('orgs')
 export class OrgEntity {

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { BuiltInRole } from '../core/auth/caller';
 import { newId } from '../core/ids';
-import { BuiltInRole, OrgEntity, RoleEntity, TokenEntity, UserEntity } from './identity.entities';
+import { OrgEntity, RoleEntity, TokenEntity, UserEntity } from './identity.entities';
 
 export interface TokenOwnerRow {
   token_id: string;

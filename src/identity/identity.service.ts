@@ -1,10 +1,10 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { ALL_PRIVILEGES, BuiltInRole, builtInPrivileges, Caller, can, holdsAll, mayManageUser, Privilege } from '../core/auth/caller';
 import { APP_CONFIG } from '../core/config/config.module';
 import { AppConfig } from '../core/config/env';
 import { Errors } from '../core/errors/arcgis-error';
 import { ID_PATTERN } from '../core/ids';
-import { ALL_PRIVILEGES, builtInPrivileges, Caller, can, holdsAll, mayManageUser, Privilege } from './caller';
-import { BuiltInRole, UserEntity } from './identity.entities';
+import { UserEntity } from './identity.entities';
 import { CreateRoleDto, CreateUserDto, UpdateUserRoleDto } from './identity.dto';
 import { IdentityRepository } from './identity.repository';
 import { hashPassword } from './passwords';

@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { createHash, randomBytes } from 'node:crypto';
+import { builtInPrivileges, Caller, isAdminFor, mayManageUser, Privilege } from '../core/auth/caller';
 import { APP_CONFIG } from '../core/config/config.module';
 import { AppConfig } from '../core/config/env';
 import { Errors } from '../core/errors/arcgis-error';
-import { builtInPrivileges, Caller, isAdminFor, mayManageUser, Privilege } from './caller';
 import { IdentityRepository, TokenOwnerRow } from './identity.repository';
 import { configureHashConcurrency, dummyHash, verifyPassword } from './passwords';
 import { GenerateTokenDto } from './identity.dto';

@@ -3,10 +3,10 @@ import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
 import { INestApplication } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
+import { isFullAdmin } from '../core/auth/caller';
 import { AppConfig } from '../core/config/env';
 import { ArcgisError } from '../core/errors/arcgis-error';
 import { JobQueueService } from '../core/jobs/job-queue.service';
-import { isFullAdmin } from '../identity/caller';
 import { originOf } from '../identity/token-binding';
 import { TokenService } from '../identity/token.service';
 

@@ -1,11 +1,11 @@
 import { Controller, Get, Inject, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { isFullAdmin } from '../core/auth/caller';
 import { APP_CONFIG } from '../core/config/config.module';
 import { AppConfig } from '../core/config/env';
 import { ArcgisError, Errors } from '../core/errors/arcgis-error';
 import { NotArcgis } from '../core/http/decorators';
-import { isFullAdmin } from '../identity/caller';
 import { originOf } from '../identity/token-binding';
 import { TokenService } from '../identity/token.service';
 import { MetricsService } from './metrics.service';

@@ -1,10 +1,10 @@
 import { Controller, Post, Req } from '@nestjs/common';
+import { Caller } from '../core/auth/caller';
 import { Errors } from '../core/errors/arcgis-error';
 import { ArcgisRequest } from '../core/http/arcgis-request';
 import { CurrentCaller } from '../core/http/decorators';
 import { itemIdParam, usernameParam } from '../core/http/id-params';
 import { Params } from '../core/http/params.decorator';
-import { Caller } from '../identity/caller';
 import { ShareDto, ShareItemsDto, UnshareDto, UnshareItemsDto } from './sharing.dto';
 import { ItemResult, SharingService } from './sharing.service';
 

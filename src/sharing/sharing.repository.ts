@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { Caller } from '../core/auth/caller';
 import { SqlParams } from '../core/database/sql-params';
 import { visibleSql } from '../content/item-sql';
-import { Caller } from '../identity/caller';
 
 export interface ShareChange {
   caller: Caller;

@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { Caller, can, isAdminFor, Privilege } from '../core/auth/caller';
 import { APP_CONFIG } from '../core/config/config.module';
 import { AppConfig } from '../core/config/env';
 import { Errors } from '../core/errors/arcgis-error';
 import { ID_PATTERN } from '../core/ids';
-import { Caller, can, isAdminFor, Privilege } from '../identity/caller';
 import { IdentityService } from '../identity/identity.service';
 import { ShareDto } from './sharing.dto';
 import { AccessChange, ItemOutcome, SharingRepository } from './sharing.repository';

@@ -1,6 +1,6 @@
+import { ALL_PRIVILEGES } from '../../src/core/auth/caller';
 import { startApp, TestApp } from '../support/app';
 import { createUser, get, post, Reply } from '../support/client';
-import { ALL_PRIVILEGES } from '../../src/identity/caller';
 import { Column, COLUMNS, createRole, Fixtures, makeFixtures, USER_PRIVILEGES } from './privilege-fixtures';
 import { Ctx, OK, ROWS, Row } from './privilege-rows';
 

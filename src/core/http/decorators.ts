@@ -1,7 +1,7 @@
 import { All, createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
+import type { Caller } from '../auth/caller';
 import { Errors } from '../errors/arcgis-error';
 import { ArcgisRequest } from './arcgis-request';
-import type { Caller } from '../../identity/caller';
 
 export const PUBLIC_KEY = 'arcgis:public';
 export const RAW_KEY = 'arcgis:raw';

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ContentRepository } from '../../content/content.repository';
 import { FileStore } from '../../content/file-store';
+import { Caller } from '../../core/auth/caller';
 import { APP_CONFIG } from '../../core/config/config.module';
 import { AppConfig } from '../../core/config/env';
 import { Errors } from '../../core/errors/arcgis-error';
@@ -8,7 +9,6 @@ import { newId } from '../../core/ids';
 import { JobName } from '../../core/jobs/job.types';
 import { JobsRepository } from '../../core/jobs/jobs.repository';
 import { JobsService } from '../../core/jobs/jobs.service';
-import { Caller } from '../../identity/caller';
 import { FeaturesService } from '../features.service';
 import { jsonParam, requiredJsonParam } from '../json-param';
 import { PublishError } from './errors';

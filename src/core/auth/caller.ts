@@ -1,4 +1,5 @@
-import type { BuiltInRole } from './identity.entities';
+/** ArcGIS's built-in roles; a user with a custom role also keeps the built-in role it sits on (users.role). */
+export type BuiltInRole = 'org_admin' | 'org_publisher' | 'org_user';
 
 /** The authenticated user behind a request, as resolved from its token. */
 export interface Caller {
