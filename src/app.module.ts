@@ -5,10 +5,12 @@ import { CoreModule } from './core/core.module';
 import { AppConfig } from './core/config/env';
 import { ArcgisExceptionFilter } from './core/errors/arcgis-exception.filter';
 import { FormatInterceptor } from './core/http/format';
+import { entities } from './entities';
 import { ExportModule } from './export/export.module';
 import { FeaturesModule } from './features/features.module';
 import { GroupsModule } from './groups/groups.module';
 import { IdentityModule } from './identity/identity.module';
+import { migrations } from './migrations';
 import { OpsModule } from './ops/ops.module';
 import { SharingModule } from './sharing/sharing.module';
 
@@ -18,7 +20,16 @@ export class AppModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: AppModule,
-      imports: [CoreModule.forRoot(config), IdentityModule, ContentModule, GroupsModule, SharingModule, FeaturesModule, ExportModule, OpsModule],
+      imports: [
+        CoreModule.forRoot(config, { entities, migrations }),
+        IdentityModule,
+        ContentModule,
+        GroupsModule,
+        SharingModule,
+        FeaturesModule,
+        ExportModule,
+        OpsModule,
+      ],
       providers: [
         { provide: APP_FILTER, useClass: ArcgisExceptionFilter },
         { provide: APP_INTERCEPTOR, useClass: FormatInterceptor },

@@ -7,6 +7,8 @@ import { DataSource } from 'typeorm';
 import { createApi } from '../../src/bootstrap';
 import { AppConfig, loadConfig } from '../../src/core/config/env';
 import { dataSourceOptions } from '../../src/core/database/data-source-options';
+import { entities } from '../../src/entities';
+import { migrations } from '../../src/migrations';
 
 export const BENCH_ADMIN = { username: 'bench_admin', password: 'bench-password-1' };
 
@@ -37,7 +39,7 @@ export async function startBenchApp(env: Record<string, string> = {}): Promise<B
   const pg = new Client({ connectionString: adminUrl });
   await pg.connect();
   await pg.query(`CREATE DATABASE ${dbName}`);
-  const ds = new DataSource(dataSourceOptions(benchUrl));
+  const ds = new DataSource(dataSourceOptions(benchUrl, { entities, migrations }));
   await ds.initialize();
   await ds.runMigrations();
   await ds.destroy();

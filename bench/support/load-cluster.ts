@@ -14,6 +14,8 @@ import Redis from 'ioredis';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '../../src/core/database/data-source-options';
+import { entities } from '../../src/entities';
+import { migrations } from '../../src/migrations';
 
 const REPO = path.resolve(__dirname, '../..');
 
@@ -84,7 +86,7 @@ export async function startCluster(): Promise<Cluster> {
     await pgAdmin.connect();
     await redis.connect();
     await pgAdmin.query(`CREATE DATABASE ${name}`);
-    const ds = new DataSource(dataSourceOptions(databaseUrl));
+    const ds = new DataSource(dataSourceOptions(databaseUrl, { entities, migrations }));
     await ds.initialize();
     await ds.runMigrations();
     await ds.destroy();

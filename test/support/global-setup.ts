@@ -2,6 +2,8 @@ import 'reflect-metadata';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '../../src/core/database/data-source-options';
+import { entities } from '../../src/entities';
+import { migrations } from '../../src/migrations';
 
 /** A fresh database per run, migrated exactly as `npm run migrate` does. */
 export default async function globalSetup(): Promise<void> {
@@ -17,7 +19,7 @@ export default async function globalSetup(): Promise<void> {
   process.env.TEST_DATABASE_NAME = name;
   // Queues of this run only: a worker of another run (or a dev server) on the same Redis never sees them.
   process.env.TEST_QUEUE_PREFIX = name;
-  const ds = new DataSource(dataSourceOptions(url.toString()));
+  const ds = new DataSource(dataSourceOptions(url.toString(), { entities, migrations }));
   await ds.initialize();
   await ds.runMigrations();
   await ds.destroy();

@@ -1,14 +1,16 @@
 import { DataSourceOptions } from 'typeorm';
-import { ItemEntity } from '../../content/item.entity';
-import { GroupEntity, GroupMemberEntity } from '../../groups/group.entities';
-import { OrgEntity, RoleEntity, TokenEntity, UserEntity } from '../../identity/identity.entities';
-import { migrations } from '../../migrations';
-import { ItemShareEntity } from '../../sharing/item-share.entity';
 
-export const entities = [OrgEntity, RoleEntity, UserEntity, TokenEntity, ItemEntity, GroupEntity, GroupMemberEntity, ItemShareEntity];
+/**
+ * The entity classes and migrations, in order. Core knows neither: the composition roots (app and worker modules,
+ * ormconfig.ts, the tests) pass the lists from src/entities.ts and src/migrations, so core imports no feature.
+ */
+export interface DatabaseSchema {
+  entities: NonNullable<DataSourceOptions['entities']>;
+  migrations: NonNullable<DataSourceOptions['migrations']>;
+}
 
 /** One definition for the app, the migration CLI (ormconfig.ts) and the tests. Schema changes go through migrations only. */
-export function dataSourceOptions(databaseUrl: string): DataSourceOptions {
+export function dataSourceOptions(databaseUrl: string, { entities, migrations }: DatabaseSchema): DataSourceOptions {
   return {
     type: 'postgres',
     url: databaseUrl,
