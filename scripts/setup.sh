@@ -95,7 +95,7 @@ npm_deps() {
 
 # A gdal-async linked to its own GDAL (lacking PostgreSQL and XLSX) would only show when the worker refuses to start.
 check_gdal() {
-  node -r ts-node/register/transpile-only src/core/gdal-drivers.ts || {
+  node -r ts-node/register/transpile-only src/gdal-check.ts || {
     echo "Rebuild with: npm_config_build_from_source=gdal-async npm_config_shared_gdal=true npm rebuild gdal-async" >&2
     exit 1
   }

@@ -1,8 +1,9 @@
 import * as gdal from 'gdal-async';
-import { FORMATS } from '../export/writer/formats';
-import { PUBLISH_DRIVERS } from '../features/publish/source';
 
-/** A GDAL driver the worker uses, and whether it writes with it (export targets, the PostgreSQL publish target). */
+/**
+ * A GDAL driver the worker uses, and whether it writes with it (export targets, the PostgreSQL publish target). Core only
+ * checks a list of needs: the list is assembled where the export formats and publish readers are known.
+ */
 export interface DriverNeed {
   name: string;
   write: boolean;
@@ -10,29 +11,8 @@ export interface DriverNeed {
   creationOption?: string;
 }
 
-/**
- * Derived from the export formats and the publish readers, so a format added there is checked here without a second
- * list to keep in step. gdal-async's bundled GDAL (what a plain `npm ci` builds or downloads) lacks PostgreSQL and
- * XLSX: this is what catches an install that did not link the system GDAL.
- */
-export function requiredGdalDrivers(): DriverNeed[] {
-  const needs = new Map<string, DriverNeed>();
-  const add = (need: DriverNeed) => {
-    const known = needs.get(need.name);
-    needs.set(need.name, { ...known, ...need, write: need.write || !!known?.write, creationOption: need.creationOption ?? known?.creationOption });
-  };
-  add({ name: 'PostgreSQL', write: true });
-  add({ name: 'OGR_VRT', write: false });
-  for (const spec of Object.values(FORMATS)) {
-    add({ name: spec.driver, write: true });
-    for (const opt of spec.dsco) add({ name: spec.driver, write: true, creationOption: opt.split('=')[0] });
-  }
-  for (const name of Object.values(PUBLISH_DRIVERS)) add({ name, write: false });
-  return [...needs.values()];
-}
-
 /** What is missing from this process's GDAL, one readable line per need; empty when everything is there. */
-export function missingGdalDrivers(needs: DriverNeed[] = requiredGdalDrivers()): string[] {
+export function missingGdalDrivers(needs: readonly DriverNeed[]): string[] {
   const missing: string[] = [];
   for (const need of needs) {
     let driver: gdal.Driver | undefined;
@@ -59,7 +39,7 @@ export function missingGdalDrivers(needs: DriverNeed[] = requiredGdalDrivers()):
 export class GdalInstallError extends Error {}
 
 /** Throws a message naming every missing driver and how to fix the install; the worker calls it before anything else. */
-export function assertGdalDrivers(needs?: DriverNeed[]): void {
+export function assertGdalDrivers(needs: readonly DriverNeed[]): void {
   const missing = missingGdalDrivers(needs);
   if (!missing.length) return;
   throw new GdalInstallError(
@@ -72,13 +52,3 @@ export function assertGdalDrivers(needs?: DriverNeed[]): void {
   );
 }
 
-// `node dist/src/core/gdal-drivers.js` (the Dockerfile, scripts/setup.sh): fail the install, not the first job.
-if (require.main === module) {
-  try {
-    assertGdalDrivers();
-    console.log(`GDAL ${gdal.version}: every driver the worker needs is present.`);
-  } catch (e) {
-    console.error(e instanceof GdalInstallError ? e.message : e);
-    process.exit(1);
-  }
-}

@@ -20,7 +20,7 @@ const DRIVER: Record<PublishFileType, string> = {
   shapefile: 'ESRI Shapefile',
   geopackage: 'GPKG',
 };
-/** Read by the worker's start-up check (core/gdal-drivers.ts). */
+/** Read by the worker's start-up check (src/gdal-check.ts). */
 export const PUBLISH_DRIVERS: Readonly<Record<PublishFileType, string>> = DRIVER;
 
 export const FORMAT_LABEL: Record<PublishFileType, string> = {
