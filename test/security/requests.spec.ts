@@ -2,8 +2,8 @@ import { existsSync, readdirSync, readlinkSync } from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { startApp, TestApp } from '../support/app';
-import { adminToken, createUser } from '../support/client';
+import { ADMIN, startApp, TestApp } from '../support/app';
+import { adminToken, createUser, post } from '../support/client';
 import { end, field, file, MULTIPART, RawReply, streamPost } from './support/raw-http';
 import { ApiProcess, spawnApi } from './support/spawn-api';
 
@@ -161,6 +161,24 @@ describe('request bodies are bounded before authentication', () => {
     }
     await settle();
     expect(tmpFiles(t.config.dataDir)).toEqual([]);
+  });
+
+  it('fields after a token field are not read while the token is checked (the check holds the body, busboy cannot resume it)', async () => {
+    // The token store is held up by a lock on its table, so the in-body check stays pending for 2 s.
+    const qr = t.db.createQueryRunner();
+    await qr.connect();
+    await qr.startTransaction();
+    await qr.query('LOCK TABLE tokens IN ACCESS EXCLUSIVE MODE');
+    const released = new Promise((r) => setTimeout(r, 2000)).then(() => qr.rollbackTransaction()).finally(() => qr.release());
+    const r = await streamPost(`${t.base}/search`, { 'Content-Type': MULTIPART }, (function* () {
+      yield* field('token', 'not-a-token');
+      yield* field('q', { size: 200 * MB });
+      yield* end();
+    })());
+    await released;
+    expectRefused(r, /0.5 MB before the token/);
+    // Only what the kernel's socket buffers take gets sent; read during the check, it was all 200 MB.
+    expect(r.sent).toBeLessThan(40 * MB);
   });
 });
 
@@ -346,4 +364,92 @@ describe('Expect: 100-continue', () => {
     expect(r.reply).toMatch(/^HTTP\/1.1 200/);
     expect(r.reply).toMatch(/"total":/);
   });
+});
+
+describe('files before the token: each address keeps its share, and a stalled body lets go (UPLOAD_IDLE_S)', () => {
+  let t: TestApp;
+  let token: string;
+  const REFERER = 'https://app.example.org';
+  beforeAll(async () => {
+    // 8 MB spool, so 2 MB guaranteed per address; a body quiet for 2 s is cut.
+    t = await startApp({ UPLOAD_BEFORE_TOKEN_MB: '8', UPLOAD_IDLE_S: '2' });
+    // Bound to a referer, not the address: the test's requests claim other addresses through X-Forwarded-For.
+    token = (await post(t.base, 'generateToken', { username: ADMIN.username, password: ADMIN.password, client: 'referer', referer: REFERER })).body.token;
+  });
+  const open: net.Socket[] = [];
+  afterAll(async () => {
+    open.forEach((s) => s.destroy());
+    await t?.close();
+  });
+
+  /** An anonymous file-first upload from `address` that sends `bytes` of its file, then a byte every 500 ms. */
+  async function trickle(address: string, bytes: number, everyMs = 500) {
+    const u = new URL(t.base);
+    const socket = net.connect(Number(u.port), '127.0.0.1');
+    open.push(socket);
+    await new Promise((r) => socket.once('connect', r));
+    let reply = '';
+    socket.on('data', (d) => (reply += d));
+    socket.on('error', () => undefined);
+    const closed = new Promise<number>((r) => socket.on('close', () => r(Date.now())));
+    socket.write(`POST ${u.pathname}/content/users/admin/addItem HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: ${address}\r\nContent-Type: ${MULTIPART}\r\nContent-Length: ${200 * MB}\r\n\r\n`);
+    socket.write([...field('title', 'x')].join('') + [...file('file', 'a.csv', 0)][0]);
+    socket.write(Buffer.alloc(bytes, 'f'));
+    const timer = everyMs ? setInterval(() => socket.writable && socket.write('f'), everyMs) : undefined;
+    socket.on('close', () => clearInterval(timer));
+    return { socket, closed, reply: () => reply, stop: () => (clearInterval(timer), socket.destroy()) };
+  }
+
+  it('an address trickling files that fill the spool does not stop an arcgis-rest-js upload from another address', async () => {
+    const attacker = await Promise.all([trickle('203.0.113.7', 3.5 * MB), trickle('203.0.113.7', 3.5 * MB)]);
+    // The spool is full: a third upload from the same address is refused.
+    await settle();
+    const third = await streamPost(`${t.base}/content/users/admin/addItem`, { 'Content-Type': MULTIPART, 'X-Forwarded-For': '203.0.113.7' }, (function* () {
+      yield* field('title', 'x');
+      yield* file('file', 'a.csv', 2 * MB);
+      yield* end();
+    })());
+    expectRefused(third, /UPLOAD_BEFORE_TOKEN_MB/);
+    // arcgis-rest-js order (token last) from another address, within its share: served.
+    const r = await streamPost(`${t.base}/content/users/admin/addItem`, { 'Content-Type': MULTIPART, 'X-Forwarded-For': '198.51.100.9', Referer: `${REFERER}/app/` }, (function* () {
+      yield* field('f', 'json');
+      yield* field('title', 'while flooded');
+      yield* field('type', 'CSV');
+      yield* file('file', 'a.csv', Math.floor(1.5 * MB));
+      yield* field('token', token);
+      yield* end();
+    })());
+    expect(r.body).toMatchObject({ success: true });
+    // The attacker's uploads past its share were the ones cut.
+    expect(attacker.map((a) => a.reply())).toContainEqual(expect.stringMatching(/^HTTP\/1.1 413[^]*other addresses needed/));
+    attacker.forEach((a) => a.stop());
+    await settle();
+  }, 30_000);
+
+  it('an upload whose sender stops sending before its token is cut after UPLOAD_IDLE_S, freeing the spool', async () => {
+    const stalled = await trickle('203.0.113.8', 7 * MB, 0);
+    const sentAt = Date.now();
+    const closedAt = await Promise.race([stalled.closed, new Promise<number>((r) => setTimeout(() => r(0), 8000))]);
+    stalled.stop();
+    expect(closedAt).toBeGreaterThan(0);
+    expect(stalled.reply()).toMatch(/UPLOAD_IDLE_S/);
+    expect(closedAt - sentAt).toBeGreaterThanOrEqual(1500);
+    expect(stalled.reply()).toMatch(/UPLOAD_IDLE_S/);
+    // A trickle that keeps sending is not idle; it is still open after twice the idle time.
+    const slow = await trickle('203.0.113.9', MB);
+    await new Promise((r) => setTimeout(r, 4500));
+    expect(slow.socket.destroyed).toBe(false);
+    expect(slow.reply()).toBe('');
+    slow.stop();
+    // The stalled upload's 7 MB went back: a 5 MB rest-js upload from one address fits again.
+    const r = await streamPost(`${t.base}/content/users/admin/addItem`, { 'Content-Type': MULTIPART, 'X-Forwarded-For': '198.51.100.10', Referer: REFERER }, (function* () {
+      yield* field('f', 'json');
+      yield* field('title', 'after the stall');
+      yield* field('type', 'CSV');
+      yield* file('file', 'a.csv', 5 * MB);
+      yield* field('token', token);
+      yield* end();
+    })());
+    expect(r.body).toMatchObject({ success: true });
+  }, 30_000);
 });

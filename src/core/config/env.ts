@@ -68,6 +68,9 @@ class EnvDto {
   @Transform(toInt) @IsInt({ message: 'UPLOAD_BEFORE_TOKEN_MB must be an integer' }) @Min(0)
   UPLOAD_BEFORE_TOKEN_MB = 512;
 
+  @Transform(toInt) @IsInt({ message: 'UPLOAD_IDLE_S must be an integer (seconds)' }) @Min(1) @Max(300)
+  UPLOAD_IDLE_S = 15;
+
   @Transform(toInt) @IsInt({ message: 'BODY_MAX_MB must be an integer' }) @Min(1) @Max(1024)
   BODY_MAX_MB = 10;
 
@@ -171,6 +174,8 @@ export interface AppConfig {
     bodyBufferBytes: number;
     /** File bytes spooled at once, across requests, before the request's token was seen (0: none). */
     uploadBeforeTokenBytes: number;
+    /** A body whose sender is not known yet is refused after this many seconds without a byte. */
+    uploadIdleS: number;
     /** Lower-case origins that may send credentials (cookies); every other origin gets CORS without them. */
     corsCredentialOrigins: string[];
     /** Express's 'trust proxy' value: a hop count, false, or addresses and subnets. */
@@ -221,6 +226,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       bodyMaxFields: dto.BODY_MAX_FIELDS,
       bodyBufferBytes: Math.max(dto.BODY_BUFFER_MB, dto.BODY_MAX_MB) * 1024 * 1024,
       uploadBeforeTokenBytes: Math.min(dto.UPLOAD_BEFORE_TOKEN_MB, dto.UPLOAD_MAX_MB) * 1024 * 1024,
+      uploadIdleS: dto.UPLOAD_IDLE_S,
       corsCredentialOrigins: (dto.CORS_CREDENTIAL_ORIGINS ?? '')
         .split(',')
         .map((o) => o.trim().toLowerCase())

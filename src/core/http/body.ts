@@ -10,7 +10,8 @@ import { AppConfig } from '../config/env';
 import { ArcgisError, Errors } from '../errors/arcgis-error';
 import { sendErrorReply } from '../errors/arcgis-exception.filter';
 import { ArcgisRequest } from './arcgis-request';
-import { ByteBudget, Hold } from './byte-budget';
+import ipaddr from 'ipaddr.js';
+import { ByteBudget, Hold, Spool, SpoolBudget } from './byte-budget';
 
 /** Whether a token names a signed-in user; the body is read before the guards, so it asks the token store itself. */
 export type TokenCheck = (token: string, req: Request) => Promise<boolean>;
@@ -58,6 +59,20 @@ function lingerOnClose(socket: Socket): void {
   };
 }
 
+/**
+ * The client an upload is counted against: req.ip (TRUST_PROXY decides whether a forwarded address is believed), and
+ * for IPv6 its /64, the block one subscriber is routed (per-address counting would hand an attacker 2^64 shares).
+ */
+function clientKey(req: Request): string {
+  const ip = req.ip ?? req.socket.remoteAddress ?? '';
+  if (!ipaddr.isValid(ip)) return ip;
+  const addr = ipaddr.process(ip);
+  return addr.kind() === 'ipv6' ? `${(addr as ipaddr.IPv6).parts.slice(0, 4).map((p) => p.toString(16)).join(':')}::/64` : addr.toString();
+}
+
+/** Every client address may spool this part of UPLOAD_BEFORE_TOKEN_MB whatever the others hold (see SpoolBudget). */
+const SPOOL_SHARE = 4;
+
 const MB = 1024 * 1024;
 const mb = (bytes: number) => `${Math.round((bytes / MB) * 10) / 10} MB`;
 const tooLarge = (detail: string) => new ArcgisError(413, 'Request entity too large.', [detail]);
@@ -94,9 +109,12 @@ function hasBody(req: Request): boolean {
  *  - a file on an operation that takes none, a second file, a file whose request carries an invalid token;
  *  - a compressed body (Content-Encoding other than identity): inflating would outgrow the hold sized from the wire;
  *  - process-wide, BODY_BUFFER_MB of body bytes in memory: beyond it bodies wait unread (see ByteBudget);
- *  - a file part that arrives before any token is only spooled within UPLOAD_BEFORE_TOKEN_MB across all requests.
- *    arcgis-rest-js appends the token after every other parameter, so its uploads send the file first; a token in
- *    the query string, a Bearer header or a field before the file is checked before a byte of the file is written.
+ *  - a file part that arrives before any token is only spooled within UPLOAD_BEFORE_TOKEN_MB across all requests,
+ *    a quarter of it guaranteed to each client address (SpoolBudget). arcgis-rest-js appends the token after every
+ *    other parameter, so its uploads send the file first; a token in the query string, a Bearer header or a field
+ *    before the file is checked before a byte of the file is written;
+ *  - a body from a sender not yet known that sends nothing for UPLOAD_IDLE_S: it holds memory or spool room that
+ *    others wait for, and a trickle of it would hold that room until Node's requestTimeout (300 s).
  * Temp files nobody adopted are deleted when the response ends, and at once when the caller turns out unknown.
  */
 export function arcgisBodyMiddleware(config: AppConfig, tokenIsValid: TokenCheck) {
@@ -105,7 +123,8 @@ export function arcgisBodyMiddleware(config: AppConfig, tokenIsValid: TokenCheck
   const { bodyMaxBytes, bodyMaxFields } = config.http;
   const uploadMax = config.limits.uploadMaxBytes;
   const memory = new ByteBudget(config.http.bodyBufferBytes);
-  let beforeTokenBytes = 0;
+  const spool = new SpoolBudget(config.http.uploadBeforeTokenBytes, Math.floor(config.http.uploadBeforeTokenBytes / SPOOL_SHARE));
+  const idleMs = config.http.uploadIdleS * 1000;
   // No inflating: the memory hold is sized from the bytes on the wire, and ArcGIS clients never compress a request body,
   // so a compressed one is refused below before it reaches a parser; inflate: false keeps it so if that check moves.
   const urlencoded = express.urlencoded({ extended: false, limit: bodyMaxBytes, parameterLimit: bodyMaxFields, inflate: false });
@@ -187,6 +206,21 @@ export function arcgisBodyMiddleware(config: AppConfig, tokenIsValid: TokenCheck
       if (res.writableEnded || req.destroyed) return cleanup();
     }
 
+    // Reading starts here (a body waiting for memory above is not read, so it is not idle). Until the sender is known,
+    // a body that stalls is refused: what it holds (memory, spool room) is given back to those waiting for it.
+    let lastByteAt = Date.now();
+    let idleTimer: NodeJS.Timeout | undefined;
+    const watchIdle = () => {
+      if (refused || req.readableEnded || callerKnown) return;
+      // Not reading is not the sender's stall: the body is paused for a token check or for the temp file to catch up.
+      if (checkingToken || req.isPaused()) lastByteAt = Date.now();
+      const quiet = Date.now() - lastByteAt;
+      if (quiet < idleMs) return void (idleTimer = setTimeout(watchIdle, idleMs - quiet).unref());
+      refuse(new ArcgisError(408, 'Request timeout.', [`No part of the body arrived for ${config.http.uploadIdleS} s (UPLOAD_IDLE_S) before the token was known.`]));
+    };
+    let checkingToken: Promise<void> | undefined;
+    res.on('close', () => clearTimeout(idleTimer));
+    idleTimer = setTimeout(watchIdle, idleMs).unref();
     if (req.headers.expect?.toLowerCase() === '100-continue' && !res.headersSent) res.writeContinue();
     if (!multipart) {
       const parser = req.is('application/json') ? json : urlencoded;
@@ -207,6 +241,7 @@ export function arcgisBodyMiddleware(config: AppConfig, tokenIsValid: TokenCheck
       // then the request is drained): a chunked body without Content-Length is counted here and cut at the limit.
       if (!req.readableEnded) {
         req.on('data', (chunk: Buffer) => {
+          lastByteAt = Date.now();
           seen += chunk.length;
           if (seen > bodyMaxBytes) refuse(tooLarge(`The body is larger than ${mb(bodyMaxBytes)} (BODY_MAX_MB).`));
         });
@@ -228,7 +263,6 @@ export function arcgisBodyMiddleware(config: AppConfig, tokenIsValid: TokenCheck
     const fields: Record<string, string | string[]> = {};
     let fieldBytes = 0;
     let fieldsAtFile: number | undefined;
-    let checkingToken: Promise<void> | undefined;
     const fieldLimit = () => (fieldsAtFile !== undefined ? fieldsAtFile + AFTER_FILE_FIELDS : callerKnown ? bodyMaxBytes : FIELDS_BEFORE_TOKEN);
     const checkFields = () => {
       if (refused || checkingToken || fieldBytes <= fieldLimit()) return;
@@ -241,12 +275,9 @@ export function arcgisBodyMiddleware(config: AppConfig, tokenIsValid: TokenCheck
       refuse(tooLarge(`The fields of this body exceed ${what}.`));
     };
     let upload: Promise<void> | undefined;
-    let provisional = 0; // bytes of this request counted in beforeTokenBytes
+    let spooled: Spool | undefined; // this request's file bytes counted in UPLOAD_BEFORE_TOKEN_MB
     let fileBytes = 0;
-    const giveBackProvisional = () => {
-      beforeTokenBytes -= provisional;
-      provisional = 0;
-    };
+    const giveBackProvisional = () => spooled?.release();
     res.on('close', giveBackProvisional);
 
     bb.on('field', (name, value, info) => {
@@ -256,13 +287,16 @@ export function arcgisBodyMiddleware(config: AppConfig, tokenIsValid: TokenCheck
       const prev = fields[name];
       fields[name] = prev === undefined ? value : Array.isArray(prev) ? [...prev, value] : [prev, value];
       if (name === 'token' && !callerKnown && !checkingToken && fieldsAtFile === undefined) {
-        // The larger field limit applies from here if the token is good: the body waits while it is checked.
+        // The larger field limit applies from here if the token is good: the body waits while it is checked. Unpiped,
+        // not just paused: busboy's 'drain' (after any chunk it could not take at once) would resume a piped request,
+        // and the body would flow through unchecked while the token store answers.
+        req.unpipe(bb);
         req.pause();
         checkingToken = tokenIsValid(value, req).then((ok) => {
           callerKnown = ok;
           checkingToken = undefined;
           checkFields();
-          if (!refused) req.resume();
+          if (!refused) req.pipe(bb!);
         });
       }
       checkFields();
@@ -299,6 +333,11 @@ export function arcgisBodyMiddleware(config: AppConfig, tokenIsValid: TokenCheck
         if (!callerKnown && config.http.uploadBeforeTokenBytes === 0) {
           return refuse(tooLarge('A file is accepted only after the token (query string, Authorization header, or a field before the file); UPLOAD_BEFORE_TOKEN_MB is 0.'));
         }
+        if (!callerKnown) {
+          spooled = spool.open(clientKey(req), () =>
+            refuse(tooLarge(`Files sent before the token are limited to ${mb(config.http.uploadBeforeTokenBytes)} at once (UPLOAD_BEFORE_TOKEN_MB); other addresses needed this upload's share. Send the token in the query string, an Authorization header, or a field before the file.`)),
+          );
+        }
         const file = path.join(tmp, `upload-${randomUUID()}`);
         temps.push(file);
         let size = 0;
@@ -306,13 +345,9 @@ export function arcgisBodyMiddleware(config: AppConfig, tokenIsValid: TokenCheck
           transform: (chunk: Buffer, _enc, done) => {
             size += chunk.length;
             fileBytes += chunk.length;
-            if (!callerKnown) {
-              provisional += chunk.length;
-              beforeTokenBytes += chunk.length;
-              if (beforeTokenBytes > config.http.uploadBeforeTokenBytes) {
-                refuse(tooLarge(`Files sent before the token are limited to ${mb(config.http.uploadBeforeTokenBytes)} at once (UPLOAD_BEFORE_TOKEN_MB); send the token in the query string, an Authorization header, or a field before the file.`));
-                return done(new Error('refused'));
-              }
+            if (!callerKnown && !spooled!.take(chunk.length)) {
+              refuse(tooLarge(`Files sent before the token are limited to ${mb(config.http.uploadBeforeTokenBytes)} at once (UPLOAD_BEFORE_TOKEN_MB), a quarter of it per client address when others are waiting; send the token in the query string, an Authorization header, or a field before the file.`));
+              return done(new Error('refused'));
             }
             done(null, chunk);
           },
@@ -362,6 +397,7 @@ export function arcgisBodyMiddleware(config: AppConfig, tokenIsValid: TokenCheck
     // are not file data are counted as they arrive: a 2 GB "field" is cut at BODY_MAX_MB, not at its end.
     let rawBytes = 0;
     req.on('data', (chunk: Buffer) => {
+      lastByteAt = Date.now();
       rawBytes += chunk.length;
       if (rawBytes - fileBytes > fieldBytes + MULTIPART_SLACK) checkFieldsInFlight(rawBytes - fileBytes - MULTIPART_SLACK);
     });

@@ -68,3 +68,94 @@ export class Hold {
     this.held = 0;
   }
 }
+
+/**
+ * Disk bytes of files spooled before their sender is known (UPLOAD_BEFORE_TOKEN_MB), shared between client addresses.
+ * arcgis-rest-js sends the token after the file, so its uploads can only be told from an anonymous one at their end.
+ * A single pool let a few slow anonymous uploads hold it all and refuse every such upload; so every address is
+ * guaranteed `share` of it: an address may spool more while there is room (one user's large upload), but a request
+ * from an address within its share that finds the pool full takes the room back from the addresses over theirs,
+ * refusing their largest uploads. The trade-off: an upload larger than the share can be cut when other addresses
+ * upload at the same time; one within it is cut only by a sender holding four or more addresses (or /64s).
+ */
+export class SpoolBudget {
+  private used = 0;
+  private readonly byAddress = new Map<string, Set<Spool>>();
+
+  constructor(
+    readonly capacity: number,
+    readonly share: number,
+  ) {}
+
+  /** A spool for one request; `preempted` is called when another address takes its bytes back (it must stop). */
+  open(address: string, preempted: () => void): Spool {
+    return new Spool(this, address, preempted);
+  }
+
+  /** @internal */
+  take(spool: Spool, bytes: number): boolean {
+    if (this.used + bytes > this.capacity && this.held(spool.address) + bytes <= this.share) {
+      for (let victim = this.overShare(spool.address); victim && this.used + bytes > this.capacity; victim = this.overShare(spool.address)) {
+        victim.release();
+        victim.preempted();
+      }
+    }
+    if (this.used + bytes > this.capacity) return false;
+    let set = this.byAddress.get(spool.address);
+    if (!set) this.byAddress.set(spool.address, (set = new Set()));
+    set.add(spool);
+    this.used += bytes;
+    return true;
+  }
+
+  /** @internal */
+  give(spool: Spool, bytes: number): void {
+    this.used -= bytes;
+    const set = this.byAddress.get(spool.address);
+    if (set && spool.bytes === 0 && set.delete(spool) && set.size === 0) this.byAddress.delete(spool.address);
+  }
+
+  private held(address: string): number {
+    let sum = 0;
+    for (const s of this.byAddress.get(address) ?? []) sum += s.bytes;
+    return sum;
+  }
+
+  /** The largest spool of the address furthest over its share, other than `except`; none if every address is within. */
+  private overShare(except: string): Spool | undefined {
+    let worst: string | undefined;
+    let worstHeld = this.share;
+    for (const address of this.byAddress.keys()) {
+      const held = this.held(address);
+      if (address !== except && held > worstHeld) [worst, worstHeld] = [address, held];
+    }
+    if (worst === undefined) return undefined;
+    return [...this.byAddress.get(worst)!].reduce((a, b) => (b.bytes > a.bytes ? b : a));
+  }
+}
+
+export class Spool {
+  bytes = 0;
+  private closed = false;
+
+  constructor(
+    private readonly budget: SpoolBudget,
+    readonly address: string,
+    readonly preempted: () => void,
+  ) {}
+
+  /** Counts `bytes` more of this request's file; false when they do not fit (the request must be refused). */
+  take(bytes: number): boolean {
+    if (this.closed || !this.budget.take(this, bytes)) return false;
+    this.bytes += bytes;
+    return true;
+  }
+
+  /** Gives every byte back (the file was deleted, adopted by a known sender, or the request ended); later takes fail. */
+  release(): void {
+    this.closed = true;
+    const bytes = this.bytes;
+    this.bytes = 0;
+    this.budget.give(this, bytes);
+  }
+}
