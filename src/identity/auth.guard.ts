@@ -4,19 +4,13 @@ import { Errors } from '../core/errors/arcgis-error';
 import { ArcgisRequest } from '../core/http/arcgis-request';
 import { assertArcgisRequest } from '../core/http/format';
 import { FORMATS_KEY, NOT_ARCGIS_KEY, PUBLIC_KEY } from '../core/http/decorators';
+import { requestToken } from '../core/http/token';
 import { originOf } from './token-binding';
 import { TokenService } from './token.service';
 
-/** Reads the token from `token` (query or body) or a Bearer header, the ways the client sends it. */
+/** The token from `token` (query or body) or a Bearer header, the ways the client sends it. */
 export function readToken(req: ArcgisRequest): string | undefined {
-  const param = req.arcParams?.token;
-  if (param) return param;
-  for (const header of ['x-esri-authorization', 'authorization']) {
-    const value = req.headers[header];
-    const m = typeof value === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(value) : null;
-    if (m) return m[1];
-  }
-  return undefined;
+  return requestToken(req.arcParams, req.headers);
 }
 
 /**

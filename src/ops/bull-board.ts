@@ -9,6 +9,7 @@ import { ArcgisError } from '../core/errors/arcgis-error';
 import { JobQueueService } from '../core/jobs/job-queue.service';
 import { originOf } from '../identity/token-binding';
 import { TokenService } from '../identity/token.service';
+import { bearerToken } from '../core/http/token';
 
 const COOKIE = 'board_token';
 
@@ -24,8 +25,7 @@ function decodeCookie(value: string): string | undefined {
 function tokenOf(req: Request): { token?: string; fromQuery: boolean } {
   const q = typeof req.query.token === 'string' ? req.query.token : undefined;
   if (q) return { token: q, fromQuery: true };
-  const header = req.headers.authorization ?? req.headers['x-esri-authorization'];
-  const bearer = typeof header === 'string' ? /^Bearer\s+(\S+)$/i.exec(header)?.[1] : undefined;
+  const bearer = bearerToken(req.headers);
   const cookie = req.headers.cookie?.split(';').map((c) => c.trim().split('=')).find(([k]) => k === COOKIE)?.[1];
   return { token: bearer ?? (cookie ? decodeCookie(cookie) : undefined), fromQuery: false };
 }

@@ -6,19 +6,12 @@ import { APP_CONFIG } from '../core/config/config.module';
 import { AppConfig } from '../core/config/env';
 import { ArcgisError, Errors } from '../core/errors/arcgis-error';
 import { NotArcgis } from '../core/http/decorators';
+import { requestToken } from '../core/http/token';
 import { originOf } from '../identity/token-binding';
 import { TokenService } from '../identity/token.service';
 import { MetricsService } from './metrics.service';
 
-function tokenOf(req: Request): string | undefined {
-  if (typeof req.query.token === 'string' && req.query.token) return req.query.token;
-  for (const header of ['authorization', 'x-esri-authorization']) {
-    const value = req.headers[header];
-    const m = typeof value === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(value) : null;
-    if (m) return m[1];
-  }
-  return undefined;
-}
+const tokenOf = (req: Request) => requestToken(req.query, req.headers);
 
 /** Digests first: timingSafeEqual needs equal lengths, and comparing digests does not reveal the token's length. */
 function sameSecret(a: string, b: string): boolean {

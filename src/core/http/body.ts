@@ -12,6 +12,7 @@ import { sendErrorReply } from '../errors/arcgis-exception.filter';
 import { ArcgisRequest } from './arcgis-request';
 import ipaddr from 'ipaddr.js';
 import { ByteBudget, Hold, Spool, SpoolBudget } from './byte-budget';
+import { requestToken } from './token';
 
 /** Whether a token names a signed-in user; the body is read before the guards, so it asks the token store itself. */
 export type TokenCheck = (token: string, req: Request) => Promise<boolean>;
@@ -86,14 +87,6 @@ function flatten(source: unknown): Record<string, string> {
     else if (Array.isArray(v)) out[k] = v.map(String).join(',');
   }
   return out;
-}
-
-function headerToken(req: Request): string | undefined {
-  for (const header of ['x-esri-authorization', 'authorization']) {
-    const m = /^Bearer\s+(\S+)\s*$/i.exec(String(req.headers[header] ?? ''));
-    if (m) return m[1];
-  }
-  return undefined;
 }
 
 function hasBody(req: Request): boolean {
@@ -183,7 +176,7 @@ export function arcgisBodyMiddleware(config: AppConfig, tokenIsValid: TokenCheck
     }
     // A token sent outside the body is checked before the body is read: a known sender gets the full field limit, and
     // a file for a bad token is refused at once (the guard would answer 498 only after the upload).
-    const earlyToken = r.arcParams.token || headerToken(req);
+    const earlyToken = requestToken(r.arcParams, req.headers);
     let callerKnown = false;
     if (multipart && earlyToken) {
       callerKnown = await tokenIsValid(earlyToken, req);
