@@ -1,5 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER, APP_INTERCEPTOR } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { ContentModule } from './content/content.module';
 import { CoreModule } from './core/core.module';
 import { AppConfig } from './core/config/env';
@@ -9,12 +9,16 @@ import { entities } from './entities';
 import { ExportModule } from './export/export.module';
 import { FeaturesModule } from './features/features.module';
 import { GroupsModule } from './groups/groups.module';
+import { AuthGuard } from './identity/auth.guard';
 import { IdentityModule } from './identity/identity.module';
 import { migrations } from './migrations';
 import { OpsModule } from './ops/ops.module';
 import { SharingModule } from './sharing/sharing.module';
 
-/** The HTTP API process: controllers, the request guard, the ArcGIS error filter. No queue processors here. */
+/**
+ * The HTTP API process: controllers, and in one place what wraps every route (the request guard, the ArcGIS error
+ * filter, the reply formatter). No queue processors here.
+ */
 @Module({})
 export class AppModule {
   static forRoot(config: AppConfig): DynamicModule {
@@ -31,6 +35,7 @@ export class AppModule {
         OpsModule,
       ],
       providers: [
+        { provide: APP_GUARD, useClass: AuthGuard },
         { provide: APP_FILTER, useClass: ArcgisExceptionFilter },
         { provide: APP_INTERCEPTOR, useClass: FormatInterceptor },
       ],
