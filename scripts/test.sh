@@ -5,6 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
 export TEST_PG_URL="${TEST_PG_URL:-${DATABASE_URL%/*}/postgres}"
-# ts-jest only transpiles, so types are checked once here.
+# ts-jest only transpiles, so types are checked once here; then the lint gate (any warning fails).
 npm run --silent typecheck
+npm run --silent lint
 npm test -- "$@"

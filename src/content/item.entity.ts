@@ -27,6 +27,7 @@ export class ItemEntity {
   @Column({ type: 'text', nullable: true, select: false }) data: string | null;
   @Column({ type: 'jsonb' }) extent: number[][];
   @Column({ name: 'spatial_reference', type: 'text', nullable: true }) spatialReference: string | null;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- TypeORM's update() types refuse Record<string, unknown>
   @Column({ type: 'jsonb', nullable: true }) properties: Record<string, any> | null;
   @Column({ type: 'text' }) status: ItemStatus;
   @Column({ name: 'status_message' }) statusMessage: string;

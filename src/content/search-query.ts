@@ -20,10 +20,16 @@ function tokenize(q: string): Token[] {
   while (i < q.length) {
     const c = q[i];
     if (/\s/.test(c)) i++;
-    else if (c === ':') (out.push({ t: 'colon' }), i++);
-    else if (c === '(') (out.push({ t: 'lp' }), i++);
-    else if (c === ')') (out.push({ t: 'rp' }), i++);
-    else if (c === '"') {
+    else if (c === ':') {
+      out.push({ t: 'colon' });
+      i++;
+    } else if (c === '(') {
+      out.push({ t: 'lp' });
+      i++;
+    } else if (c === ')') {
+      out.push({ t: 'rp' });
+      i++;
+    } else if (c === '"') {
       const end = q.indexOf('"', i + 1);
       if (end < 0) throw invalid(`Unterminated quote at position ${i + 1}.`);
       out.push({ t: 'word', v: q.slice(i + 1, end), quoted: true });

@@ -4,7 +4,7 @@
  * The build goes to a folder of its own rather than dist/, which other processes may be running from.
  */
 import { execFile } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import { Client } from 'pg';
 import { migrations } from '../../src/migrations';
@@ -14,7 +14,7 @@ jest.setTimeout(120_000);
 const ROOT = path.resolve(__dirname, '../..');
 const OUT = path.join('node_modules', '.cache', `migrate-spec-${process.pid}`);
 const PROD_ONLY = path.join(ROOT, 'test/support/production-deps-only.js');
-const scripts: Record<string, string> = require('../../package.json').scripts;
+const scripts: Record<string, string> = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts;
 const server = process.env.TEST_PG_URL ?? 'postgres://postgres:postgres@127.0.0.1:5432/postgres';
 const dbName = `arcgis_migrate_${Date.now()}_${process.pid}`;
 const dbUrl = Object.assign(new URL(server), { pathname: `/${dbName}` }).toString();
@@ -71,7 +71,7 @@ describe('production migrations', () => {
   it('the build emits the CLI data source, and the scripts load it rather than TypeScript', () => {
     expect(scripts.migrate).toMatch(/^typeorm migration:run -d dist\/ormconfig\.js$/);
     expect(scripts['migrate:revert']).toMatch(/^typeorm migration:revert -d dist\/ormconfig\.js$/);
-    expect(require('node:fs').existsSync(path.join(ROOT, OUT, 'ormconfig.js'))).toBe(true);
+    expect(existsSync(path.join(ROOT, OUT, 'ormconfig.js'))).toBe(true);
   });
 
   it('a production install cannot run the ts-node variant, so the checks below stand for one', async () => {

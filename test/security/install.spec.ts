@@ -47,7 +47,7 @@ describe('GDAL driver check at worker start-up', () => {
     const bad = run({ GDAL_SKIP: 'XLSX' });
     expect(bad.status).toBe(1);
     expect(bad.stderr).toMatch(/- XLSX \(driver absent\)/);
-    expect(bad.stderr).not.toMatch(/    at /);
+    expect(bad.stderr).not.toMatch(/ {4}at /);
   });
 
   it('a worker whose GDAL lacks XLSX and PostgreSQL exits non-zero naming them, before connecting anywhere', async () => {
@@ -60,6 +60,6 @@ describe('GDAL driver check at worker start-up', () => {
     expect(w.output()).toMatch(/lacks what exports and publishing need/);
     expect(w.output()).toMatch(/- PostgreSQL \(driver absent\)/);
     expect(w.output()).toMatch(/- XLSX \(driver absent\)/);
-    expect(w.output()).not.toMatch(/worker started|ECONNREFUSED|    at /);
+    expect(w.output()).not.toMatch(/worker started|ECONNREFUSED| {4}at /);
   });
 });

@@ -486,7 +486,6 @@ describe('jobs: delete during a large publish', () => {
     const t0 = Date.now();
     const del = (await post(t.base, `content/users/${pub.username}/items/${s.serviceItemId}/delete`, {}, pub.token)).body;
     const latency = Date.now() - t0;
-    // eslint-disable-next-line no-console
     console.log(`delete during a ${ROWS.toLocaleString('en-US')}-row load answered in ${latency} ms`);
     expect(del).toMatchObject({ success: true });
     expect(latency).toBeLessThan(2000);

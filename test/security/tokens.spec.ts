@@ -68,7 +68,7 @@ describe('password length', () => {
     for (const password of ['x'.repeat(257), 'x'.repeat(4 * 1024 * 1024)]) {
       const started = Date.now();
       const r = await signIn({ username: user.username, password }, ip);
-      expect({ http: r.status, code: (r.body as any)?.error?.code, detail: detail(r) }).toEqual({
+      expect({ http: r.status, code: r.body?.error?.code, detail: detail(r) }).toEqual({
         http: 200, code: 400, detail: "'password' must be at most 256 characters.",
       });
       expect(Date.now() - started).toBeLessThan(5000);
@@ -84,7 +84,7 @@ describe('password length', () => {
     expect(detail(long)).toBe("'password' must be at most 256 characters.");
     const username = uniq('edge');
     const ok = await call(root, 'portaladmin/security/users/createUser', { username, password: 'p'.repeat(256) }, { token: admin });
-    expect((ok.body as any)?.status).toBe('success');
+    expect(ok.body?.status).toBe('success');
     expect((await signIn({ username, password: 'p'.repeat(256) }, addr())).body).toHaveProperty('token');
   });
 });
@@ -99,7 +99,7 @@ describe('sign-in throttling', () => {
     const started = Date.now();
     const locked = await signIn(user, ip);
     expect(Date.now() - started).toBeLessThan(1000);
-    expect({ http: locked.status, code: (locked.body as any)?.error?.code, message: (locked.body as any)?.error?.message }).toEqual({
+    expect({ http: locked.status, code: locked.body?.error?.code, message: locked.body?.error?.message }).toEqual({
       http: 200, code: 400, message: 'Unable to generate token.',
     });
     expect(detail(locked)).toMatch(THROTTLED);
@@ -180,7 +180,7 @@ describe('sign-in throttling', () => {
     const checked = replies.filter((r) => detail(r) === INVALID).length;
     expect(busy + checked).toBe(100);
     expect(busy).toBeGreaterThan(0);
-    expect(replies.every((r) => r.status === 200 && (r.body as any)?.error?.code === 400)).toBe(true);
+    expect(replies.every((r) => r.status === 200 && r.body?.error?.code === 400)).toBe(true);
   });
 
   it('the throttle holds across API processes (state in Redis)', async () => {
@@ -199,18 +199,18 @@ describe('sign-in throttling', () => {
 
 describe('token binding', () => {
   const self = (token: string, from: From) => call(t.base, 'community/self', {}, { ...from, token, method: 'GET' });
-  const code = (r: Reply) => (r.body as any)?.error?.code ?? 'ok';
+  const code = (r: Reply) => r.body?.error?.code ?? 'ok';
 
   it('a referer-bound token works only with a matching Referer (same origin for URLs, exact otherwise)', async () => {
     const user = await createUser(t.base, admin);
     const ip = addr();
-    const web = (await signIn(user, ip, { client: 'referer', referer: 'https://app.example.org' })).body as any;
+    const web = (await signIn(user, ip, { client: 'referer', referer: 'https://app.example.org' })).body;
     expect(code(await self(web.token, { referer: 'https://app.example.org/maps/index.html?x=1' }))).toBe('ok');
     expect(code(await self(web.token, { referer: 'https://app.example.org/' }))).toBe('ok');
     for (const referer of [undefined, 'https://evil.example/', 'https://app.example.org.evil.example/', 'http://app.example.org/', 'https://app.example.org:8443/']) {
       expect([referer, code(await self(web.token, { referer }))]).toEqual([referer, 498]);
     }
-    const rest = (await signIn(user, ip, { client: 'referer', referer: '@esri/arcgis-rest-js' })).body as any;
+    const rest = (await signIn(user, ip, { client: 'referer', referer: '@esri/arcgis-rest-js' })).body;
     expect(code(await self(rest.token, { referer: '@esri/arcgis-rest-js' }))).toBe('ok');
     expect(code(await self(rest.token, { referer: '@esri/arcgis-rest-js-evil' }))).toBe(498);
     expect(code(await self(rest.token, {}))).toBe(498);
@@ -219,13 +219,13 @@ describe('token binding', () => {
   it('an address-bound token (requestip, ip) works only from that address', async () => {
     const user = await createUser(t.base, admin);
     const home = addr();
-    const req = (await signIn(user, home)).body as any;
+    const req = (await signIn(user, home)).body;
     expect(code(await self(req.token, { ip: home }))).toBe('ok');
     expect(code(await self(req.token, { ip: addr() }))).toBe(498);
-    const byDefault = (await call(t.base, 'generateToken', { username: user.username, password: user.password }, { ip: home })).body as any;
+    const byDefault = (await call(t.base, 'generateToken', { username: user.username, password: user.password }, { ip: home })).body;
     expect(code(await self(byDefault.token, { ip: addr() }))).toBe(498);
 
-    const named = (await signIn(user, home, { client: 'ip', ip: '::ffff:10.9.8.7' })).body as any;
+    const named = (await signIn(user, home, { client: 'ip', ip: '::ffff:10.9.8.7' })).body;
     expect(code(await self(named.token, { ip: '10.9.8.7' }))).toBe('ok');
     expect(code(await self(named.token, { ip: home }))).toBe(498);
     expect(detail(await signIn(user, home, { client: 'ip' }))).toBe("'ip' must be an IPv4 or IPv6 address when client is 'ip'.");
@@ -236,7 +236,7 @@ describe('token binding', () => {
     try {
       const user = await createUser(direct.base, await adminToken(direct.base));
       // Without a trusted proxy the header is the client's own claim: the token binds to the socket's address.
-      const token = ((await call(direct.base, 'generateToken', { username: user.username, password: user.password, client: 'requestip' }, { ip: addr() })).body as any).token;
+      const token = (await call(direct.base, 'generateToken', { username: user.username, password: user.password, client: 'requestip' }, { ip: addr() })).body.token;
       const from = (ip?: string) => call(direct.base, 'community/self', {}, { token, ip, method: 'GET' });
       expect(code(await from())).toBe('ok');
       expect(code(await from(addr()))).toBe('ok');
@@ -247,9 +247,9 @@ describe('token binding', () => {
 
   it('downloads with ?token= and the Bull Board cookie follow the same binding', async () => {
     const home = addr();
-    const token = ((await call(t.base, 'generateToken', { username: 'admin', password: 'admin-password-1', client: 'requestip' }, { ip: home })).body as any).token;
+    const token = (await call(t.base, 'generateToken', { username: 'admin', password: 'admin-password-1', client: 'requestip' }, { ip: home })).body.token;
     const added = await call(t.base, 'content/users/admin/addItem', { title: uniq('map'), type: 'Web Map', text: '{"operationalLayers":[]}' }, { token, ip: home });
-    const id = (added.body as any).id;
+    const id = added.body.id;
     expect(code(await call(t.base, `content/items/${id}/data`, {}, { token, ip: home, method: 'GET' }))).toBe('ok');
     expect(code(await call(t.base, `content/items/${id}/data`, {}, { token, ip: addr(), method: 'GET' }))).toBe(498);
 
@@ -267,15 +267,15 @@ describe('token binding', () => {
 describe('derived tokens (generateToken with token and serverUrl)', () => {
   const derive = (parent: string, ip: string, expiration = 20160) =>
     call(t.base, 'generateToken', { serverUrl: `${t.root}/arcgis`, expiration }, { token: parent, ip });
-  const works = async (token: string, ip: string) => !(await call(t.base, 'community/self', {}, { token, ip, method: 'GET' })).body?.hasOwnProperty('error');
+  const works = async (token: string, ip: string) => !Object.hasOwn((await call(t.base, 'community/self', {}, { token, ip, method: 'GET' })).body ?? {}, 'error');
 
   it('never outlive their parent and die with it, down the chain', async () => {
     const user = await createUser(t.base, admin);
     const ip = addr();
-    const parent = (await signIn(user, ip, { expiration: 1 })).body as any;
-    const child = (await derive(parent.token, ip)).body as any;
+    const parent = (await signIn(user, ip, { expiration: 1 })).body;
+    const child = (await derive(parent.token, ip)).body;
     expect(child.expires).toBeLessThanOrEqual(parent.expires);
-    const grandchild = (await derive(child.token, ip)).body as any;
+    const grandchild = (await derive(child.token, ip)).body;
     expect(grandchild.expires).toBeLessThanOrEqual(parent.expires);
     expect(await works(child.token, ip)).toBe(true);
     expect(await works(grandchild.token, ip)).toBe(true);
@@ -284,12 +284,12 @@ describe('derived tokens (generateToken with token and serverUrl)', () => {
     const elsewhere = addr();
     const rebinds: Record<string, string>[] = [{ client: 'ip', ip: elsewhere }, { client: 'referer', referer: 'https://evil.example' }];
     for (const rebind of rebinds) {
-      const moved = (await call(t.base, 'generateToken', { serverUrl: `${t.root}/arcgis`, ...rebind }, { token: parent.token, ip })).body as any;
+      const moved = (await call(t.base, 'generateToken', { serverUrl: `${t.root}/arcgis`, ...rebind }, { token: parent.token, ip })).body;
       expect(await works(moved.token, ip)).toBe(true);
       expect(await works(moved.token, elsewhere)).toBe(false);
     }
 
-    const other = (await signIn(user, ip)).body as any;
+    const other = (await signIn(user, ip)).body;
     const revoked = await call(t.base, 'oauth2/revokeToken', { auth_token: parent.token }, { token: other.token, ip });
     expect(revoked.body).toEqual({ success: true });
     expect(await works(parent.token, ip)).toBe(false);
@@ -301,11 +301,11 @@ describe('derived tokens (generateToken with token and serverUrl)', () => {
   it('revoking a child leaves its parent alone; the chain has a bounded depth', async () => {
     const user = await createUser(t.base, admin);
     const ip = addr();
-    let token = ((await signIn(user, ip)).body as any).token;
+    let token = (await signIn(user, ip)).body.token;
     const root = token;
     const chain: string[] = [];
     for (let i = 0; i < 4; i++) {
-      token = ((await derive(token, ip)).body as any).token;
+      token = (await derive(token, ip)).body.token;
       chain.push(token);
     }
     expect(detail(await derive(token, ip))).toBe('This token was itself derived too many times; sign in again.');
@@ -318,9 +318,9 @@ describe('expired tokens', () => {
   it('are purged periodically, with the tokens derived from them; live ones stay', async () => {
     const user = await createUser(t.base, admin);
     const ip = addr();
-    const expired = ((await signIn(user, ip)).body as any).token;
-    const child = ((await call(t.base, 'generateToken', { serverUrl: `${t.root}/arcgis` }, { token: expired, ip })).body as any).token;
-    const live = ((await signIn(user, ip)).body as any).token;
+    const expired = (await signIn(user, ip)).body.token;
+    const child = (await call(t.base, 'generateToken', { serverUrl: `${t.root}/arcgis` }, { token: expired, ip })).body.token;
+    const live = (await signIn(user, ip)).body.token;
     const hash = (x: string) => createHash('sha256').update(x).digest();
     const present = async () => {
       const rows = await t.db.query(`SELECT token_hash FROM tokens WHERE token_hash = ANY($1)`, [[expired, child, live].map(hash)]);

@@ -30,7 +30,7 @@ const interpolate = (env: Record<string, string>) =>
 
 describe('docker/compose.yml', () => {
   const shared = block(/^x-app-env: &app-env\n/m, '  ');
-  const api = block(/^  api:\n(    .*\n)*?    environment:\n/m, '      ');
+  const api = block(/^ {2}api:\n( {4}.*\n)*? {4}environment:\n/m, '      ');
 
   it('reads the configuration variables from the source (the parser of this test works)', () => {
     expect(dtoFields).toEqual(expect.arrayContaining(['DATABASE_URL', 'QUEUE_PREFIX', 'JOB_LOCK_MS', 'EXPORT_ZIP_LEVEL', 'BODY_MAX_MB']));

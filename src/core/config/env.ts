@@ -89,7 +89,7 @@ class EnvDto {
   TRUST_PROXY = 'loopback';
 
   @IsOptional()
-  @Matches(/^\s*https?:\/\/[A-Za-z0-9.\-\[\]:]+\s*(,\s*https?:\/\/[A-Za-z0-9.\-\[\]:]+\s*)*$/, {
+  @Matches(/^\s*https?:\/\/[A-Za-z0-9.\-[\]:]+\s*(,\s*https?:\/\/[A-Za-z0-9.\-[\]:]+\s*)*$/, {
     message: 'CORS_CREDENTIAL_ORIGINS must be comma-separated origins like https://app.example.org (scheme, host, optional port; no path, no *)',
   })
   CORS_CREDENTIAL_ORIGINS?: string;

@@ -24,6 +24,7 @@ export function geometryOutput(layer: ExportLayerSource, format: ExportFormat): 
 
 /** A SQL string literal; E'' reads backslash escapes whatever standard_conforming_strings says. */
 export function sqlText(v: string): string {
+  // eslint-disable-next-line no-control-regex -- NUL is the character refused here
   if (/[\x00]/.test(v)) throw new ExportWriteError('Text passed to SQL must not contain NUL characters.');
   return `E'${v.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
 }

@@ -81,6 +81,7 @@ const inlineSink: LiteralSink = {
    * characters were rejected by the lexer.
    */
   text: (v) => {
+    // eslint-disable-next-line no-control-regex -- control characters are what this refuses
     if (/[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/.test(v)) unsafe('string');
     const body = v.replace(/\\/g, '\\\\').replace(/'/g, "''").replace(/\n/g, '\\n').replace(/\r/g, '\\r').replace(/\t/g, '\\t');
     return `E'${body}'::text`;
