@@ -39,7 +39,7 @@ export class ContentController {
     return this.content.item(caller, itemIdParam(req.params.id as string));
   }
 
-  /** Files stream with their type and name whatever `f` says (arcgis-compat.md 4.3); JSON data goes back as stored. */
+  /** Files stream with their type and name whatever `f` says, as ArcGIS does; JSON data goes back as stored. */
   @Public() @RawResponse() @Operation('content/items/:id/data')
   async data(@OptionalCaller() caller: Caller | undefined, @Req() req: ArcgisRequest, @Res() res: Response) {
     const data = await this.content.data(caller, itemIdParam(req.params.id as string));

@@ -178,7 +178,7 @@ export class ContentService {
     if (!p.jobType || !p.jobId) throw Errors.badRequest("'jobId' and 'jobType' go together.");
     const job = await this.jobs.findForItem(p.jobId, p.jobType as JobType, id);
     if (!job) throw Errors.badRequest('Job does not exist.', [`No ${p.jobType} job '${p.jobId.slice(0, 64)}' for item '${id}'.`]);
-    // ArcGIS reports processing until done; 'failed' makes the client reject with the message (arcgis-compat.md 7.2).
+    // ArcGIS reports processing until done; 'failed' makes the client reject with statusMessage as the error.
     const status = job.status === 'completed' ? 'completed' : job.status === 'failed' || job.status === 'cancelled' ? 'failed' : 'processing';
     if (status === 'processing' && (await this.noWorkerAlive())) return { status, statusMessage: NO_WORKER, itemId: id };
     return { status, statusMessage: job.status_message || status, itemId: id };

@@ -51,7 +51,7 @@ export function visibleSql(alias: string, caller: Caller | undefined, p: SqlPara
                WHERE vs.item_id = ${alias}.id AND vm.user_id = ${uid}))`;
 }
 
-/** The IItem shape the client expects (arcgis-compat.md 4.2). */
+/** The IItem shape the client expects (arcgis-rest-portal's IItem: created and modified in ms, extent as [[xmin, ymin], [xmax, ymax]]). */
 export function toItem(r: ItemRow) {
   return {
     id: r.id,

@@ -6,7 +6,7 @@ export interface ExportFormatInfo {
   key: ExportFormatKey;
   /** The exportFormat value echoed in the reply. */
   name: string;
-  /** Type of the result item (arcgis-compat.md 7.1). */
+  /** Type of the result item, as ArcGIS names it (the `exportFormat` value is matched case-insensitively). */
   itemType: string;
 }
 

@@ -27,7 +27,10 @@ export class CreateServiceController {
   }
 }
 
-/** Hosted services under {CONTEXT_PATH}/arcgis/rest, so the client computes a proper server root (arcgis-compat.md 8.3). */
+/**
+ * Hosted services under {CONTEXT_PATH}/arcgis/rest: the client takes what precedes /rest/services as the server root, so
+ * services at the host root would send it to `//rest/info`.
+ */
 @Controller('arcgis/rest/services/:name/FeatureServer')
 export class FeatureServerController {
   constructor(
@@ -93,7 +96,10 @@ export class FeatureAdminController {
   }
 }
 
-/** What the client reads to find the token service for a server root (arcgis-compat.md 8.3). */
+/**
+ * What the client reads, without a token, to find the token service for a server root outside the portal URL:
+ * `owningSystemUrl` and `authInfo.tokenServicesUrl`, before it exchanges its portal token with `serverUrl`.
+ */
 @Controller()
 export class ServerInfoController {
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}

@@ -6,7 +6,7 @@ import { MAX_PASSWORD_LENGTH } from './passwords';
 const PASSWORD_TOO_LONG = `'password' must be at most ${MAX_PASSWORD_LENGTH} characters.`;
 
 export class GenerateTokenDto {
-  // Optional only together with `serverUrl`, where the portal token authenticates (arcgis-compat.md 8.3).
+  // Optional only together with `serverUrl`: a client exchanging its portal token for a server token sends no password.
   @ValidateIf((o) => !o.serverUrl) @IsString({ message: "'username' is required." }) @MinLength(1, { message: "'username' is required." })
   @MaxLength(128, { message: "'username' must be at most 128 characters." })
   username: string;

@@ -87,7 +87,7 @@ export class IdentityService implements OnApplicationBootstrap {
       allSSL: root.startsWith('https:'),
       supportsHostedServices: true,
       currentVersion: '2024.1',
-      // Left empty on purpose: a non-empty list makes the client send no-cors pre-requests (arcgis-compat.md 1.5).
+      // Left empty on purpose: arcgis-rest-js sends no-cors pre-requests to every domain listed here.
       authorizedCrossOriginDomains: [],
       created: org ? ms(org.created) : undefined,
     };

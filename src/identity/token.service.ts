@@ -54,7 +54,8 @@ export class TokenService {
       parentTokenId: parent?.token_id ?? null,
       depth: parent ? parent.depth + 1 : 0,
     });
-    // `expires` must be a JSON number: the client builds a Date from it (arcgis-compat.md 2.2).
+    // `expires` must be a JSON number: the client builds a Date from it, and a numeric string makes an Invalid Date,
+    // so it would fetch a new token before every request.
     return { token, expires, ssl };
   }
 

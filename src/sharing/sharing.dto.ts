@@ -17,7 +17,7 @@ export class ShareDto {
   @IsOptional() @CsvList() @IsString({ each: true }) groups?: string[];
   @IsOptional() @BoolParam() @IsBoolean(BOOL('everyone')) everyone?: boolean;
   @IsOptional() @BoolParam() @IsBoolean(BOOL('org')) org?: boolean;
-  /** Undocumented synonym of `org` that the client sends for public access (arcgis-compat.md 6.5). */
+  /** Undocumented synonym of `org` that the client's setItemAccess sends for public access (`account=true&everyone=true`). */
   @IsOptional() @BoolParam() @IsBoolean(BOOL('account')) account?: boolean;
   @IsOptional() @BoolParam() @IsBoolean(BOOL('confirmItemControl')) confirmItemControl?: boolean;
 }

@@ -15,7 +15,7 @@ export interface ItemResult {
   error?: { code: number; message: string };
 }
 
-/** Real ArcGIS reports a missing item inside a batch with code 500 (arcgis-compat.md 6.4); kept for compatibility. */
+/** Real ArcGIS reports a missing item inside a batch with code 500, per item in an HTTP 200 reply; kept for compatibility. */
 const ITEM_MISSING = { code: 500, message: 'Item does not exist or is inaccessible.' };
 
 @Injectable()

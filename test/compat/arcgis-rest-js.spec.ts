@@ -1,8 +1,8 @@
 /**
  * Compatibility suite: the real ArcGIS REST JS client (@esri/arcgis-rest-request and @esri/arcgis-rest-portal 4.10.2)
  * driving the running API. Calls go through the library's own helpers, unchanged; `request()` is used only where
- * the library has no helper (the batch shareItems / unshareItems routes). Expected behaviour follows
- * shared/docs/arcgis-compat.md, sections 1-6 and 11.
+ * the library has no helper (the batch shareItems / unshareItems routes). Expected behaviour is what the client's source
+ * and ArcGIS's portal documentation say the portal answers.
  */
 import {
   ArcGISAuthError,
@@ -339,8 +339,8 @@ describe('@esri/arcgis-rest-js 4.10.2 against the portal', () => {
       // SERVER BUG (kept enabled on purpose): the server answers an invalid token with
       // {"error":{"code":498,"messageCode":"GWM_0003","message":"Invalid token.","details":["Invalid token."]}}.
       // The client sets ArcGISAuthError.code to error.messageCode when there is one, else to the number
-      // (arcgis-compat.md 1.5), so callers see code "GWM_0003" instead of 498. ArcGIS (and the client's own mocks,
-      // doc 1.4) send 498 without a messageCode; GWM_0003 belongs to 499 "Token Required" and 403.
+      // (checkForErrors in request.ts), so callers see code "GWM_0003" instead of 498. ArcGIS (and the client's own
+      // test mocks) send 498 without a messageCode; GWM_0003 belongs to 499 "Token Required" and 403.
       const id = await newWebMap();
       const fromToken = await caught(() => ArcGISIdentityManager.fromToken({ token: 'bogus-token', portal: t.base }));
       expect(fromToken).toBeInstanceOf(ArcGISAuthError);

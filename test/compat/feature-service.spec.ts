@@ -3,8 +3,8 @@
  * @esri/arcgis-rest-request and @esri/arcgis-rest-portal 4.10.2) driving the running API's hosted feature services.
  * Every call goes through the library's own helpers, unchanged. The services live at {root}/arcgis/rest/services, which
  * does not match the portal URL {root}/sharing/rest, so the signed-in client reaches them through the federated token
- * flow (portals/self, rest/info, sharing/rest/info, generateToken with serverUrl). Expected behaviour follows
- * shared/docs/arcgis-compat.md, sections 1, 2, 8, 9 and 11.
+ * flow (portals/self, rest/info, sharing/rest/info, generateToken with serverUrl). Expected behaviour is what the
+ * client's source and ArcGIS's documentation say a hosted feature service answers.
  */
 import { ArcGISAuthError, ArcGISIdentityManager, ArcGISRequestError, IFeature, IField } from '@esri/arcgis-rest-request';
 import { addGroupUsers, createGroup, getItem, removeItem, setItemAccess, shareItemWithGroup, unshareItemWithGroup } from '@esri/arcgis-rest-portal';

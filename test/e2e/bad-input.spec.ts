@@ -1,5 +1,5 @@
 /**
- * Bad input on every route (arcgis-compat.md 1.4, 1.5 and 11.1): the reply is always HTTP 200 with the ArcGIS
+ * Bad input on every route, as ArcGIS answers it and as the client's token refresh needs: the reply is always HTTP 200 with the ArcGIS
  * envelope {"error":{code,messageCode?,message,details}} and a message that says what is wrong — never HTTP 500,
  * never a stack trace, never an HTML page.
  *

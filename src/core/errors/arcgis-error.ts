@@ -25,10 +25,13 @@ export class ArcgisError extends Error {
   }
 }
 
-/** The errors the client library distinguishes (see shared/docs/arcgis-compat.md 1.4, 1.5). */
+/**
+ * The errors the client library distinguishes. All go out as HTTP 200 with the envelope: on any other status the client
+ * loses code and messageCode and never refreshes a token on 498.
+ */
 export const Errors = {
   tokenRequired: () => new ArcgisError(499, 'Token Required', ['Token Required'], 'GWM_0003'),
-  // No messageCode: the client would report it instead of 498 (arcgis-compat.md 1.5).
+  // No messageCode: the client's ArcGISAuthError.code is the messageCode when there is one, and callers test for 498.
   invalidToken: () => new ArcgisError(498, 'Invalid token.', []),
   forbidden: (detail?: string) =>
     new ArcgisError(

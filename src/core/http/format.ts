@@ -11,8 +11,8 @@ function flag(reflector: Reflector, key: string, ctx: ExecutionContext): boolean
 }
 
 /**
- * Checks what every ArcGIS operation shares: GET or POST, and `f` json or pjson (missing means json,
- * arcgis-compat.md 1.1). Called first by the request guard so a bad `f` is reported before anything else.
+ * Checks what every ArcGIS operation shares: GET or POST, and `f` json or pjson (missing means json: only the client's
+ * raw-file calls leave it out). Called first by the request guard so a bad `f` is reported before anything else.
  */
 export function assertArcgisRequest(req: ArcgisRequest, allowed: readonly string[] = ALLOWED_F): void {
   if (req.bodyError) throw req.bodyError;

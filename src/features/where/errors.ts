@@ -1,6 +1,6 @@
 import { ArcgisError, Errors } from '../../core/errors/arcgis-error';
 
-/** The hosted (ArcGIS Online) wording for any bad `where`; see arcgis-compat.md section 9. */
+/** The hosted (ArcGIS Online) wording for any bad `where`, with code 400 in an HTTP 200 envelope. */
 export const WHERE_ERROR_MESSAGE = 'Cannot perform query. Invalid query parameters.';
 
 /** A 400 whose single detail line says what was wrong and, when known, where (1-based position). */
