@@ -365,7 +365,7 @@ export function arcgisBodyMiddleware(config: AppConfig, tokenIsValid: TokenCheck
         };
       })();
     });
-    bb.on('close', async () => {
+    const whenClosed = async () => {
       if (refused) return;
       await upload;
       if (refused) return;
@@ -379,7 +379,9 @@ export function arcgisBodyMiddleware(config: AppConfig, tokenIsValid: TokenCheck
         giveBackProvisional();
       }
       if (!refused) finish(r, fields, next);
-    });
+    };
+    // An async listener's rejection would go unhandled and end the process: it becomes this request's reply instead.
+    bb.on('close', () => void whenClosed().catch(() => refused || refuse(Errors.internal())));
     const checkFieldsInFlight = (atLeast: number) => {
       if (!refused && !checkingToken && atLeast > fieldLimit()) {
         fieldBytes = Math.max(fieldBytes, atLeast);

@@ -64,6 +64,8 @@ export function startTicker(stage: string, format: ExportJob['format'], target: 
         const s = await stat(path).catch(() => null);
         if (s?.isFile() && !stopped) report(0, `Writing '${target.layerName}': ${mb(s.size)} written`);
       }
+    } catch {
+      // Progress is best effort; a rejection from an interval callback would go unhandled and end the worker.
     } finally {
       busy = false;
     }
