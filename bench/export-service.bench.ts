@@ -35,38 +35,68 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function main() {
-  if (!existsSync(path.resolve(__dirname, '../dist/src/worker.js'))) throw new Error('run `npm run build` first (the worker runs from dist)');
+  if (!existsSync(path.resolve(__dirname, '../dist/src/worker.js')))
+    throw new Error('run `npm run build` first (the worker runs from dist)');
   const b = await startBenchApp({ WORKER_CONCURRENCY: '1' });
   const out = mkdtempSync(path.join(tmpdir(), 'export-bench-'));
   const worker = spawn(process.execPath, ['dist/src/worker.js'], {
     cwd: path.resolve(__dirname, '..'),
     // As `npm run start:worker` runs it.
-    env: { ...process.env, MALLOC_ARENA_MAX: process.env.BENCH_ARENAS ?? '2', DATABASE_URL: b.config.databaseUrl, DATA_DIR: b.config.dataDir, QUEUE_PREFIX: b.config.queuePrefix, LOG_LEVEL: 'warn' },
+    env: {
+      ...process.env,
+      MALLOC_ARENA_MAX: process.env.BENCH_ARENAS ?? '2',
+      DATABASE_URL: b.config.databaseUrl,
+      DATA_DIR: b.config.dataDir,
+      QUEUE_PREFIX: b.config.queuePrefix,
+      LOG_LEVEL: 'warn',
+    },
     stdio: 'inherit',
   });
   try {
     const created = await form(`${b.base}/content/users/${BENCH_ADMIN.username}/createService`, {
-      token: b.token, outputType: 'featureService', createParameters: JSON.stringify({ name: 'bench_export' }),
+      token: b.token,
+      outputType: 'featureService',
+      createParameters: JSON.stringify({ name: 'bench_export' }),
     });
     await form(`${created.serviceurl.replace('/rest/services/', '/rest/admin/services/')}/addToDefinition`, {
       token: b.token,
       addToDefinition: JSON.stringify({
         layers: [
-          { name: 'pts', geometryType: 'esriGeometryPoint', fields: [
-            { name: 'Name', type: 'esriFieldTypeString', length: 50 }, { name: 'Pop', type: 'esriFieldTypeInteger' },
-            { name: 'Area', type: 'esriFieldTypeDouble' }, { name: 'Density', type: 'esriFieldTypeDouble' }, { name: 'Founded', type: 'esriFieldTypeDate' },
-          ] },
-          { name: 'polys', geometryType: 'esriGeometryPolygon', fields: [{ name: 'Label', type: 'esriFieldTypeString', length: 20 }, { name: 'Value', type: 'esriFieldTypeDouble' }] },
+          {
+            name: 'pts',
+            geometryType: 'esriGeometryPoint',
+            fields: [
+              { name: 'Name', type: 'esriFieldTypeString', length: 50 },
+              { name: 'Pop', type: 'esriFieldTypeInteger' },
+              { name: 'Area', type: 'esriFieldTypeDouble' },
+              { name: 'Density', type: 'esriFieldTypeDouble' },
+              { name: 'Founded', type: 'esriFieldTypeDate' },
+            ],
+          },
+          {
+            name: 'polys',
+            geometryType: 'esriGeometryPolygon',
+            fields: [
+              { name: 'Label', type: 'esriFieldTypeString', length: 20 },
+              { name: 'Value', type: 'esriFieldTypeDouble' },
+            ],
+          },
         ],
       }),
     });
     const schema = `svc_${created.itemId}`;
-    await b.db.query(`INSERT INTO "${schema}".l0 (name, pop, area, density, founded, shape)
+    await b.db.query(
+      `INSERT INTO "${schema}".l0 (name, pop, area, density, founded, shape)
       SELECT 'name ' || g, g, random() * 1000, random(), now() - g * interval '1 minute', ST_SetSRID(ST_MakePoint(random() * 360 - 180, random() * 170 - 85), 4326)
-        FROM generate_series(1, $1) g`, [POINTS]);
-    await b.db.query(`INSERT INTO "${schema}".l1 (label, value, shape)
+        FROM generate_series(1, $1) g`,
+      [POINTS],
+    );
+    await b.db.query(
+      `INSERT INTO "${schema}".l1 (label, value, shape)
       SELECT 'poly ' || g, random(), ST_Multi(ST_Buffer(ST_SetSRID(ST_MakePoint(random() * 300 - 150, random() * 140 - 70), 4326), 0.01, 8))
-        FROM generate_series(1, $1) g`, [POLYGONS]);
+        FROM generate_series(1, $1) g`,
+      [POLYGONS],
+    );
     await b.db.query(`ANALYZE "${schema}".l0`);
     await b.db.query(`ANALYZE "${schema}".l1`);
     const pg = gdalPgConnection(b.config.databaseUrl);
@@ -77,7 +107,10 @@ async function main() {
 
     const jobTimes = async (jobId: string) => {
       for (;;) {
-        const [r] = await b.db.query(`SELECT status, status_message, extract(epoch from started) * 1000 AS started, extract(epoch from finished) * 1000 AS finished FROM jobs WHERE id = $1`, [jobId]);
+        const [r] = await b.db.query(
+          `SELECT status, status_message, extract(epoch from started) * 1000 AS started, extract(epoch from finished) * 1000 AS finished FROM jobs WHERE id = $1`,
+          [jobId],
+        );
         if (r.status === 'completed') return { started: Number(r.started), finished: Number(r.finished) };
         if (r.status === 'failed') throw new Error(`export failed: ${r.status_message}`);
         await sleep(20);
@@ -86,7 +119,10 @@ async function main() {
     const viaService = async (layer: number, format: string, params: object = {}) => {
       const t0 = Date.now();
       const r = await form(`${b.base}/content/users/${BENCH_ADMIN.username}/export`, {
-        token: b.token, itemId: created.itemId, exportFormat: format, exportParameters: JSON.stringify({ layers: [{ id: layer, ...params }] }),
+        token: b.token,
+        itemId: created.itemId,
+        exportFormat: format,
+        exportParameters: JSON.stringify({ layers: [{ id: layer, ...params }] }),
       });
       const t = await jobTimes(r.jobId);
       return { total: t.finished - t0, toStart: t.started - t0 };
@@ -103,9 +139,16 @@ async function main() {
     await viaService(1, 'CSV', { where: 'objectid <= 10' }); // warm-up: connections, GDAL drivers
     // Each case runs REPEAT times, the CLI and the service taking turns, and the medians are compared: on this
     // kind of machine one run of the same command varies by 20% or more.
-    const cases = ([[0, `${POINTS.toLocaleString('en')} points`], [1, `${POLYGONS.toLocaleString('en')} polygons`]] as const)
+    const cases = (
+      [
+        [0, `${POINTS.toLocaleString('en')} points`],
+        [1, `${POLYGONS.toLocaleString('en')} polygons`],
+      ] as const
+    )
       .filter(([layer]) => !LAYER_FILTER || LAYER_FILTER.includes(layer))
-      .flatMap(([layer, label]) => FORMATS.map((f) => ({ layer, label, f, ogr: [] as number[], zipped: [] as number[], svc: [] as number[] })));
+      .flatMap(([layer, label]) =>
+        FORMATS.map((f) => ({ layer, label, f, ogr: [] as number[], zipped: [] as number[], svc: [] as number[] })),
+      );
     for (let round = 0; round < REPEAT; round++) {
       for (const c of cases) {
         c.ogr.push(await viaOgr(c.layer, c.f));

@@ -53,7 +53,9 @@ async function run(c: Cluster, fx: Ctx['fx'], seconds: number, hostileShare: num
 async function settle(c: Cluster, seconds: number) {
   const until = Date.now() + seconds * 1000;
   for (;;) {
-    const { rows } = await c.db.query<{ id: string; status: string; status_message: string }>(`SELECT id, status, status_message FROM jobs WHERE type = 'export'`);
+    const { rows } = await c.db.query<{ id: string; status: string; status_message: string }>(
+      `SELECT id, status, status_message FROM jobs WHERE type = 'export'`,
+    );
     if (!rows.some((r) => r.status === 'queued' || r.status === 'processing') || Date.now() > until || interrupted) return rows;
     await sleep(500);
   }
@@ -65,12 +67,22 @@ async function settle(c: Cluster, seconds: number) {
  */
 async function verifyDownloads(c: Cluster, fx: Ctx['fx'], jobs: ExportJob[], done: Set<string>, until: number) {
   const todo = jobs.filter((j) => done.has(j.jobId) && j.downloaded === undefined);
-  while (todo.length && Date.now() < until && !(await fetch(`${c.root}/health`, { signal: AbortSignal.timeout(5000) }).then((r) => r.ok, () => false))) await sleep(1000);
+  while (
+    todo.length &&
+    Date.now() < until &&
+    !(await fetch(`${c.root}/health`, { signal: AbortSignal.timeout(5000) }).then(
+      (r) => r.ok,
+      () => false,
+    ))
+  )
+    await sleep(1000);
   let missing = 0;
   let unanswered = 0;
   for (const j of todo) {
     try {
-      const res = await fetch(`${c.base}/content/items/${j.exportItemId}/data?token=${fx.publisher.token}`, { signal: AbortSignal.timeout(30_000) });
+      const res = await fetch(`${c.base}/content/items/${j.exportItemId}/data?token=${fx.publisher.token}`, {
+        signal: AbortSignal.timeout(30_000),
+      });
       const buf = Buffer.from(await res.arrayBuffer());
       if (res.status === 200 && buf.length > 0 && !buf.subarray(0, 9).toString().startsWith('{"error"')) j.downloaded = buf.length;
       else missing++;
@@ -114,7 +126,9 @@ async function main() {
   const c = cluster;
   const fx = await makeFixtures(c);
   const ready = ((Date.now() - t0) / 1000).toFixed(1);
-  console.error(`[load] cluster and data ready in ${ready} s (${fx.service.points.toLocaleString('en')} points); warming up ${WARMUP_SECONDS} s`);
+  console.error(
+    `[load] cluster and data ready in ${ready} s (${fx.service.points.toLocaleString('en')} points); warming up ${WARMUP_SECONDS} s`,
+  );
   await run(c, fx, WARMUP_SECONDS, 0, undefined, false);
   await settle(c, GRACE_SECONDS);
   console.error(`[load] clean run: ${CLIENTS} clients, ${SECONDS} s`);
@@ -156,20 +170,35 @@ async function main() {
   const out: string[] = [];
   out.push(`### Load: ${CLIENTS} clients, ${SECONDS} s clean, then ${SECONDS} s with ${Math.round(HOSTILE * 100)}% hostile requests`, '');
   const hostileCount = mixed.samples.filter((s) => s.hostile).length;
-  out.push(`Requests: clean ${clean.samples.length} (${rate(clean)}/s), with hostile ${mixed.samples.length} (${rate(mixed)}/s, ${hostileCount} hostile).`, '');
+  out.push(
+    `Requests: clean ${clean.samples.length} (${rate(clean)}/s), with hostile ${mixed.samples.length} (${rate(mixed)}/s, ${hostileCount} hostile).`,
+    '',
+  );
   out.push(...legit.lines, '');
   if (HOSTILE > 0) {
     out.push(...hostileTable(mixed.samples), '');
-    out.push('A hostile body over a limit may read as `no answer (...)`: the service answered 413 and closed the connection', 'while the client was still sending, as it should.', '');
+    out.push(
+      'A hostile body over a limit may read as `no answer (...)`: the service answered 413 and closed the connection',
+      'while the client was still sending, as it should.',
+      '',
+    );
   }
   out.push('| Export jobs | clean run | with hostile |', '|---|---|---|');
-  const jobRow = (label: string, f: (j: ExportJob) => boolean) => `| ${label} | ${clean.jobs.filter(f).length} | ${mixed.jobs.filter(f).length} |`;
+  const jobRow = (label: string, f: (j: ExportJob) => boolean) =>
+    `| ${label} | ${clean.jobs.filter(f).length} | ${mixed.jobs.filter(f).length} |`;
   out.push(jobRow('submitted (answered with a jobId)', () => true));
   out.push(jobRow('completed', (j) => completed.has(j.jobId)));
   out.push(jobRow('completed and downloaded', (j) => completed.has(j.jobId) && j.downloaded !== undefined));
   out.push(jobRow('failed', (j) => status.get(j.jobId)?.status === 'failed'));
-  out.push(jobRow(`stuck after ${GRACE_SECONDS} s grace, or lost`, (j) => !completed.has(j.jobId) && status.get(j.jobId)?.status !== 'failed'), '');
-  out.push(`Peak RSS: ${Object.entries(peaks).map(([k, v]) => `${k} ${v.toFixed(0)} MB`).join(', ')}.`);
+  out.push(
+    jobRow(`stuck after ${GRACE_SECONDS} s grace, or lost`, (j) => !completed.has(j.jobId) && status.get(j.jobId)?.status !== 'failed'),
+    '',
+  );
+  out.push(
+    `Peak RSS: ${Object.entries(peaks)
+      .map(([k, v]) => `${k} ${v.toFixed(0)} MB`)
+      .join(', ')}.`,
+  );
   for (const p of c.processes) {
     const errors = loggedErrors(p.log);
     if (errors.length) out.push('', `Errors logged by ${p.name}:`, ...errors.map((e) => `- ${e}`));

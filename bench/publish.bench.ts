@@ -53,7 +53,15 @@ async function childOurs(format: 'csv' | 'gpkg', file: string, table: string, da
       ms: t3 - t0,
       rows: r.loaded,
       rssMB: process.resourceUsage().maxRSS / 1024,
-      detail: { inspect: t1 - t0, createTable: t2 - t1, load: t3 - t2, copy: r.timings.copy, indexes: r.timings.indexes, analyze: r.timings.analyze, progressCalls },
+      detail: {
+        inspect: t1 - t0,
+        createTable: t2 - t1,
+        load: t3 - t2,
+        copy: r.timings.copy,
+        indexes: r.timings.indexes,
+        analyze: r.timings.analyze,
+        progressCalls,
+      },
     }),
   );
 }
@@ -84,7 +92,10 @@ function compileChild(outDir: string): string {
     if (seen.has(file)) continue;
     seen.add(file);
     const source = readFileSync(file, 'utf8');
-    const js = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true }, fileName: file }).outputText;
+    const js = ts.transpileModule(source, {
+      compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true },
+      fileName: file,
+    }).outputText;
     const out = path.join(outDir, path.relative(ROOT, file)).replace(/\.ts$/, '.js');
     mkdirSync(path.dirname(out), { recursive: true });
     writeFileSync(out, js);
@@ -113,7 +124,19 @@ const hasTime = existsSync('/usr/bin/time');
 function runCli(format: 'csv' | 'gpkg', file: string, table: string, pgConn: string, noIndex = false): Omit<RunResult, 'rows'> {
   const args = ['-f', 'PostgreSQL', pgConn, file, '-nln', `${SCHEMA}.${table}`];
   if (noIndex) args.push('-lco', 'SPATIAL_INDEX=NONE');
-  if (format === 'csv') args.push('-oo', 'X_POSSIBLE_NAMES=longitude', '-oo', 'Y_POSSIBLE_NAMES=latitude', '-oo', 'KEEP_GEOM_COLUMNS=NO', '-oo', 'AUTODETECT_TYPE=YES', '-a_srs', 'EPSG:4326');
+  if (format === 'csv')
+    args.push(
+      '-oo',
+      'X_POSSIBLE_NAMES=longitude',
+      '-oo',
+      'Y_POSSIBLE_NAMES=latitude',
+      '-oo',
+      'KEEP_GEOM_COLUMNS=NO',
+      '-oo',
+      'AUTODETECT_TYPE=YES',
+      '-a_srs',
+      'EPSG:4326',
+    );
   const cmd = hasTime ? '/usr/bin/time' : 'ogr2ogr';
   const full = hasTime ? ['-f', '__TIME__ %M', 'ogr2ogr', ...args] : args;
   const t0 = performance.now();
@@ -163,10 +186,29 @@ async function main() {
     const files: Record<string, string> = { csv: path.join(dir, 'points.csv'), gpkg: path.join(dir, 'points.gpkg') };
     let t = performance.now();
     await writeCsv(files.csv);
-    console.log(`generated ${N.toLocaleString('en')} points: CSV ${(statSync(files.csv).size / 1e6).toFixed(0)} MB in ${sec(performance.now() - t)}`);
+    console.log(
+      `generated ${N.toLocaleString('en')} points: CSV ${(statSync(files.csv).size / 1e6).toFixed(0)} MB in ${sec(performance.now() - t)}`,
+    );
     if (FORMATS.includes('gpkg')) {
       t = performance.now();
-      execFileSync('ogr2ogr', ['-f', 'GPKG', files.gpkg, files.csv, '-nln', 'points', '-a_srs', 'EPSG:4326', '-oo', 'X_POSSIBLE_NAMES=longitude', '-oo', 'Y_POSSIBLE_NAMES=latitude', '-oo', 'KEEP_GEOM_COLUMNS=NO', '-oo', 'AUTODETECT_TYPE=YES']);
+      execFileSync('ogr2ogr', [
+        '-f',
+        'GPKG',
+        files.gpkg,
+        files.csv,
+        '-nln',
+        'points',
+        '-a_srs',
+        'EPSG:4326',
+        '-oo',
+        'X_POSSIBLE_NAMES=longitude',
+        '-oo',
+        'Y_POSSIBLE_NAMES=latitude',
+        '-oo',
+        'KEEP_GEOM_COLUMNS=NO',
+        '-oo',
+        'AUTODETECT_TYPE=YES',
+      ]);
       console.log(`             GeoPackage ${(statSync(files.gpkg).size / 1e6).toFixed(0)} MB in ${sec(performance.now() - t)}`);
     }
     childScript = compileChild(path.join(dir, 'js'));
@@ -191,7 +233,9 @@ async function main() {
           }
           if (r.rows !== N) throw new Error(`${which} ${format}: ${r.rows} rows loaded, expected ${N}`);
           results[format][which].push(r);
-          const d = r.detail ? `  (inspect ${sec(r.detail.inspect)}, create ${sec(r.detail.createTable)}, COPY ${sec(r.detail.copy)}, index ${sec(r.detail.indexes)}, analyze ${sec(r.detail.analyze)}, ${r.detail.progressCalls} progress calls)` : '';
+          const d = r.detail
+            ? `  (inspect ${sec(r.detail.inspect)}, create ${sec(r.detail.createTable)}, COPY ${sec(r.detail.copy)}, index ${sec(r.detail.indexes)}, analyze ${sec(r.detail.analyze)}, ${r.detail.progressCalls} progress calls)`
+            : '';
           const label = { cli: 'ogr2ogr CLI          ', cliNoIndex: 'ogr2ogr CLI, no index', ours: 'service path         ' }[which];
           console.log(`round ${round + 1} ${format.padEnd(4)} ${label} ${sec(r.ms).padStart(9)}  peak RSS ${mb(r.rssMB)}${d}`);
           await db.query(`DROP TABLE ${SCHEMA}.${table}`);

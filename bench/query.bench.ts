@@ -19,10 +19,19 @@ async function main() {
     await form(`${created.serviceurl.replace('/rest/services/', '/rest/admin/services/')}/addToDefinition`, {
       token: b.token,
       addToDefinition: JSON.stringify({
-        layers: [{ name: 'pts', geometryType: 'esriGeometryPoint', fields: [
-          { name: 'name', type: 'esriFieldTypeString', length: 40 }, { name: 'n', type: 'esriFieldTypeInteger' },
-          { name: 'a', type: 'esriFieldTypeDouble' }, { name: 'b', type: 'esriFieldTypeDouble' }, { name: 't', type: 'esriFieldTypeDate' },
-        ] }],
+        layers: [
+          {
+            name: 'pts',
+            geometryType: 'esriGeometryPoint',
+            fields: [
+              { name: 'name', type: 'esriFieldTypeString', length: 40 },
+              { name: 'n', type: 'esriFieldTypeInteger' },
+              { name: 'a', type: 'esriFieldTypeDouble' },
+              { name: 'b', type: 'esriFieldTypeDouble' },
+              { name: 't', type: 'esriFieldTypeDate' },
+            ],
+          },
+        ],
       }),
     });
     // Loaded with SQL: this measures reading, not writing.
@@ -41,7 +50,9 @@ async function main() {
       for (let i = 0; i < PAGES + 5; i++) {
         const offset = ((i * 2000) % POINTS).toString();
         const t0 = process.hrtime.bigint();
-        const res = await fetch(`${layer}?f=${f}&where=1%3D1&outFields=*&resultOffset=${offset}&resultRecordCount=2000&orderByFields=OBJECTID&token=${b.token}`);
+        const res = await fetch(
+          `${layer}?f=${f}&where=1%3D1&outFields=*&resultOffset=${offset}&resultRecordCount=2000&orderByFields=OBJECTID&token=${b.token}`,
+        );
         const text = await res.text();
         const ms = Number(process.hrtime.bigint() - t0) / 1e6;
         if (i < 5) continue; // warm-up

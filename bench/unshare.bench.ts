@@ -19,7 +19,8 @@ async function main() {
     const groups: string[] = [];
     for (let i = 0; i < 10; i++) groups.push((await form(`${base}/community/createGroup`, { title: `g${i}`, token })).group.id);
     const items: string[] = [];
-    for (let i = 0; i < 100; i++) items.push((await form(`${base}/content/users/${ADMIN.username}/addItem`, { title: `i${i}`, type: 'Web Map', token })).id);
+    for (let i = 0; i < 100; i++)
+      items.push((await form(`${base}/content/users/${ADMIN.username}/addItem`, { title: `i${i}`, type: 'Web Map', token })).id);
     const batch = { items: items.join(','), groups: groups.join(','), token };
 
     const times: number[] = [];
@@ -35,10 +36,12 @@ async function main() {
 
     // Statement counts: every query any pg client sends while one request runs (token lookup included).
     const bulk = Array.from({ length: 1000 }, (_, i) => `b${i.toString(16).padStart(31, '0')}`);
-    await app.get(DataSource).query(
-      `INSERT INTO items (id, owner_id, org_id, title, type) SELECT x, u.id, u.org_id, x, 'Web Map' FROM unnest($1::text[]) x, users u WHERE u.username = $2`,
-      [bulk, ADMIN.username],
-    );
+    await app
+      .get(DataSource)
+      .query(
+        `INSERT INTO items (id, owner_id, org_id, title, type) SELECT x, u.id, u.org_id, x, 'Web Map' FROM unnest($1::text[]) x, users u WHERE u.username = $2`,
+        [bulk, ADMIN.username],
+      );
     const original = Client.prototype.query;
     let statements = 0;
     Client.prototype.query = function (this: Client, ...args: unknown[]) {
@@ -56,7 +59,9 @@ async function main() {
 
     const f = (n: number) => n.toFixed(1);
     console.log(`unshareItems, 100 items x 10 groups (1,000 shares removed per request), ${ITERATIONS} requests over HTTP`);
-    console.log(`  p50 ${f(pct(times, 50))} ms   p95 ${f(pct(times, 95))} ms   p99 ${f(pct(times, 99))} ms   min ${f(times[0])} ms   max ${f(times[times.length - 1])} ms`);
+    console.log(
+      `  p50 ${f(pct(times, 50))} ms   p95 ${f(pct(times, 95))} ms   p99 ${f(pct(times, 99))} ms   min ${f(times[0])} ms   max ${f(times[times.length - 1])} ms`,
+    );
     console.log(`SQL statements per unshareItems request (10 groups): 1 item = ${one}, 1,000 items = ${thousand}`);
   } finally {
     await b.close();

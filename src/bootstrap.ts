@@ -29,7 +29,14 @@ export async function createApi(config: AppConfig, opts: { quiet?: boolean } = {
   app.enableCors(corsOptions(config.http.corsCredentialOrigins));
   mountBullBoard(app, config);
   const tokens = app.get(TokenService);
-  app.use(arcgisBodyMiddleware(config, (token, req) => tokens.resolve(token, originOf(req)).then(() => true, () => false)));
+  app.use(
+    arcgisBodyMiddleware(config, (token, req) =>
+      tokens.resolve(token, originOf(req)).then(
+        () => true,
+        () => false,
+      ),
+    ),
+  );
   // Node answers "Expect: 100-continue" itself before any middleware runs, inviting a body the limits may refuse;
   // taking the event over lets the body parser send the 100 only once it means to read (curl expects before 1 MB).
   const server = app.getHttpServer() as Server;

@@ -12,7 +12,12 @@ export function requiredGdalDrivers(): DriverNeed[] {
   const needs = new Map<string, DriverNeed>();
   const add = (need: DriverNeed) => {
     const known = needs.get(need.name);
-    needs.set(need.name, { ...known, ...need, write: need.write || !!known?.write, creationOption: need.creationOption ?? known?.creationOption });
+    needs.set(need.name, {
+      ...known,
+      ...need,
+      write: need.write || !!known?.write,
+      creationOption: need.creationOption ?? known?.creationOption,
+    });
   };
   add({ name: 'PostgreSQL', write: true });
   add({ name: 'OGR_VRT', write: false });

@@ -125,7 +125,10 @@ export async function startCluster(): Promise<Cluster> {
     const deadline = Date.now() + 60_000;
     for (;;) {
       if (exits.length) throw new Error(`${exits.join(', ')} while starting:\n${readFileSync(processes[0].log, 'utf8').slice(-2000)}`);
-      const ok = await fetch(`${root}/health`).then((r) => r.ok, () => false);
+      const ok = await fetch(`${root}/health`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (ok) break;
       if (Date.now() > deadline) throw new Error('the API did not answer /health within 60 s');
       await new Promise((r) => setTimeout(r, 250));

@@ -72,7 +72,8 @@ export async function makeFixtures(c: Cluster): Promise<Fixtures> {
   }
   const victim = (await createUser(`load_victim_${suffix}`, 'org_user')).username;
   const groups = await inParallel(GROUPS, 4, async (i) => {
-    return (await form(`${base}/community/createGroup`, { token: admin, title: `Load group ${i}`, access: 'org', tags: 'load' })).group.id as string;
+    return (await form(`${base}/community/createGroup`, { token: admin, title: `Load group ${i}`, access: 'org', tags: 'load' })).group
+      .id as string;
   });
   const usernames = users.map((u) => u.username).join(',');
   for (const g of groups) await form(`${base}/community/groups/${g}/addUsers`, { token: admin, users: usernames });
@@ -81,7 +82,11 @@ export async function makeFixtures(c: Cluster): Promise<Fixtures> {
   const text = (i: number) =>
     JSON.stringify({
       operationalLayers: Array.from({ length: 8 }, (_, j) => ({
-        id: `layer-${i}-${j}`, title: `Layer ${j}`, url: `https://example.org/arcgis/rest/services/s${j}/FeatureServer/0`, opacity: 0.8, visibility: true,
+        id: `layer-${i}-${j}`,
+        title: `Layer ${j}`,
+        url: `https://example.org/arcgis/rest/services/s${j}/FeatureServer/0`,
+        opacity: 0.8,
+        visibility: true,
       })),
       baseMap: { baseMapLayers: [{ id: 'osm', layerType: 'OpenStreetMap', title: 'OpenStreetMap' }], title: 'Topographic' },
       spatialReference: { wkid: 102100 },
@@ -101,7 +106,11 @@ export async function makeFixtures(c: Cluster): Promise<Fixtures> {
   });
   // A third of each user's items start shared with two groups, so group searches find something.
   for (const u of users) {
-    await form(`${base}/content/users/${u.username}/shareItems`, { token: u.token, items: u.items.slice(0, ITEMS_PER_USER / 3).join(','), groups: groups.slice(0, 2).join(',') });
+    await form(`${base}/content/users/${u.username}/shareItems`, {
+      token: u.token,
+      items: u.items.slice(0, ITEMS_PER_USER / 3).join(','),
+      groups: groups.slice(0, 2).join(','),
+    });
   }
 
   const publisher = users[0];
@@ -139,6 +148,7 @@ export async function makeFixtures(c: Cluster): Promise<Fixtures> {
   await form(`${base}/content/users/${publisher.username}/items/${created.itemId}/share`, { token: publisher.token, everyone: 'true' });
 
   const { username, password } = users[1];
-  const refererToken = (await form(`${base}/generateToken`, { username, password, client: 'referer', referer: 'https://maps.example.org' })).token;
+  const refererToken = (await form(`${base}/generateToken`, { username, password, client: 'referer', referer: 'https://maps.example.org' }))
+    .token;
   return { users, groups, publisher, service: { itemId: created.itemId, url: created.serviceurl, points: POINTS }, victim, refererToken };
 }

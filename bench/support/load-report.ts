@@ -2,7 +2,8 @@
 import { readFileSync } from 'node:fs';
 import type { Sample } from './load-traffic';
 
-export const pct = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : NaN);
+export const pct = (sorted: number[], p: number) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : NaN;
 const ms = (x: number) => (Number.isNaN(x) ? '–' : x >= 1000 ? `${(x / 1000).toFixed(2)} s` : `${x.toFixed(x < 10 ? 1 : 0)} ms`);
 
 export interface Dist {
@@ -26,15 +27,22 @@ const byOp = (samples: Sample[]) => {
 export function outcomes(samples: Sample[]): string {
   const m = new Map<string, number>();
   for (const s of samples) m.set(s.outcome, (m.get(s.outcome) ?? 0) + 1);
-  return [...m].sort((a, b) => b[1] - a[1]).map(([o, n]) => `${o} ×${n}`).join(', ');
+  return [...m]
+    .sort((a, b) => b[1] - a[1])
+    .map(([o, n]) => `${o} ×${n}`)
+    .join(', ');
 }
 
 /** Legitimate operations, clean run against the run with hostile traffic; the last row pools every legitimate request. */
 export function legitTable(clean: Sample[], hostile: Sample[]): { lines: string[]; all: { clean: Dist; hostile: Dist } } {
   const c = byOp(clean.filter((s) => !s.hostile));
   const h = byOp(hostile.filter((s) => !s.hostile));
-  const lines = ['| Operation | clean n | clean p50 | clean p99 | with hostile n | p50 | p99 | p99 ratio |', '|---|---|---|---|---|---|---|---|'];
-  const row = (name: string, a: Dist, b: Dist) => `| ${name} | ${a.n} | ${ms(a.p50)} | ${ms(a.p99)} | ${b.n} | ${ms(b.p50)} | ${ms(b.p99)} | ${(b.p99 / a.p99).toFixed(2)} |`;
+  const lines = [
+    '| Operation | clean n | clean p50 | clean p99 | with hostile n | p50 | p99 | p99 ratio |',
+    '|---|---|---|---|---|---|---|---|',
+  ];
+  const row = (name: string, a: Dist, b: Dist) =>
+    `| ${name} | ${a.n} | ${ms(a.p50)} | ${ms(a.p99)} | ${b.n} | ${ms(b.p50)} | ${ms(b.p99)} | ${(b.p99 / a.p99).toFixed(2)} |`;
   for (const op of new Set([...c.keys(), ...h.keys()])) lines.push(row(op, dist(c.get(op) ?? []), dist(h.get(op) ?? [])));
   const all = { clean: dist(clean.filter((s) => !s.hostile)), hostile: dist(hostile.filter((s) => !s.hostile)) };
   lines.push(row('**all legitimate**', all.clean, all.hostile));
@@ -72,5 +80,8 @@ export function loggedErrors(log: string): string[] {
     key = key.slice(0, 160);
     m.set(key, (m.get(key) ?? 0) + 1);
   }
-  return [...m].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([k, n]) => `${n} × ${k}`);
+  return [...m]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 8)
+    .map(([k, n]) => `${n} × ${k}`);
 }

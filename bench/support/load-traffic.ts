@@ -101,36 +101,65 @@ const userOf = (ctx: Ctx, client: number) => ctx.fx.users[client % ctx.fx.users.
  * among them: every client here shares 127.0.0.1 with the attacker, so a per-address throttle rightly refuses it.
  */
 export const LEGIT: [weight: number, op: Op][] = [
-  [20, async (ctx, client) => {
-    const u = userOf(ctx, client);
-    const q = pick([
-      `tags:${pick(['parks', 'roads', 'rivers', 'schools', 'trees'])}`, `owner:${pick(ctx.fx.users).username}`, `group:${pick(ctx.fx.groups)}`,
-      'title:Map*', 'parks OR rivers',
-    ]);
-    await get(ctx, 'search', 'search', { q, num: '20', sortField: 'title', token: u.token });
-  }],
-  [20, async (ctx, client) => {
-    const u = userOf(ctx, client);
-    await get(ctx, 'item info', `content/items/${pick(u.items)}`, { token: u.token });
-  }],
-  [15, async (ctx, client) => {
-    const u = userOf(ctx, client);
-    await get(ctx, 'item data', `content/items/${pick(u.items)}/data`, { token: u.token });
-  }],
-  [15, async (ctx, client) => {
-    const pages = ctx.fx.service.points / 2000;
-    await get(ctx, 'query page (2,000)', `${ctx.fx.service.url}/0/query`, {
-      where: '1=1', outFields: '*', orderByFields: 'OBJECTID', resultRecordCount: '2000',
-      resultOffset: String(Math.floor(Math.random() * pages) * 2000), token: userOf(ctx, client).token,
-    });
-  }],
-  [5, async (ctx, client) => {
-    const u = userOf(ctx, client);
-    const start = Math.floor(Math.random() * (u.items.length - 60));
-    const batch = { items: u.items.slice(start, start + 60).join(','), groups: [...ctx.fx.groups].sort(() => Math.random() - 0.5).slice(0, 3).join(','), token: u.token };
-    await post(ctx, 'shareItems (60 x 3)', `content/users/${u.username}/shareItems`, batch);
-    await post(ctx, 'unshareItems (60 x 3)', `content/users/${u.username}/unshareItems`, batch);
-  }],
+  [
+    20,
+    async (ctx, client) => {
+      const u = userOf(ctx, client);
+      const q = pick([
+        `tags:${pick(['parks', 'roads', 'rivers', 'schools', 'trees'])}`,
+        `owner:${pick(ctx.fx.users).username}`,
+        `group:${pick(ctx.fx.groups)}`,
+        'title:Map*',
+        'parks OR rivers',
+      ]);
+      await get(ctx, 'search', 'search', { q, num: '20', sortField: 'title', token: u.token });
+    },
+  ],
+  [
+    20,
+    async (ctx, client) => {
+      const u = userOf(ctx, client);
+      await get(ctx, 'item info', `content/items/${pick(u.items)}`, { token: u.token });
+    },
+  ],
+  [
+    15,
+    async (ctx, client) => {
+      const u = userOf(ctx, client);
+      await get(ctx, 'item data', `content/items/${pick(u.items)}/data`, { token: u.token });
+    },
+  ],
+  [
+    15,
+    async (ctx, client) => {
+      const pages = ctx.fx.service.points / 2000;
+      await get(ctx, 'query page (2,000)', `${ctx.fx.service.url}/0/query`, {
+        where: '1=1',
+        outFields: '*',
+        orderByFields: 'OBJECTID',
+        resultRecordCount: '2000',
+        resultOffset: String(Math.floor(Math.random() * pages) * 2000),
+        token: userOf(ctx, client).token,
+      });
+    },
+  ],
+  [
+    5,
+    async (ctx, client) => {
+      const u = userOf(ctx, client);
+      const start = Math.floor(Math.random() * (u.items.length - 60));
+      const batch = {
+        items: u.items.slice(start, start + 60).join(','),
+        groups: [...ctx.fx.groups]
+          .sort(() => Math.random() - 0.5)
+          .slice(0, 3)
+          .join(','),
+        token: u.token,
+      };
+      await post(ctx, 'shareItems (60 x 3)', `content/users/${u.username}/shareItems`, batch);
+      await post(ctx, 'unshareItems (60 x 3)', `content/users/${u.username}/unshareItems`, batch);
+    },
+  ],
   [4, async (ctx) => exportAndDownload(ctx)],
 ];
 
@@ -140,7 +169,9 @@ async function exportAndDownload(ctx: Ctx) {
   const format = pick(['CSV', 'GeoJson', 'Shapefile']);
   const from = 1 + Math.floor(Math.random() * (ctx.fx.service.points - 3000));
   const r = await post(ctx, 'export submit', `content/users/${p.username}/export`, {
-    token: p.token, itemId: ctx.fx.service.itemId, exportFormat: format,
+    token: p.token,
+    itemId: ctx.fx.service.itemId,
+    exportFormat: format,
     exportParameters: JSON.stringify({ layers: [{ id: 0, where: `n BETWEEN ${from} AND ${from + 2999}` }] }),
   });
   if (!r.ok || !r.body?.jobId) return;
@@ -148,7 +179,11 @@ async function exportAndDownload(ctx: Ctx) {
   ctx.jobs.push(job);
   while (Date.now() < ctx.deadline) {
     await sleep(250);
-    const s = await post(ctx, 'export status', `content/users/${p.username}/items/${job.exportItemId}/status`, { token: p.token, jobId: job.jobId, jobType: 'export' });
+    const s = await post(ctx, 'export status', `content/users/${p.username}/items/${job.exportItemId}/status`, {
+      token: p.token,
+      jobId: job.jobId,
+      jobType: 'export',
+    });
     if (s.body?.status === 'completed' || s.body?.status === 'failed') {
       job.seen = s.body.status;
       break;
@@ -173,8 +208,20 @@ function ringBomb(rings: number): string {
   const side = Math.ceil(Math.sqrt(rings / 2));
   for (let i = 0; out.length < rings; i++) {
     const [x, y] = [(i % side) * 0.01, Math.floor(i / side) * 0.01];
-    out.push([[x, y], [x, y + 0.008], [x + 0.008, y + 0.008], [x + 0.008, y], [x, y]]);
-    out.push([[x + 0.002, y + 0.002], [x + 0.006, y + 0.002], [x + 0.006, y + 0.006], [x + 0.002, y + 0.006], [x + 0.002, y + 0.002]]);
+    out.push([
+      [x, y],
+      [x, y + 0.008],
+      [x + 0.008, y + 0.008],
+      [x + 0.008, y],
+      [x, y],
+    ]);
+    out.push([
+      [x + 0.002, y + 0.002],
+      [x + 0.006, y + 0.002],
+      [x + 0.006, y + 0.006],
+      [x + 0.002, y + 0.006],
+      [x + 0.002, y + 0.002],
+    ]);
   }
   return JSON.stringify([{ attributes: { label: 'bomb' }, geometry: { rings: out, spatialReference: { wkid: 4326 } } }]);
 }
@@ -199,29 +246,66 @@ export function hostileOps(fx: Fixtures): [weight: number, op: Op][] {
   const burn = cpuBurningWhere(Number(process.env.LOAD_BURN_DEPTH ?? 400));
   const concat = `CONCAT(${Array.from({ length: 1000 }, () => 'name').join(', ')}) = 'x'`;
   return [
-    [1, async (ctx) => {
-      const init = { method: 'POST', body: multipart.body, headers: { 'content-type': multipart.type } };
-      await call(ctx, 'multipart 40 x 1 MiB fields, anonymous', true, `${ctx.base}/search`, init);
-    }],
+    [
+      1,
+      async (ctx) => {
+        const init = { method: 'POST', body: multipart.body, headers: { 'content-type': multipart.type } };
+        await call(ctx, 'multipart 40 x 1 MiB fields, anonymous', true, `${ctx.base}/search`, init);
+      },
+    ],
     [1, async (ctx) => void (await postEncoded(ctx, 'generateToken, 10 MiB password', `${ctx.base}/generateToken`, longPassword))],
     // A flood is many cheap requests: this one comes three times as often as each other kind.
-    [3, async (ctx) => {
-      const params = { username: ctx.fx.victim, password: `wrong-${Math.random()}`, client: 'requestip' };
-      await post(ctx, 'generateToken, wrong password (one user)', 'generateToken', params, true);
-    }],
-    [1, async (ctx) => {
-      await post(ctx, `query, CPU-burning where (${burn.length} B), anonymous`, `${ctx.fx.service.url}/0/query`, { where: burn, returnCountOnly: 'true' }, true);
-    }],
-    [1, async (ctx) => {
-      await postEncoded(ctx, `addFeatures, polygon of 20,000 rings (${(bomb.length / 1048576).toFixed(1)} MiB)`, `${ctx.fx.service.url}/1/addFeatures`, bomb);
-    }],
-    [1, async (ctx) => {
-      await post(ctx, 'query, CONCAT of 1,000 arguments, anonymous', `${ctx.fx.service.url}/0/query`, { where: concat, returnCountOnly: 'true' }, true);
-    }],
-    [1, async (ctx) => {
-      const owner = ctx.fx.users[1];
-      await get(ctx, 'token from another referer', `content/items/${pick(owner.items)}`, { token: ctx.fx.refererToken }, true, { referer: 'https://evil.example.net/' });
-    }],
+    [
+      3,
+      async (ctx) => {
+        const params = { username: ctx.fx.victim, password: `wrong-${Math.random()}`, client: 'requestip' };
+        await post(ctx, 'generateToken, wrong password (one user)', 'generateToken', params, true);
+      },
+    ],
+    [
+      1,
+      async (ctx) => {
+        await post(
+          ctx,
+          `query, CPU-burning where (${burn.length} B), anonymous`,
+          `${ctx.fx.service.url}/0/query`,
+          { where: burn, returnCountOnly: 'true' },
+          true,
+        );
+      },
+    ],
+    [
+      1,
+      async (ctx) => {
+        await postEncoded(
+          ctx,
+          `addFeatures, polygon of 20,000 rings (${(bomb.length / 1048576).toFixed(1)} MiB)`,
+          `${ctx.fx.service.url}/1/addFeatures`,
+          bomb,
+        );
+      },
+    ],
+    [
+      1,
+      async (ctx) => {
+        await post(
+          ctx,
+          'query, CONCAT of 1,000 arguments, anonymous',
+          `${ctx.fx.service.url}/0/query`,
+          { where: concat, returnCountOnly: 'true' },
+          true,
+        );
+      },
+    ],
+    [
+      1,
+      async (ctx) => {
+        const owner = ctx.fx.users[1];
+        await get(ctx, 'token from another referer', `content/items/${pick(owner.items)}`, { token: ctx.fx.refererToken }, true, {
+          referer: 'https://evil.example.net/',
+        });
+      },
+    ],
   ];
 }
 

@@ -26,7 +26,9 @@ export class ContentController {
 
   @Post('content/users/:owner/:folder/addItem')
   addItemInFolder(@Req() req: ArcgisRequest) {
-    throw Errors.badRequest('Folder does not exist.', [`No folder '${String(req.params.folder).slice(0, 64)}'; add items to the root folder.`]);
+    throw Errors.badRequest('Folder does not exist.', [
+      `No folder '${String(req.params.folder).slice(0, 64)}'; add items to the root folder.`,
+    ]);
   }
 
   @Operation('content/users/:owner')
@@ -34,17 +36,24 @@ export class ContentController {
     return this.content.userContent(caller, usernameParam(req.params.owner as string), page);
   }
 
-  @Public() @Operation('content/items/:id')
+  @Public()
+  @Operation('content/items/:id')
   item(@OptionalCaller() caller: Caller | undefined, @Req() req: ArcgisRequest) {
     return this.content.item(caller, itemIdParam(req.params.id as string));
   }
 
   /** Files stream with their type and name whatever `f` says, as ArcGIS does; JSON data goes back as stored. */
-  @Public() @RawResponse() @Operation('content/items/:id/data')
+  @Public()
+  @RawResponse()
+  @Operation('content/items/:id/data')
   async data(@OptionalCaller() caller: Caller | undefined, @Req() req: ArcgisRequest, @Res() res: Response) {
     const data = await this.content.data(caller, itemIdParam(req.params.id as string));
     if (data.kind === 'file') {
-      res.status(200).set({ 'Content-Type': data.contentType, 'Content-Length': String(data.size), 'Content-Disposition': contentDisposition(data.fileName) });
+      res.status(200).set({
+        'Content-Type': data.contentType,
+        'Content-Length': String(data.size),
+        'Content-Disposition': contentDisposition(data.fileName),
+      });
       data.stream.on('error', (err) => res.destroy(err));
       data.stream.pipe(res);
     } else if (data.kind === 'json') {
@@ -64,9 +73,9 @@ export class ContentController {
     return this.content.status(caller, usernameParam(req.params.owner as string), itemIdParam(req.params.id as string), p);
   }
 
-  @Public() @Operation('search')
+  @Public()
+  @Operation('search')
   search(@OptionalCaller() caller: Caller | undefined, @Params(SearchDto) p: SearchDto) {
     return this.content.search(caller, p);
   }
-
 }

@@ -19,15 +19,24 @@ export class AddItemDto {
 }
 
 export class PageDto {
-  @IsOptional() @IntParam() @IsInt({ message: "'start' must be a whole number." }) @Min(1, { message: "'start' must be 1 or more." }) @Max(1_000_000_000, { message: "'start' must be at most 1000000000." })
+  @IsOptional()
+  @IntParam()
+  @IsInt({ message: "'start' must be a whole number." })
+  @Min(1, { message: "'start' must be 1 or more." })
+  @Max(1_000_000_000, { message: "'start' must be at most 1000000000." })
   start = 1;
-  @IsOptional() @IntParam() @IsInt({ message: "'num' must be a whole number." }) @Min(0, { message: "'num' must be 0 or more." }) @Max(100, { message: "'num' must be at most 100." })
+  @IsOptional()
+  @IntParam()
+  @IsInt({ message: "'num' must be a whole number." })
+  @Min(0, { message: "'num' must be 0 or more." })
+  @Max(100, { message: "'num' must be at most 100." })
   num = 10;
 }
 
 export class SearchDto extends PageDto {
   @ValidateIf((o) => o.q !== undefined) @IsString() q?: string;
-  @IsOptional() @IsIn(['title', 'created', 'modified', 'type', 'owner', 'size', 'id'], {
+  @IsOptional()
+  @IsIn(['title', 'created', 'modified', 'type', 'owner', 'size', 'id'], {
     message: "'sortField' must be one of title, created, modified, type, owner, size, id.",
   })
   sortField?: 'title' | 'created' | 'modified' | 'type' | 'owner' | 'size' | 'id';
@@ -36,7 +45,8 @@ export class SearchDto extends PageDto {
 
 export class StatusDto {
   @IsOptional() @IsString() @MaxLength(128) jobId?: string;
-  @IsOptional() @IsIn(['publish', 'generateFeatures', 'export', 'createService'], {
+  @IsOptional()
+  @IsIn(['publish', 'generateFeatures', 'export', 'createService'], {
     message: "'jobType' must be one of publish, generateFeatures, export, createService.",
   })
   jobType?: string;

@@ -42,11 +42,17 @@ function parseJsonParam(name: string, raw: string | undefined): Record<string, u
 /** `extent` arrives as "xmin,ymin,xmax,ymax" (the client flattens bbox arrays) or as JSON [[x,y],[x,y]]. */
 function parseExtent(raw: string | undefined): number[][] {
   if (raw === undefined || raw.trim() === '') return [];
-  const nums = raw.replace(/[[\]\s]/g, '').split(',').map(Number);
+  const nums = raw
+    .replace(/[[\]\s]/g, '')
+    .split(',')
+    .map(Number);
   if (nums.length !== 4 || nums.some((n) => !Number.isFinite(n))) {
     throw Errors.badRequest("'extent' is not valid.", ["Use 'xmin,ymin,xmax,ymax'."]);
   }
-  return [[nums[0], nums[1]], [nums[2], nums[3]]];
+  return [
+    [nums[0], nums[1]],
+    [nums[2], nums[3]],
+  ];
 }
 
 @Injectable()
@@ -83,7 +89,7 @@ export class ContentService {
         snippet: p.snippet ?? '',
         url: p.url ?? null,
         access: 'private',
-        name: file ? (p.filename || file.originalname) : null,
+        name: file ? p.filename || file.originalname : null,
         filePath,
         contentType: file ? file.mimetype || 'application/octet-stream' : p.text !== undefined ? 'application/json' : null,
         size: file ? file.size : p.text !== undefined ? Buffer.byteLength(p.text) : 0,
@@ -121,7 +127,13 @@ export class ContentService {
       const size = await this.files.size(storage.file_path).catch(() => {
         throw Errors.badRequest('Item data is not available.', ['The file of this item is missing from storage.']);
       });
-      return { kind: 'file', stream: this.files.open(storage.file_path), fileName: row.name ?? 'data', contentType: row.content_type ?? 'application/octet-stream', size };
+      return {
+        kind: 'file',
+        stream: this.files.open(storage.file_path),
+        fileName: row.name ?? 'data',
+        contentType: row.content_type ?? 'application/octet-stream',
+        size,
+      };
     }
     if (storage?.data != null) return { kind: 'json', text: storage.data };
     return { kind: 'empty' };
@@ -146,7 +158,16 @@ export class ContentService {
       throw Errors.forbidden("Only the owner or an administrator may list a user's content.");
     }
     const { total, rows } = await this.repo.listOwned(owner.id, page);
-    return { username: owner.username, total, start: page.start, num: page.num, nextStart: nextStart(page, total), currentFolder: null, items: rows.map(toItem), folders: [] };
+    return {
+      username: owner.username,
+      total,
+      start: page.start,
+      num: page.num,
+      nextStart: nextStart(page, total),
+      currentFolder: null,
+      items: rows.map(toItem),
+      folders: [],
+    };
   }
 
   /** `groupId` (group content search) is ANDed to the parsed query, so nothing in `q` can widen it. */
@@ -170,7 +191,8 @@ export class ContentService {
     await this.identity.requireUser(ownerName);
     const row = await this.repo.findItem(id);
     const owned = row && row.owner.toLowerCase() === ownerName.toLowerCase();
-    if (!owned || (row.owner_id !== caller.userId && !isAdminFor(caller, row.org_id, Privilege.AdminViewItems))) throw Errors.itemNotFound(id);
+    if (!owned || (row.owner_id !== caller.userId && !isAdminFor(caller, row.org_id, Privilege.AdminViewItems)))
+      throw Errors.itemNotFound(id);
     if (!p.jobType && !p.jobId) {
       const waiting = row.status === 'processing' && (await this.noWorkerAlive());
       return { status: row.status, statusMessage: waiting ? NO_WORKER : row.status_message, itemId: id };
@@ -179,7 +201,8 @@ export class ContentService {
     const job = await this.jobs.findForItem(p.jobId, p.jobType as JobType, id);
     if (!job) throw Errors.badRequest('Job does not exist.', [`No ${p.jobType} job '${p.jobId.slice(0, 64)}' for item '${id}'.`]);
     // ArcGIS reports processing until done; 'failed' makes the client reject with statusMessage as the error.
-    const status = job.status === 'completed' ? 'completed' : job.status === 'failed' || job.status === 'cancelled' ? 'failed' : 'processing';
+    const status =
+      job.status === 'completed' ? 'completed' : job.status === 'failed' || job.status === 'cancelled' ? 'failed' : 'processing';
     if (status === 'processing' && (await this.noWorkerAlive())) return { status, statusMessage: NO_WORKER, itemId: id };
     return { status, statusMessage: job.status_message || status, itemId: id };
   }

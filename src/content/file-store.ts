@@ -15,7 +15,10 @@ export class FileStore {
 
   /** Only the base name is kept, and anything that could escape the folder or confuse a shell is replaced. */
   static safeName(name: string): string {
-    const base = path.basename(name.replace(/\\/g, '/')).replace(/[^\w.\- ()]/g, '_').replace(/^\.+/, '_');
+    const base = path
+      .basename(name.replace(/\\/g, '/'))
+      .replace(/[^\w.\- ()]/g, '_')
+      .replace(/^\.+/, '_');
     return base.slice(-200) || 'file';
   }
 

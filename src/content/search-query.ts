@@ -6,7 +6,20 @@ export type SearchNode =
   | { kind: 'and' | 'or'; left: SearchNode; right: SearchNode }
   | { kind: 'not'; node: SearchNode };
 
-export const SEARCH_FIELDS = ['id', 'owner', 'group', 'type', 'title', 'tags', 'typekeywords', 'orgid', 'access', 'name', 'description', 'snippet'] as const;
+export const SEARCH_FIELDS = [
+  'id',
+  'owner',
+  'group',
+  'type',
+  'title',
+  'tags',
+  'typekeywords',
+  'orgid',
+  'access',
+  'name',
+  'description',
+  'snippet',
+] as const;
 export type SearchField = (typeof SEARCH_FIELDS)[number];
 
 type Token = { t: 'word'; v: string; quoted: boolean } | { t: 'colon' | 'lp' | 'rp' };

@@ -51,4 +51,3 @@ export function assertGdalDrivers(needs: readonly DriverNeed[]): void {
     ].join('\n'),
   );
 }
-

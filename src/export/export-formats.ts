@@ -1,6 +1,7 @@
 import { Errors } from '../core/errors/arcgis-error';
 
-export type ExportFormatKey = 'shapefile' | 'csv' | 'filegdb' | 'geojson' | 'kml' | 'excel' | 'featurecollection' | 'geopackage' | 'flatgeobuf' | 'sqlite';
+export type ExportFormatKey =
+  'shapefile' | 'csv' | 'filegdb' | 'geojson' | 'kml' | 'excel' | 'featurecollection' | 'geopackage' | 'flatgeobuf' | 'sqlite';
 
 export interface ExportFormatInfo {
   key: ExportFormatKey;
@@ -31,7 +32,9 @@ export function resolveExportFormat(raw: string): ExportFormatInfo {
   const key = raw.trim().toLowerCase().replace(/\s+/g, ' ');
   const f = FORMATS[key];
   if (f) return f;
-  const names = Object.values(FORMATS).map((x) => x.name).join(', ');
+  const names = Object.values(FORMATS)
+    .map((x) => x.name)
+    .join(', ');
   if (NOT_PRODUCIBLE.includes(key)) {
     throw Errors.badRequest(`Export format '${raw}' cannot be produced by this service.`, [`Supported formats: ${names}.`]);
   }

@@ -51,26 +51,30 @@ function parseTargetSR(v: unknown): TargetSR | undefined {
     try {
       return parseTargetSR(JSON.parse(v));
     } catch {
-      bad("'targetSR' must be a wkid, {\"wkid\": n}, {\"latestWkid\": n} or {\"wkt\": \"...\"}.");
+      bad('\'targetSR\' must be a wkid, {"wkid": n}, {"latestWkid": n} or {"wkt": "..."}.');
     }
   }
   const o = v as { wkid?: unknown; latestWkid?: unknown; wkt?: unknown };
   const wkid = o.latestWkid ?? o.wkid;
   if (Number.isInteger(wkid) && (wkid as number) > 0) return { srid: normaliseWkid(wkid as number) };
   if (typeof o.wkt === 'string' && o.wkt.trim() && o.wkt.length <= 20000) return { wkt: o.wkt };
-  bad("'targetSR' must be a wkid, {\"wkid\": n}, {\"latestWkid\": n} or {\"wkt\": \"...\"}.");
+  bad('\'targetSR\' must be a wkid, {"wkid": n}, {"latestWkid": n} or {"wkt": "..."}.');
 }
 
 /**
  * Validates exportParameters against the service's layers before anything is queued: unknown layers, where
  * clauses that do not compile, CSV-only options on other formats, and bad spatial references are 400s now.
  */
-export function parseExportParameters(raw: string | undefined, format: ExportFormatKey, serviceLayers: LayerRow[]): Omit<ExportJobParams, 'title' | 'serviceItemId' | 'format'> {
+export function parseExportParameters(
+  raw: string | undefined,
+  format: ExportFormatKey,
+  serviceLayers: LayerRow[],
+): Omit<ExportJobParams, 'title' | 'serviceItemId' | 'format'> {
   const p = parse(raw);
   const known = new Set(['layers', 'targetSR', 'targetSr']);
   const unknown = Object.keys(p).filter((k) => !known.has(k));
   if (unknown.length) bad(`Unknown properties in 'exportParameters': ${unknown.join(', ')}.`);
-  if (p.layers !== undefined && !Array.isArray(p.layers)) bad("'layers' must be an array of {\"id\": n, ...}.");
+  if (p.layers !== undefined && !Array.isArray(p.layers)) bad('\'layers\' must be an array of {"id": n, ...}.');
   const requested = (p.layers as unknown[] | undefined) ?? [];
   if (!serviceLayers.length) bad('The service has no layers to export.');
   // Omitted or empty layers means every layer (arcgis-rest-js PR #775).
@@ -89,12 +93,15 @@ export function parseExportParameters(raw: string | undefined, format: ExportFor
     if (e.where !== undefined && typeof e.where !== 'string') bad(`layers[${i}].where must be a string.`);
     const where = (e.where as string | undefined)?.trim() || '1=1';
     compileWhere(where, layer.fields, new SqlParams());
-    if (e.includeGeometry !== undefined && typeof e.includeGeometry !== 'boolean') bad(`layers[${i}].includeGeometry must be true or false.`);
+    if (e.includeGeometry !== undefined && typeof e.includeGeometry !== 'boolean')
+      bad(`layers[${i}].includeGeometry must be true or false.`);
     for (const k of ['xColumnName', 'yColumnName'] as const) {
       if (e[k] === undefined) continue;
       if (format !== 'csv') bad(`layers[${i}].${k} applies only to CSV exports.`);
-      if (typeof e[k] !== 'string' || !COLUMN.test(e[k] as string)) bad(`layers[${i}].${k} must be a column name of letters, digits and '_'.`);
-      if (layer.fields.some((f) => f.column === (e[k] as string).toLowerCase())) bad(`layers[${i}].${k} '${e[k]}' clashes with a field of the layer.`);
+      if (typeof e[k] !== 'string' || !COLUMN.test(e[k] as string))
+        bad(`layers[${i}].${k} must be a column name of letters, digits and '_'.`);
+      if (layer.fields.some((f) => f.column === (e[k] as string).toLowerCase()))
+        bad(`layers[${i}].${k} '${e[k]}' clashes with a field of the layer.`);
     }
     if (e.xColumnName !== undefined && e.xColumnName === e.yColumnName) bad(`layers[${i}]: xColumnName and yColumnName must differ.`);
     return {

@@ -3,7 +3,9 @@ import { IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-valid
 export class ExportItemDto {
   @Matches(/^[0-9a-fA-F]{32}$/, { message: "'itemId' must be the id of a hosted feature service item (32 hexadecimal characters)." })
   itemId: string;
-  @IsString({ message: "'exportFormat' is required." }) @MinLength(1, { message: "'exportFormat' is required." }) @MaxLength(64)
+  @IsString({ message: "'exportFormat' is required." })
+  @MinLength(1, { message: "'exportFormat' is required." })
+  @MaxLength(64)
   exportFormat: string;
   @IsOptional() @IsString() @MaxLength(256, { message: "'title' must be at most 256 characters." }) title?: string;
   @IsOptional() @IsString() @MaxLength(1024 * 1024) exportParameters?: string;

@@ -30,7 +30,10 @@ export class ExportRepository {
          VALUES ($1, $2, $3, $4, $5, $6, '{}', 'processing', 'processing')`,
         [e.itemId, e.ownerId, e.orgId, e.title, e.itemType, ['Data', 'Export']],
       );
-      await this.jobs.create({ id: e.jobId, type: 'export', ownerId: e.ownerId, sourceItemId: e.serviceItemId, resultItemId: e.itemId, params: e.params }, m);
+      await this.jobs.create(
+        { id: e.jobId, type: 'export', ownerId: e.ownerId, sourceItemId: e.serviceItemId, resultItemId: e.itemId, params: e.params },
+        m,
+      );
     });
   }
 

@@ -60,7 +60,16 @@ export class ExportService {
     const params: ExportJobParams = { format: format.key, title, serviceItemId: itemId, ...parsed };
     const jobId = newId();
     const exportItemId = newId();
-    await this.repo.create({ jobId, itemId: exportItemId, ownerId: owner.id, orgId: owner.orgId, title, itemType: format.itemType, serviceItemId: itemId, params });
+    await this.repo.create({
+      jobId,
+      itemId: exportItemId,
+      ownerId: owner.id,
+      orgId: owner.orgId,
+      title,
+      itemType: format.itemType,
+      serviceItemId: itemId,
+      params,
+    });
     await this.jobs.submit({ name: JobName.ExportItem, data: { jobId } }, 'export');
     return { type: format.itemType, size: 0, jobId, exportItemId, serviceItemId: itemId, exportFormat: format.name };
   }

@@ -26,7 +26,9 @@ export class AnonymousGate {
     try {
       slot = await this.slots.acquire(1, AbortSignal.timeout(this.config.query.timeoutMs));
     } catch {
-      throw new ArcgisError(503, 'Unable to complete operation.', ['The server is too busy to answer this request now; try again shortly, or sign in.']);
+      throw new ArcgisError(503, 'Unable to complete operation.', [
+        'The server is too busy to answer this request now; try again shortly, or sign in.',
+      ]);
     }
     try {
       return await fn();

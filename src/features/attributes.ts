@@ -44,8 +44,10 @@ export function toColumnText(f: LayerField, v: unknown): string | null {
     case 'esriFieldTypeDate': {
       const ms = typeof v === 'number' ? v : NaN;
       const d = new Date(ms);
-      if (!Number.isFinite(ms) || Number.isNaN(d.getTime())) throw new AttributeError(`Field '${f.name}' needs a date as epoch milliseconds.`);
-      if (d.getUTCFullYear() < 1 || d.getUTCFullYear() > 9999) throw new AttributeError(`Field '${f.name}' must be a date in the years 1 to 9999.`);
+      if (!Number.isFinite(ms) || Number.isNaN(d.getTime()))
+        throw new AttributeError(`Field '${f.name}' needs a date as epoch milliseconds.`);
+      if (d.getUTCFullYear() < 1 || d.getUTCFullYear() > 9999)
+        throw new AttributeError(`Field '${f.name}' must be a date in the years 1 to 9999.`);
       return d.toISOString();
     }
     case 'esriFieldTypeGUID':

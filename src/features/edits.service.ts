@@ -25,7 +25,12 @@ type Prepared = { ok: true; write: FeatureWrite } | { ok: false; oid: number | n
 
 const MAX_EDITS = 10_000;
 /** ArcGIS's codes: 1000 for a value or geometry it could not apply, 1019 for an object that does not exist. */
-const fail = (oid: number | null, description: string, code = 1000): EditResult => ({ objectId: oid, globalId: null, success: false, error: { code, description } });
+const fail = (oid: number | null, description: string, code = 1000): EditResult => ({
+  objectId: oid,
+  globalId: null,
+  success: false,
+  error: { code, description },
+});
 const ok = (oid: number): EditResult => ({ objectId: oid, globalId: null, success: true });
 
 @Injectable()
@@ -40,7 +45,8 @@ export class EditsService {
   private async target(caller: Caller | undefined, name: string, layerId: string, capability: string) {
     const service = await this.features.writable(caller, name);
     const caps = service.capabilities.split(',');
-    if (!caps.includes(capability) && !caps.includes('Editing')) throw Errors.badRequest(`This service does not allow ${capability.toLowerCase()} edits.`);
+    if (!caps.includes(capability) && !caps.includes('Editing'))
+      throw Errors.badRequest(`This service does not allow ${capability.toLowerCase()} edits.`);
     return { service, layer: await this.features.resolveLayer(service, layerId) };
   }
 
@@ -79,14 +85,23 @@ export class EditsService {
 
   /** Feature-list parameters (JSON text), parsed with their geometry converted on the geometry threads. */
   private parse(layer: LayerRow, lists: Record<string, string | undefined>): Promise<ParsedFeature[][]> {
-    return this.geometry.parseEdits(Object.entries(lists).map(([name, text]) => ({ name, text })), layer.geometry_type, MAX_EDITS);
+    return this.geometry.parseEdits(
+      Object.entries(lists).map(([name, text]) => ({ name, text })),
+      layer.geometry_type,
+      MAX_EDITS,
+    );
   }
 
   /**
    * Validates every feature, then writes in one transaction. With rollbackOnFailure (the default) a single bad
    * feature fails the request and nothing is written; without it the good ones are written and the bad reported.
    */
-  private async apply(service: ServiceRow, layer: LayerRow, p: EditsDto, edits: { adds?: ParsedFeature[]; updates?: ParsedFeature[]; deletes?: number[] }) {
+  private async apply(
+    service: ServiceRow,
+    layer: LayerRow,
+    p: EditsDto,
+    edits: { adds?: ParsedFeature[]; updates?: ParsedFeature[]; deletes?: number[] },
+  ) {
     const rollback = boolParam('rollbackOnFailure', p.rollbackOnFailure, true);
     const requestSrid = srParam('sr', p.sr);
     const adds = (edits.adds ?? []).map((f) => this.prepare(layer, f, 'add', requestSrid));
@@ -98,7 +113,10 @@ export class EditsService {
     }
     const failures = [...adds, ...updates].filter((x): x is Extract<Prepared, { ok: false }> => !x.ok);
     if (rollback && failures.length) {
-      throw Errors.badRequest('Unable to complete operation.', failures.slice(0, 20).map((f) => (f.oid ? `Object ${f.oid}: ${f.description}` : f.description)));
+      throw Errors.badRequest(
+        'Unable to complete operation.',
+        failures.slice(0, 20).map((f) => (f.oid ? `Object ${f.oid}: ${f.description}` : f.description)),
+      );
     }
     return this.data.transaction(async (m) => {
       const r = {
@@ -108,7 +126,11 @@ export class EditsService {
       };
       const missing = [...r.updates, ...r.deletes].filter((x) => !x.success);
       // Throwing inside the transaction undoes what was written.
-      if (rollback && missing.length) throw Errors.badRequest('Unable to complete operation.', missing.slice(0, 20).map((x) => `Object ${x.objectId}: ${x.error!.description}`));
+      if (rollback && missing.length)
+        throw Errors.badRequest(
+          'Unable to complete operation.',
+          missing.slice(0, 20).map((x) => `Object ${x.objectId}: ${x.error!.description}`),
+        );
       return r;
     });
   }
@@ -141,24 +163,37 @@ export class EditsService {
     const seen = new Set<number>();
     for (const u of updates) {
       if (!u.ok) continue;
-      if (seen.has(u.write.oid!)) throw Errors.badRequest('Unable to complete operation.', [`Object ${u.write.oid} is updated twice in one request.`]);
+      if (seen.has(u.write.oid!))
+        throw Errors.badRequest('Unable to complete operation.', [`Object ${u.write.oid} is updated twice in one request.`]);
       seen.add(u.write.oid!);
     }
   }
 
   private async writeAdds(m: EntityManager, s: ServiceRow, l: LayerRow, adds: Prepared[]): Promise<EditResult[]> {
     const good = adds.filter((a): a is Extract<Prepared, { ok: true }> => a.ok);
-    const ids = await this.data.insert(m, s.schema_name, l, good.map((a) => a.write));
+    const ids = await this.data.insert(
+      m,
+      s.schema_name,
+      l,
+      good.map((a) => a.write),
+    );
     let i = 0;
     return adds.map((a) => (a.ok ? ok(ids[i++]) : fail(null, a.description)));
   }
 
   private async writeUpdates(m: EntityManager, s: ServiceRow, l: LayerRow, updates: Prepared[]): Promise<EditResult[]> {
     const good = updates.filter((u): u is Extract<Prepared, { ok: true }> => u.ok);
-    const found = await this.data.update(m, s.schema_name, l, good.map((u) => u.write));
+    const found = await this.data.update(
+      m,
+      s.schema_name,
+      l,
+      good.map((u) => u.write),
+    );
     return updates.map((u) => {
       if (!u.ok) return fail(u.oid, u.description);
-      return found.has(u.write.oid!) ? ok(u.write.oid!) : fail(u.write.oid!, 'Update for the object was not attempted. Object may not exist.', 1019);
+      return found.has(u.write.oid!)
+        ? ok(u.write.oid!)
+        : fail(u.write.oid!, 'Update for the object was not attempted. Object may not exist.', 1019);
     });
   }
 

@@ -115,7 +115,10 @@ export class FeatureDataRepository {
       cols.push(`ST_AsGeoJSON(${orient}(${geom}), 15) AS __geom`);
     }
     cols.push(`${oidColumn(l)} AS __oid`);
-    const order = [...q.orderBy.map((o) => `${ident(o.field.column)} ${o.desc ? 'DESC' : 'ASC'} NULLS ${o.desc ? 'FIRST' : 'LAST'}`), oidColumn(l)].join(', ');
+    const order = [
+      ...q.orderBy.map((o) => `${ident(o.field.column)} ${o.desc ? 'DESC' : 'ASC'} NULLS ${o.desc ? 'FIRST' : 'LAST'}`),
+      oidColumn(l),
+    ].join(', ');
     const filter = this.filter(schema, l, q);
     const limit = q.p.add(q.limit + 1);
     const offset = q.p.add(q.offset);
@@ -134,10 +137,11 @@ export class FeatureDataRepository {
   async insert(m: EntityManager, schema: string, l: LayerRow, features: FeatureWrite[]): Promise<number[]> {
     if (!features.length) return [];
     const oidField = l.fields.find((f) => f.type === 'esriFieldTypeOID')!;
-    const ids: { id: number }[] = await m.query(
-      `SELECT nextval(pg_get_serial_sequence($1, $2))::int AS id FROM generate_series(1, $3)`,
-      [`${ident(schema)}.${ident(l.table_name)}`, oidField.column, features.length],
-    );
+    const ids: { id: number }[] = await m.query(`SELECT nextval(pg_get_serial_sequence($1, $2))::int AS id FROM generate_series(1, $3)`, [
+      `${ident(schema)}.${ident(l.table_name)}`,
+      oidField.column,
+      features.length,
+    ]);
     const docs = features.map((f, i) => ({ oid: ids[i].id, a: f.attributes, g: f.geometry?.geojson ?? null, s: f.geometry?.srid ?? null }));
     const written = l.fields.filter((f) => features.some((x) => f.column in x.attributes));
     const cols = [ident(oidField.column), ...written.map((f) => ident(f.column))];
@@ -156,11 +160,21 @@ export class FeatureDataRepository {
   /** Updates only the attributes (and geometry) each feature names; returns the object ids that existed. */
   async update(m: EntityManager, schema: string, l: LayerRow, features: FeatureWrite[]): Promise<Set<number>> {
     if (!features.length) return new Set();
-    const docs = features.map((f) => ({ oid: f.oid, a: f.attributes, ...(f.geometry !== undefined ? { g: f.geometry?.geojson ?? null, s: f.geometry?.srid ?? null, hasG: true } : {}) }));
+    const docs = features.map((f) => ({
+      oid: f.oid,
+      a: f.attributes,
+      ...(f.geometry !== undefined ? { g: f.geometry?.geojson ?? null, s: f.geometry?.srid ?? null, hasG: true } : {}),
+    }));
     const written = l.fields.filter((f) => features.some((x) => f.column in x.attributes));
     const t = ident('t');
-    const sets = written.map((f) => `${ident(f.column)} = CASE WHEN e.doc->'a' ? ${literal(f.column)} THEN (e.doc->'a'->>${literal(f.column)})::${CAST[f.type]} ELSE ${t}.${ident(f.column)} END`);
-    if (l.geometry_type) sets.push(`${ident(GEOMETRY_COLUMN)} = CASE WHEN e.doc ? 'hasG' THEN ${geometryFromDoc(l.srid)} ELSE ${t}.${ident(GEOMETRY_COLUMN)} END`);
+    const sets = written.map(
+      (f) =>
+        `${ident(f.column)} = CASE WHEN e.doc->'a' ? ${literal(f.column)} THEN (e.doc->'a'->>${literal(f.column)})::${CAST[f.type]} ELSE ${t}.${ident(f.column)} END`,
+    );
+    if (l.geometry_type)
+      sets.push(
+        `${ident(GEOMETRY_COLUMN)} = CASE WHEN e.doc ? 'hasG' THEN ${geometryFromDoc(l.srid)} ELSE ${t}.${ident(GEOMETRY_COLUMN)} END`,
+      );
     if (!sets.length) sets.push(`${oidColumn(l)} = ${t}.${oidColumn(l)}`);
     const [rows]: [{ id: number }[], number] = await m.query(
       `UPDATE ${table(schema, l)} AS ${t} SET ${sets.join(', ')} FROM jsonb_array_elements($1::jsonb) AS e(doc)
@@ -180,7 +194,11 @@ export class FeatureDataRepository {
   }
 
   async deleteWhere(m: EntityManager, schema: string, l: LayerRow, where: string, p: SqlParams): Promise<number[]> {
-    const [rows] = await this.query<[{ id: number }[], number]>(`DELETE FROM ${table(schema, l)} WHERE ${where} RETURNING ${oidColumn(l)} AS id`, p.values, m);
+    const [rows] = await this.query<[{ id: number }[], number]>(
+      `DELETE FROM ${table(schema, l)} WHERE ${where} RETURNING ${oidColumn(l)} AS id`,
+      p.values,
+      m,
+    );
     return rows.map((r) => r.id);
   }
 }

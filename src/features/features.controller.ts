@@ -39,43 +39,52 @@ export class FeatureServerController {
     private readonly edits: EditsService,
   ) {}
 
-  @Public() @Operation('')
+  @Public()
+  @Operation('')
   service(@OptionalCaller() caller: Caller | undefined, @Req() req: ArcgisRequest) {
     return this.features.serviceInfo(caller, svc(req));
   }
 
   /** Declared before ':layerId' so 'layers' is not read as a layer id. */
-  @Public() @Operation('layers')
+  @Public()
+  @Operation('layers')
   layers(@OptionalCaller() caller: Caller | undefined, @Req() req: ArcgisRequest) {
     return this.features.allLayerInfo(caller, svc(req));
   }
 
-  @Public() @Operation(':layerId')
+  @Public()
+  @Operation(':layerId')
   layer(@OptionalCaller() caller: Caller | undefined, @Req() req: ArcgisRequest) {
     return this.features.layerInfo(caller, svc(req), lyr(req));
   }
 
-  @Public() @Formats('geojson') @Operation(':layerId/query')
+  @Public()
+  @Formats('geojson')
+  @Operation(':layerId/query')
   query(@OptionalCaller() caller: Caller | undefined, @Req() req: ArcgisRequest, @Params(QueryDto) p: QueryDto) {
     return this.queries.query(caller, svc(req), lyr(req), p);
   }
 
-  @Public() @Post(':layerId/addFeatures')
+  @Public()
+  @Post(':layerId/addFeatures')
   add(@OptionalCaller() caller: Caller | undefined, @Req() req: ArcgisRequest, @Params(EditsDto) p: EditsDto) {
     return this.edits.addFeatures(caller, svc(req), lyr(req), p);
   }
 
-  @Public() @Post(':layerId/updateFeatures')
+  @Public()
+  @Post(':layerId/updateFeatures')
   update(@OptionalCaller() caller: Caller | undefined, @Req() req: ArcgisRequest, @Params(EditsDto) p: EditsDto) {
     return this.edits.updateFeatures(caller, svc(req), lyr(req), p);
   }
 
-  @Public() @Post(':layerId/deleteFeatures')
+  @Public()
+  @Post(':layerId/deleteFeatures')
   delete(@OptionalCaller() caller: Caller | undefined, @Req() req: ArcgisRequest, @Params(EditsDto) p: EditsDto) {
     return this.edits.deleteFeatures(caller, svc(req), lyr(req), p);
   }
 
-  @Public() @Post(':layerId/applyEdits')
+  @Public()
+  @Post(':layerId/applyEdits')
   applyEdits(@OptionalCaller() caller: Caller | undefined, @Req() req: ArcgisRequest, @Params(EditsDto) p: EditsDto) {
     return this.edits.applyEdits(caller, svc(req), lyr(req), p);
   }
@@ -85,13 +94,19 @@ export class FeatureServerController {
 export class FeatureAdminController {
   constructor(private readonly features: FeaturesService) {}
 
-  @Public() @Post('addToDefinition')
+  @Public()
+  @Post('addToDefinition')
   add(@OptionalCaller() caller: Caller | undefined, @Req() req: ArcgisRequest, @Params(AddToDefinitionDto) p: AddToDefinitionDto) {
     return this.features.addToDefinition(caller, svc(req), p);
   }
 
-  @Public() @Post('deleteFromDefinition')
-  remove(@OptionalCaller() caller: Caller | undefined, @Req() req: ArcgisRequest, @Params(DeleteFromDefinitionDto) p: DeleteFromDefinitionDto) {
+  @Public()
+  @Post('deleteFromDefinition')
+  remove(
+    @OptionalCaller() caller: Caller | undefined,
+    @Req() req: ArcgisRequest,
+    @Params(DeleteFromDefinitionDto) p: DeleteFromDefinitionDto,
+  ) {
     return this.features.deleteFromDefinition(caller, svc(req), p);
   }
 }
@@ -109,12 +124,14 @@ export class ServerInfoController {
     return { owningSystemUrl: root, authInfo: { isTokenBasedSecurity: true, tokenServicesUrl: `${root}/sharing/rest/generateToken` } };
   }
 
-  @Public() @Operation('arcgis/rest/info')
+  @Public()
+  @Operation('arcgis/rest/info')
   serverInfo(@Req() req: ArcgisRequest) {
     return { currentVersion: 11.1, fullVersion: '11.1.0', ...this.info(req) };
   }
 
-  @Public() @Operation('sharing/rest/info')
+  @Public()
+  @Operation('sharing/rest/info')
   portalInfo(@Req() req: ArcgisRequest) {
     return this.info(req);
   }

@@ -2,7 +2,8 @@ import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { CsvList } from '../core/http/params.decorator';
 
 export class CreateServiceDto {
-  @IsString({ message: "'createParameters' is required: a JSON object with at least 'name'." }) @MaxLength(1024 * 1024)
+  @IsString({ message: "'createParameters' is required: a JSON object with at least 'name'." })
+  @MaxLength(1024 * 1024)
   createParameters: string;
   @IsIn(['featureService'], { message: "'outputType' must be featureService." }) outputType: string;
   @IsOptional() @IsString() @MaxLength(1024 * 1024) itemInfo?: string;
@@ -10,12 +11,14 @@ export class CreateServiceDto {
 }
 
 export class AddToDefinitionDto {
-  @IsString({ message: "'addToDefinition' is required: a JSON object with 'layers' and/or 'tables'." }) @MaxLength(10 * 1024 * 1024)
+  @IsString({ message: "'addToDefinition' is required: a JSON object with 'layers' and/or 'tables'." })
+  @MaxLength(10 * 1024 * 1024)
   addToDefinition: string;
 }
 
 export class DeleteFromDefinitionDto {
-  @IsString({ message: "'deleteFromDefinition' is required: a JSON object {\"layers\":[{\"id\":0}]}." }) @MaxLength(1024 * 1024)
+  @IsString({ message: '\'deleteFromDefinition\' is required: a JSON object {"layers":[{"id":0}]}.' })
+  @MaxLength(1024 * 1024)
   deleteFromDefinition: string;
 }
 

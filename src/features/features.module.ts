@@ -16,7 +16,16 @@ import { QueryService } from './query.service';
 @Module({
   imports: [IdentityModule, ContentModule, FeatureDatabaseModule],
   controllers: [CreateServiceController, FeatureServerController, FeatureAdminController, ServerInfoController, PublishController],
-  providers: [AnonymousGate, FeaturesRepository, FeatureDataRepository, FeaturesService, QueryService, EditsService, PublishRequestService, GeometryPool],
+  providers: [
+    AnonymousGate,
+    FeaturesRepository,
+    FeatureDataRepository,
+    FeaturesService,
+    QueryService,
+    EditsService,
+    PublishRequestService,
+    GeometryPool,
+  ],
   exports: [FeaturesService, FeaturesRepository, FeatureDataRepository, QueryService],
 })
 export class FeaturesModule {}

@@ -70,7 +70,17 @@ export class FeaturesRepository {
       await m.query(
         `INSERT INTO items (id, owner_id, org_id, title, type, type_keywords, tags, description, url, size, status, status_message)
          VALUES ($1, $2, $3, $4, 'Feature Service', $5, $6, $7, $8, -1, $9, $9)`,
-        [s.itemId, s.ownerId, s.orgId, s.title, ['ArcGIS Server', 'Data', 'Feature Access', 'Feature Service', 'Service', 'Hosted Service'], s.tags, s.description, s.url, s.status ?? 'completed'],
+        [
+          s.itemId,
+          s.ownerId,
+          s.orgId,
+          s.title,
+          ['ArcGIS Server', 'Data', 'Feature Access', 'Feature Service', 'Service', 'Hosted Service'],
+          s.tags,
+          s.description,
+          s.url,
+          s.status ?? 'completed',
+        ],
       );
       const schema = `svc_${s.itemId}`;
       await m.query(
@@ -109,7 +119,10 @@ export class FeaturesRepository {
   }
 
   async layer(serviceItemId: string, layerId: number): Promise<LayerRow | null> {
-    const rows: LayerRow[] = await this.db.query(`SELECT * FROM feature_layers WHERE service_item_id = $1 AND layer_id = $2`, [serviceItemId, layerId]);
+    const rows: LayerRow[] = await this.db.query(`SELECT * FROM feature_layers WHERE service_item_id = $1 AND layer_id = $2`, [
+      serviceItemId,
+      layerId,
+    ]);
     return rows[0] ?? null;
   }
 
@@ -118,7 +131,9 @@ export class FeaturesRepository {
     return this.db.transaction(async (m) => {
       // Serialises concurrent definition changes of one service.
       await m.query(`SELECT 1 FROM feature_services WHERE item_id = $1 FOR UPDATE`, [service.item_id]);
-      const existing: { layer_id: number }[] = await m.query(`SELECT layer_id FROM feature_layers WHERE service_item_id = $1`, [service.item_id]);
+      const existing: { layer_id: number }[] = await m.query(`SELECT layer_id FROM feature_layers WHERE service_item_id = $1`, [
+        service.item_id,
+      ]);
       const used = new Set(existing.map((r) => r.layer_id));
       let next = Math.max(-1, ...used) + 1;
       const added: { id: number; name: string }[] = [];
@@ -131,7 +146,18 @@ export class FeaturesRepository {
         await m.query(
           `INSERT INTO feature_layers (service_item_id, layer_id, name, kind, geometry_type, srid, table_name, object_id_field, display_field, fields)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-          [service.item_id, layerId, def.name, def.kind, def.geometryType, def.srid, table, def.objectIdField, def.displayField, JSON.stringify(def.fields)],
+          [
+            service.item_id,
+            layerId,
+            def.name,
+            def.kind,
+            def.geometryType,
+            def.srid,
+            table,
+            def.objectIdField,
+            def.displayField,
+            JSON.stringify(def.fields),
+          ],
         );
         for (const sql of createTableSql(service.schema_name, table, def)) await m.query(sql);
         added.push({ id: layerId, name: def.name });

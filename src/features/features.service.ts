@@ -40,11 +40,22 @@ export class FeaturesService {
     const itemInfo = jsonParam<Record<string, unknown>>('itemInfo', p.itemInfo) ?? {};
     const s = await this.newService(caller, ownerName, cp, itemInfo, p.tags, root, 'completed');
     await this.insertService(s);
-    return { encodedServiceURL: encodeURI(s.url), itemId: s.itemId, name: s.name, serviceItemId: s.itemId, serviceurl: s.url, size: -1, success: true, type: 'Feature Service', isView: false };
+    return {
+      encodedServiceURL: encodeURI(s.url),
+      itemId: s.itemId,
+      name: s.name,
+      serviceItemId: s.itemId,
+      serviceurl: s.url,
+      size: -1,
+      success: true,
+      type: 'Feature Service',
+      isView: false,
+    };
   }
 
   async insertService(s: NewService, tx?: EntityManager): Promise<void> {
-    if (!(await this.repo.createService(s, tx))) throw Errors.badRequest('Service name already exists.', [`A service named '${s.name}' already exists.`]);
+    if (!(await this.repo.createService(s, tx)))
+      throw Errors.badRequest('Service name already exists.', [`A service named '${s.name}' already exists.`]);
   }
 
   /** Validates service parameters (createService's createParameters, publish's publishParameters) into a new service. */
@@ -61,16 +72,26 @@ export class FeaturesService {
     if (owner.id !== caller.userId) throw Errors.forbidden('Services can only be created in your own content.');
     if (!can(caller, Privilege.PublishFeatures)) throw Errors.forbidden('Your role may not create hosted feature services.');
     const name = typeof cp.name === 'string' ? cp.name.trim() : '';
-    if (!SERVICE_NAME.test(name)) throw Errors.badRequest('Invalid service name.', ["'name' in createParameters must be 1-100 letters, digits or '_'."]);
-    const caps = typeof cp.capabilities === 'string' ? cp.capabilities.split(',').map((c) => c.trim()).filter(Boolean) : ['Query', 'Create', 'Update', 'Delete', 'Editing', 'Extract'];
+    if (!SERVICE_NAME.test(name))
+      throw Errors.badRequest('Invalid service name.', ["'name' in createParameters must be 1-100 letters, digits or '_'."]);
+    const caps =
+      typeof cp.capabilities === 'string'
+        ? cp.capabilities
+            .split(',')
+            .map((c) => c.trim())
+            .filter(Boolean)
+        : ['Query', 'Create', 'Update', 'Delete', 'Editing', 'Extract'];
     const unknown = caps.filter((c) => !CAPABILITIES.includes(c));
     if (unknown.length) throw Errors.badRequest('Invalid capabilities.', [`Unknown capabilities: ${unknown.join(', ')}.`]);
     const maxRecordCount = cp.maxRecordCount === undefined ? 2000 : Number(cp.maxRecordCount);
-    if (!Number.isInteger(maxRecordCount) || maxRecordCount < 1 || maxRecordCount > 50000) throw Errors.badRequest("'maxRecordCount' must be 1-50000.");
+    if (!Number.isInteger(maxRecordCount) || maxRecordCount < 1 || maxRecordCount > 50000)
+      throw Errors.badRequest("'maxRecordCount' must be 1-50000.");
     const sr = (cp.spatialReference ?? { wkid: 4326 }) as { wkid?: unknown; latestWkid?: unknown };
     const wkid = Number(sr.latestWkid ?? sr.wkid);
-    if (!Number.isInteger(wkid) || !(await this.repo.sridExists(normaliseWkid(wkid)))) throw Errors.badRequest('Invalid spatial reference.', [`Unknown wkid ${String(sr.latestWkid ?? sr.wkid)}.`]);
-    if (await this.repo.nameTaken(name)) throw Errors.badRequest('Service name already exists.', [`A service named '${name}' already exists.`]);
+    if (!Number.isInteger(wkid) || !(await this.repo.sridExists(normaliseWkid(wkid))))
+      throw Errors.badRequest('Invalid spatial reference.', [`Unknown wkid ${String(sr.latestWkid ?? sr.wkid)}.`]);
+    if (await this.repo.nameTaken(name))
+      throw Errors.badRequest('Service name already exists.', [`A service named '${name}' already exists.`]);
     const itemId = newId();
     const url = this.serviceUrl(root, name);
     return {
@@ -131,12 +152,15 @@ export class FeaturesService {
       ...list('tables').map((l) => ({ raw: l, kind: 'Table' as const })),
     ].map(({ raw, kind }) => {
       const id = (raw as { id?: unknown })?.id;
-      if (id !== undefined && (!Number.isInteger(id) || (id as number) < 0 || (id as number) > 1e6)) throw Errors.badRequest('Invalid layer definition.', [`Layer id ${JSON.stringify(id)} must be a whole number 0-1000000.`]);
+      if (id !== undefined && (!Number.isInteger(id) || (id as number) < 0 || (id as number) > 1e6))
+        throw Errors.badRequest('Invalid layer definition.', [`Layer id ${JSON.stringify(id)} must be a whole number 0-1000000.`]);
       return { id: id as number | undefined, def: parseLayerDefinition(raw, kind, defaultSrid) };
     });
-    if (!entries.length) throw Errors.badRequest('Invalid layer definition.', ["'addToDefinition' needs at least one entry in 'layers' or 'tables'."]);
+    if (!entries.length)
+      throw Errors.badRequest('Invalid layer definition.', ["'addToDefinition' needs at least one entry in 'layers' or 'tables'."]);
     for (const e of entries) {
-      if (!(await this.repo.sridExists(e.def.srid))) throw Errors.badRequest('Invalid layer definition.', [`Layer '${e.def.name}': unknown wkid ${e.def.srid}.`]);
+      if (!(await this.repo.sridExists(e.def.srid)))
+        throw Errors.badRequest('Invalid layer definition.', [`Layer '${e.def.name}': unknown wkid ${e.def.srid}.`]);
     }
     const added = await this.repo.addLayers(service, entries);
     if (typeof added === 'string') throw Errors.badRequest('Invalid layer definition.', [added]);
@@ -151,7 +175,8 @@ export class FeaturesService {
     const tables = list(def.tables);
     if (!layers || !tables) throw Errors.badRequest('Invalid definition.', ["'layers' and 'tables' must be arrays of {\"id\": n}."]);
     const ids = [...layers, ...tables].map((l) => (l as { id?: unknown })?.id);
-    if (!ids.length || ids.some((id) => !Number.isInteger(id))) throw Errors.badRequest('Invalid definition.', ["Give the layers to delete as {\"layers\":[{\"id\":0}]}."]);
+    if (!ids.length || ids.some((id) => !Number.isInteger(id)))
+      throw Errors.badRequest('Invalid definition.', ['Give the layers to delete as {"layers":[{"id":0}]}.']);
     const deleted = await this.repo.deleteLayers(service.item_id, ids as number[]);
     const missing = (ids as number[]).filter((id) => !deleted.includes(id));
     if (missing.length) throw Errors.badRequest('Layer does not exist.', [`No layer ${missing.join(', ')}.`]);
@@ -161,7 +186,12 @@ export class FeaturesService {
   async serviceInfo(caller: Caller | undefined, name: string) {
     const service = await this.readable(caller, name);
     const layers = await this.repo.layers(service.item_id);
-    const brief = (l: LayerRow) => ({ id: l.layer_id, name: l.name, type: l.kind, ...(l.geometry_type ? { geometryType: l.geometry_type } : {}) });
+    const brief = (l: LayerRow) => ({
+      id: l.layer_id,
+      name: l.name,
+      type: l.kind,
+      ...(l.geometry_type ? { geometryType: l.geometry_type } : {}),
+    });
     return {
       currentVersion: 11.1,
       serviceItemId: service.item_id,
@@ -236,7 +266,14 @@ export class FeaturesService {
       capabilities: service.capabilities,
       useStandardizedQueries: true,
       supportsAdvancedQueries: true,
-      advancedQueryCapabilities: { supportsPagination: true, supportsOrderBy: true, supportsQueryWithResultType: false, supportsReturningQueryExtent: false, supportsStatistics: false, supportsDistinct: false },
+      advancedQueryCapabilities: {
+        supportsPagination: true,
+        supportsOrderBy: true,
+        supportsQueryWithResultType: false,
+        supportsReturningQueryExtent: false,
+        supportsStatistics: false,
+        supportsDistinct: false,
+      },
       supportsPagination: true,
       allowGeometryUpdates: true,
       supportsRollbackOnFailureParameter: true,

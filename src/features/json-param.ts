@@ -19,7 +19,8 @@ function parseJson<T>(name: string, raw: string, kind: 'object' | 'array' | 'any
   } catch (e) {
     throw Errors.badRequest(`'${name}' is not valid JSON.`, [String((e as Error).message)]);
   }
-  if (kind === 'object' && (v === null || typeof v !== 'object' || Array.isArray(v))) throw Errors.badRequest(`'${name}' must be a JSON object.`);
+  if (kind === 'object' && (v === null || typeof v !== 'object' || Array.isArray(v)))
+    throw Errors.badRequest(`'${name}' must be a JSON object.`);
   if (kind === 'array' && !Array.isArray(v)) throw Errors.badRequest(`'${name}' must be a JSON array.`);
   return v as T;
 }

@@ -90,13 +90,18 @@ export function parseLayerDefinition(raw: unknown, kind: 'Feature Layer' | 'Tabl
     }
     geometryType = l.geometryType as GeometryType;
   }
-  const sr = (l.extent as { spatialReference?: { wkid?: unknown; latestWkid?: unknown } } | undefined)?.spatialReference ?? (l.spatialReference as { wkid?: unknown; latestWkid?: unknown } | undefined);
+  const sr =
+    (l.extent as { spatialReference?: { wkid?: unknown; latestWkid?: unknown } } | undefined)?.spatialReference ??
+    (l.spatialReference as { wkid?: unknown; latestWkid?: unknown } | undefined);
   const wkid = sr?.latestWkid ?? sr?.wkid;
-  if (wkid !== undefined && (!Number.isInteger(wkid) || (wkid as number) <= 0)) bad(`Layer '${name}': spatial reference wkid must be a positive integer.`);
+  if (wkid !== undefined && (!Number.isInteger(wkid) || (wkid as number) <= 0))
+    bad(`Layer '${name}': spatial reference wkid must be a positive integer.`);
   const srid = wkid === undefined ? defaultSrid : normaliseWkid(wkid as number);
 
   if (!Array.isArray(l.fields)) bad(`Layer '${name}': 'fields' must be an array.`);
-  const fields = (l.fields as unknown[]).filter((f) => (f as { type?: string })?.type !== 'esriFieldTypeGeometry').map((f) => parseField(f, name));
+  const fields = (l.fields as unknown[])
+    .filter((f) => (f as { type?: string })?.type !== 'esriFieldTypeGeometry')
+    .map((f) => parseField(f, name));
   if (fields.length > 1000) bad(`Layer '${name}': at most 1000 fields.`);
   const seen = new Set<string>();
   for (const f of fields) {
@@ -111,14 +116,17 @@ export function parseLayerDefinition(raw: unknown, kind: 'Feature Layer' | 'Tabl
     fields.unshift({ name: 'OBJECTID', type: 'esriFieldTypeOID', alias: 'OBJECTID', column: 'objectid', nullable: false, editable: false });
   }
   const oid = fields.find((f) => f.type === 'esriFieldTypeOID')!;
-  const display = typeof l.displayField === 'string' ? fields.find((f) => f.column === (l.displayField as string).toLowerCase())?.name : undefined;
+  const display =
+    typeof l.displayField === 'string' ? fields.find((f) => f.column === (l.displayField as string).toLowerCase())?.name : undefined;
   return { name, kind, geometryType, srid, objectIdField: oid.name, displayField: display ?? null, fields };
 }
 
 function parseField(raw: unknown, layer: string): LayerField {
   const f = (raw ?? {}) as Record<string, unknown>;
   if (typeof f.name !== 'string' || !NAME.test(f.name)) {
-    bad(`Layer '${layer}': field name ${JSON.stringify(f.name)} must start with a letter or '_' and hold only letters, digits and '_' (at most 63).`);
+    bad(
+      `Layer '${layer}': field name ${JSON.stringify(f.name)} must start with a letter or '_' and hold only letters, digits and '_' (at most 63).`,
+    );
   }
   if (typeof f.type !== 'string' || !(FIELD_TYPES as readonly string[]).includes(f.type)) {
     bad(`Layer '${layer}': field '${f.name}' has unsupported type ${JSON.stringify(f.type)}; supported: ${FIELD_TYPES.join(', ')}.`);
@@ -127,7 +135,8 @@ function parseField(raw: unknown, layer: string): LayerField {
   let length: number | undefined;
   if (type === 'esriFieldTypeString') {
     length = f.length === undefined ? DEFAULT_STRING_LENGTH : Number(f.length);
-    if (!Number.isInteger(length) || length < 1 || length > MAX_STRING_LENGTH) bad(`Layer '${layer}': field '${f.name}' length must be 1-${MAX_STRING_LENGTH}.`);
+    if (!Number.isInteger(length) || length < 1 || length > MAX_STRING_LENGTH)
+      bad(`Layer '${layer}': field '${f.name}' length must be 1-${MAX_STRING_LENGTH}.`);
   }
   const system = type === 'esriFieldTypeOID' || type === 'esriFieldTypeGlobalID';
   return {
@@ -143,7 +152,10 @@ function parseField(raw: unknown, layer: string): LayerField {
 
 /** DDL for a layer's table; every identifier comes from the validated definition. */
 export function createTableSql(schema: string, table: string, def: LayerDefinition): string[] {
-  const cols = def.fields.map((f) => `${ident(f.column)} ${SQL_TYPE[f.type](f)}${!f.nullable && f.type !== 'esriFieldTypeOID' && f.type !== 'esriFieldTypeGlobalID' ? ' NOT NULL' : ''}`);
+  const cols = def.fields.map(
+    (f) =>
+      `${ident(f.column)} ${SQL_TYPE[f.type](f)}${!f.nullable && f.type !== 'esriFieldTypeOID' && f.type !== 'esriFieldTypeGlobalID' ? ' NOT NULL' : ''}`,
+  );
   if (def.geometryType) cols.push(`${ident(GEOMETRY_COLUMN)} geometry(${GEOMETRY_TYPES[def.geometryType]}, ${def.srid})`);
   const qualified = `${ident(schema)}.${ident(table)}`;
   const sql = [`CREATE TABLE ${qualified} (${cols.join(', ')})`];

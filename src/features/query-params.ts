@@ -16,7 +16,8 @@ export function boolParam(name: string, v: string | undefined, dflt: boolean): b
 
 export function intParam(name: string, v: string | undefined, min: number, max: number): number | undefined {
   if (v === undefined || v === '') return undefined;
-  if (!/^\d{1,10}$/.test(v.trim()) || Number(v) < min || Number(v) > max) throw invalidQuery(`'${name}' must be a whole number from ${min} to ${max}.`);
+  if (!/^\d{1,10}$/.test(v.trim()) || Number(v) < min || Number(v) > max)
+    throw invalidQuery(`'${name}' must be a whole number from ${min} to ${max}.`);
   return Number(v);
 }
 
@@ -28,7 +29,8 @@ export function idList(name: string, v: string | undefined, max = 100_000): numb
   if (parts.length > max) throw invalidQuery(`'${name}' lists more than ${max} ids.`);
   return parts.map((s) => {
     const n = typeof s === 'number' ? s : /^\d{1,10}$/.test(String(s)) ? Number(s) : NaN;
-    if (!Number.isInteger(n) || n < 1 || n > 2147483647) throw invalidQuery(`'${name}' holds '${String(s).slice(0, 32)}', which is not an object id.`);
+    if (!Number.isInteger(n) || n < 1 || n > 2147483647)
+      throw invalidQuery(`'${name}' holds '${String(s).slice(0, 32)}', which is not an object id.`);
     return n;
   });
 }

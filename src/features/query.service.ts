@@ -33,7 +33,8 @@ function orderBy(layer: LayerRow, v: string | undefined): QuerySpec['orderBy'] {
   return v.split(',').map((part) => {
     const m = /^\s*([A-Za-z_][A-Za-z0-9_]*)(?:\s+(ASC|DESC))?\s*$/i.exec(part);
     const f = m ? byName.get(m[1].toLowerCase()) : undefined;
-    if (!m || !f) throw invalidQuery(`'orderByFields' entry '${part.trim().slice(0, 64)}' is not '<field> [ASC|DESC]' for a field of this layer.`);
+    if (!m || !f)
+      throw invalidQuery(`'orderByFields' entry '${part.trim().slice(0, 64)}' is not '<field> [ASC|DESC]' for a field of this layer.`);
     return { field: f, desc: (m[2] ?? 'ASC').toUpperCase() === 'DESC' };
   });
 }
@@ -57,10 +58,15 @@ function envelope(p: QueryDto, layerSrid: number): QuerySpec['envelope'] {
       throw invalidQuery("'geometry' is neither 'xmin,ymin,xmax,ymax' nor an envelope JSON object.");
     }
   }
-  if (e === null || typeof e !== 'object' || Array.isArray(e)) throw invalidQuery("'geometry' must be an envelope object or 'xmin,ymin,xmax,ymax'.");
+  if (e === null || typeof e !== 'object' || Array.isArray(e))
+    throw invalidQuery("'geometry' must be an envelope object or 'xmin,ymin,xmax,ymax'.");
   const nums = [e.xmin, e.ymin, e.xmax, e.ymax];
-  if (!nums.every((n) => typeof n === 'number' && Number.isFinite(n))) throw invalidQuery("'geometry' envelope needs finite xmin, ymin, xmax, ymax.");
-  const srid = srParam('inSR', p.inSR) ?? (e.spatialReference ? srParam('geometry.spatialReference', JSON.stringify(e.spatialReference)) : undefined) ?? layerSrid;
+  if (!nums.every((n) => typeof n === 'number' && Number.isFinite(n)))
+    throw invalidQuery("'geometry' envelope needs finite xmin, ymin, xmax, ymax.");
+  const srid =
+    srParam('inSR', p.inSR) ??
+    (e.spatialReference ? srParam('geometry.spatialReference', JSON.stringify(e.spatialReference)) : undefined) ??
+    layerSrid;
   const [xmin, ymin, xmax, ymax] = nums as number[];
   return { xmin, ymin, xmax, ymax, srid };
 }
@@ -80,13 +86,17 @@ export class QueryService {
 
   private async run(caller: Caller | undefined, name: string, layerId: string, p: QueryDto) {
     const service = await this.features.readable(caller, name);
-    if (!service.capabilities.split(',').includes('Query')) throw Errors.badRequest('This service does not allow queries.', ["The service's capabilities do not include Query."]);
+    if (!service.capabilities.split(',').includes('Query'))
+      throw Errors.badRequest('This service does not allow queries.', ["The service's capabilities do not include Query."]);
     const layer = await this.features.resolveLayer(service, layerId);
     const geojson = p.f === 'geojson';
     const spec = await this.spec(service, layer, p, geojson);
     const countOnly = boolParam('returnCountOnly', p.returnCountOnly, false);
     const idsOnly = boolParam('returnIdsOnly', p.returnIdsOnly, false);
-    if (countOnly) return geojson ? { type: 'FeatureCollection', properties: { count: await this.data.count(service.schema_name, layer, spec) }, features: [] } : { count: await this.data.count(service.schema_name, layer, spec) };
+    if (countOnly)
+      return geojson
+        ? { type: 'FeatureCollection', properties: { count: await this.data.count(service.schema_name, layer, spec) }, features: [] }
+        : { count: await this.data.count(service.schema_name, layer, spec) };
     if (idsOnly) return { objectIdFieldName: layer.object_id_field, objectIds: await this.data.ids(service.schema_name, layer, spec) };
     const rows = await this.data.features(service.schema_name, layer, spec);
     const exceeded = rows.length > spec.limit;
@@ -102,7 +112,10 @@ export class QueryService {
     const outSrid = out.srid;
     const offset = intParam('resultOffset', p.resultOffset, 0, 2_000_000_000) ?? 0;
     // Larger requests are capped, not refused: the client pages with whatever count comes back.
-    const limit = Math.min(intParam('resultRecordCount', p.resultRecordCount, 1, 2_000_000_000) ?? service.max_record_count, service.max_record_count);
+    const limit = Math.min(
+      intParam('resultRecordCount', p.resultRecordCount, 1, 2_000_000_000) ?? service.max_record_count,
+      service.max_record_count,
+    );
     const env = envelope(p, layer.srid);
     for (const srid of new Set([outSrid, ...(env ? [env.srid] : [])])) {
       if (!(await this.features.sridExists(srid))) throw invalidQuery(`Unknown spatial reference wkid ${srid}.`);
@@ -129,7 +142,9 @@ export class QueryService {
       objectIdFieldName: layer.object_id_field,
       uniqueIdField: { name: layer.object_id_field, isSystemMaintained: true },
       globalIdFieldName: layer.fields.find((f) => f.type === 'esriFieldTypeGlobalID')?.name ?? '',
-      ...(layer.geometry_type ? { geometryType: layer.geometry_type, spatialReference: { wkid: spec.outWkid, latestWkid: spec.outSrid } } : {}),
+      ...(layer.geometry_type
+        ? { geometryType: layer.geometry_type, spatialReference: { wkid: spec.outWkid, latestWkid: spec.outSrid } }
+        : {}),
       fields: spec.outFields.map(fieldInfo),
       ...(exceeded ? { exceededTransferLimit: true } : {}),
       features: rows.map((r) => {

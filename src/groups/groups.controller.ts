@@ -19,18 +19,21 @@ export class GroupsController {
     return this.groups.create(caller, p);
   }
 
-  @Public() @Operation('community/groups/:id')
+  @Public()
+  @Operation('community/groups/:id')
   info(@OptionalCaller() caller: Caller | undefined, @Req() req: ArcgisRequest) {
     return this.groups.info(caller, gid(req));
   }
 
-  @Public() @Operation('content/groups/:id')
+  @Public()
+  @Operation('content/groups/:id')
   content(@OptionalCaller() caller: Caller | undefined, @Req() req: ArcgisRequest, @Params(PageDto) page: PageDto) {
     return this.groups.content(caller, gid(req), page);
   }
 
   /** Searching a group's content needs the group to be visible first, as its content listing does. */
-  @Public() @Operation('content/groups/:id/search')
+  @Public()
+  @Operation('content/groups/:id/search')
   search(@OptionalCaller() caller: Caller | undefined, @Req() req: ArcgisRequest, @Params(SearchDto) p: SearchDto) {
     return this.groups.search(caller, gid(req), p);
   }

@@ -7,14 +7,16 @@ const BOOL = (name: string) => ({ message: `'${name}' must be true or false.` })
 export class CreateGroupDto {
   @IsString({ message: "'title' is required." }) @MinLength(1, { message: "'title' is required." }) @MaxLength(256) title: string;
   // Older clients send `account`, which ArcGIS treats as `org`.
-  @IsOptional() @Transform(({ value }) => (value === 'account' ? 'org' : value))
+  @IsOptional()
+  @Transform(({ value }) => (value === 'account' ? 'org' : value))
   @IsIn(['private', 'org', 'public'], { message: "'access' must be one of private, org, public." })
   access: 'private' | 'org' | 'public' = 'private';
   @IsOptional() @CsvList() @IsString({ each: true }) @MaxLength(256, { each: true }) tags?: string[];
   @IsOptional() @IsString() @MaxLength(64000) description?: string;
   @IsOptional() @IsString() @MaxLength(2048) snippet?: string;
   @IsOptional() @IsString() @MaxLength(64) phone?: string;
-  @IsOptional() @IsIn(['title', 'owner', 'avgrating', 'numviews', 'created', 'modified'], { message: "'sortField' is not a valid sort field." })
+  @IsOptional()
+  @IsIn(['title', 'owner', 'avgrating', 'numviews', 'created', 'modified'], { message: "'sortField' is not a valid sort field." })
   sortField?: string;
   @IsOptional() @IsIn(['asc', 'desc'], { message: "'sortOrder' must be asc or desc." }) sortOrder?: string;
   @IsOptional() @BoolParam() @IsBoolean(BOOL('isViewOnly')) isViewOnly?: boolean;
@@ -28,12 +30,16 @@ export class AddUsersDto {
 }
 
 export class RemoveUsersDto {
-  @CsvList() @IsString({ each: true, message: "'users' is required." }) @ArrayMaxSize(1000, { message: 'At most 1000 users per request.' })
+  @CsvList()
+  @IsString({ each: true, message: "'users' is required." })
+  @ArrayMaxSize(1000, { message: 'At most 1000 users per request.' })
   users: string[];
 }
 
 export class UpdateMembershipsDto {
-  @CsvList() @IsString({ each: true, message: "'users' is required." }) @ArrayMaxSize(1000, { message: 'At most 1000 users per request.' })
+  @CsvList()
+  @IsString({ each: true, message: "'users' is required." })
+  @ArrayMaxSize(1000, { message: 'At most 1000 users per request.' })
   users: string[];
   @IsIn(['member', 'admin'], { message: "'newMemberType' must be member or admin." }) newMemberType: 'member' | 'admin';
 }

@@ -8,9 +8,7 @@ import { ArcgisRequest, publicRoot } from '../core/http/arcgis-request';
 import { CurrentCaller, Operation, OptionalCaller, Public } from '../core/http/decorators';
 import { usernameParam } from '../core/http/id-params';
 import { Params } from '../core/http/params.decorator';
-import {
-  CreateRoleDto, CreateUserDto, GenerateTokenDto, RevokeTokenDto, SetPrivilegesDto, UpdateUserRoleDto,
-} from './identity.dto';
+import { CreateRoleDto, CreateUserDto, GenerateTokenDto, RevokeTokenDto, SetPrivilegesDto, UpdateUserRoleDto } from './identity.dto';
 import { readToken } from './auth.guard';
 import { IdentityService } from './identity.service';
 import { SignInThrottled } from './signin-throttle';
@@ -30,7 +28,8 @@ export class IdentityController {
    * envelope, because ArcGIS clients read only the envelope (on another status arcgis-rest-js drops the code and
    * message), plus a Retry-After header for scripts that look for one.
    */
-  @Public() @Post('generateToken')
+  @Public()
+  @Post('generateToken')
   async generateToken(@Params(GenerateTokenDto) p: GenerateTokenDto, @Req() req: ArcgisRequest, @Res({ passthrough: true }) res: Response) {
     try {
       return await this.tokens.generate(p, originOf(req), publicRoot(req, this.config).startsWith('https:'), readToken(req));
@@ -41,7 +40,8 @@ export class IdentityController {
   }
 
   /** Passwords must not travel in URLs, which end up in logs and proxies. */
-  @Public() @Get('generateToken')
+  @Public()
+  @Get('generateToken')
   generateTokenGet() {
     throw Errors.badRequest('Unable to generate token.', ['generateToken requires POST.']);
   }
@@ -56,12 +56,14 @@ export class IdentityController {
     return this.identity.self(caller);
   }
 
-  @Public() @Operation('community/users/:username')
+  @Public()
+  @Operation('community/users/:username')
   user(@OptionalCaller() caller: Caller | undefined, @Req() req: ArcgisRequest) {
     return this.identity.user(caller, usernameParam(req.params.username as string));
   }
 
-  @Public() @Operation('portals/self')
+  @Public()
+  @Operation('portals/self')
   portalSelf(@OptionalCaller() caller: Caller | undefined, @Req() req: ArcgisRequest) {
     return this.identity.portalSelf(caller, publicRoot(req, this.config));
   }

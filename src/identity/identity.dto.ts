@@ -7,18 +7,26 @@ const PASSWORD_TOO_LONG = `'password' must be at most ${MAX_PASSWORD_LENGTH} cha
 
 export class GenerateTokenDto {
   // Optional only together with `serverUrl`: a client exchanging its portal token for a server token sends no password.
-  @ValidateIf((o) => !o.serverUrl) @IsString({ message: "'username' is required." }) @MinLength(1, { message: "'username' is required." })
+  @ValidateIf((o) => !o.serverUrl)
+  @IsString({ message: "'username' is required." })
+  @MinLength(1, { message: "'username' is required." })
   @MaxLength(128, { message: "'username' must be at most 128 characters." })
   username: string;
-  @ValidateIf((o) => !o.serverUrl) @IsString({ message: "'password' is required." }) @MinLength(1, { message: "'password' is required." })
+  @ValidateIf((o) => !o.serverUrl)
+  @IsString({ message: "'password' is required." })
+  @MinLength(1, { message: "'password' is required." })
   @MaxLength(MAX_PASSWORD_LENGTH, { message: PASSWORD_TOO_LONG })
   password: string;
   @IsOptional() @IsString() @MaxLength(2048) serverUrl?: string;
-  @IsOptional() @IsIn(['referer', 'ip', 'requestip'], { message: "'client' must be one of referer, ip, requestip." })
+  @IsOptional()
+  @IsIn(['referer', 'ip', 'requestip'], { message: "'client' must be one of referer, ip, requestip." })
   client?: 'referer' | 'ip' | 'requestip';
   @IsOptional() @IsString() @MaxLength(2048) referer?: string;
   @IsOptional() @IsString() @MaxLength(64) ip?: string;
-  @IsOptional() @IntParam() @IsInt({ message: "'expiration' must be a whole number of minutes." }) @Min(1, { message: "'expiration' must be at least 1 minute." })
+  @IsOptional()
+  @IntParam()
+  @IsInt({ message: "'expiration' must be a whole number of minutes." })
+  @Min(1, { message: "'expiration' must be at least 1 minute." })
   expiration?: number;
 }
 
@@ -29,7 +37,8 @@ export class RevokeTokenDto {
 export class CreateUserDto {
   @Matches(USERNAME_PATTERN, { message: "'username' must be 1-128 characters of letters, digits, '_', '.', '@' or '-'." })
   username: string;
-  @IsString({ message: "'password' is required." }) @MinLength(8, { message: "'password' must be at least 8 characters." })
+  @IsString({ message: "'password' is required." })
+  @MinLength(8, { message: "'password' must be at least 8 characters." })
   @MaxLength(MAX_PASSWORD_LENGTH, { message: PASSWORD_TOO_LONG })
   password: string;
   @IsOptional() @IsString() @MaxLength(256) firstname?: string;
@@ -46,7 +55,7 @@ export class CreateRoleDto {
 }
 
 export class SetPrivilegesDto {
-  @IsString({ message: "'privileges' is required: a JSON object {\"privileges\":[...]}." }) privileges: string;
+  @IsString({ message: '\'privileges\' is required: a JSON object {"privileges":[...]}.' }) privileges: string;
 }
 
 export class UpdateUserRoleDto {

@@ -88,7 +88,9 @@ export class IdentityRepository {
     await this.db.getRepository(RoleEntity).update({ id: roleId }, { privileges });
   }
 
-  async insertToken(token: Pick<TokenEntity, 'tokenHash' | 'userId' | 'client' | 'referer' | 'expiresAt' | 'parentTokenId' | 'depth'>): Promise<void> {
+  async insertToken(
+    token: Pick<TokenEntity, 'tokenHash' | 'userId' | 'client' | 'referer' | 'expiresAt' | 'parentTokenId' | 'depth'>,
+  ): Promise<void> {
     await this.db.getRepository(TokenEntity).insert(token);
   }
 
@@ -152,8 +154,19 @@ export class IdentityRepository {
       const orgId = newId();
       await m.insert(OrgEntity, { id: orgId, name: orgName, urlKey: 'default' });
       await m.insert(UserEntity, {
-        id: newId(), username, orgId, role: 'org_admin', roleId: null, fullName: username, firstName: '', lastName: '',
-        email: '', description: '', passwordHash, disabled: false, favGroupId: null,
+        id: newId(),
+        username,
+        orgId,
+        role: 'org_admin',
+        roleId: null,
+        fullName: username,
+        firstName: '',
+        lastName: '',
+        email: '',
+        description: '',
+        passwordHash,
+        disabled: false,
+        favGroupId: null,
       });
       return true;
     });

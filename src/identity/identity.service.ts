@@ -50,7 +50,14 @@ export class IdentityService implements OnApplicationBootstrap {
 
   /** The user as a caller, to ask what they themselves may see (an export lands only with someone who may read it). */
   async callerFor(user: UserEntity): Promise<Caller> {
-    return { userId: user.id, username: user.username, orgId: user.orgId, role: user.role, roleId: user.roleId, privileges: await this.privilegesOf(user) };
+    return {
+      userId: user.id,
+      username: user.username,
+      orgId: user.orgId,
+      role: user.role,
+      roleId: user.roleId,
+      privileges: await this.privilegesOf(user),
+    };
   }
 
   /** Role changes (and any future disable or delete) are for administrators who hold all the user holds. */
@@ -125,7 +132,8 @@ export class IdentityService implements OnApplicationBootstrap {
   async setPrivileges(caller: Caller, roleId: string, raw: string) {
     if (!can(caller, Privilege.AdminRoles)) throw Errors.forbidden('Only organisation administrators may change roles.');
     const role = ID_PATTERN.test(roleId) ? await this.repo.findRole(roleId) : null;
-    if (!role || role.orgId !== caller.orgId) throw Errors.badRequest('Role does not exist.', [`No role '${roleId}' in this organization.`]);
+    if (!role || role.orgId !== caller.orgId)
+      throw Errors.badRequest('Role does not exist.', [`No role '${roleId}' in this organization.`]);
     let parsed: unknown;
     try {
       parsed = JSON.parse(raw);
@@ -134,10 +142,14 @@ export class IdentityService implements OnApplicationBootstrap {
     }
     const list = (parsed as { privileges?: unknown })?.privileges;
     if (!Array.isArray(list) || list.some((x) => typeof x !== 'string')) {
-      throw Errors.badRequest("'privileges' must be a JSON object {\"privileges\":[\"...\"]}.");
+      throw Errors.badRequest('\'privileges\' must be a JSON object {"privileges":["..."]}.');
     }
     const unknown = list.filter((x) => !ALL_PRIVILEGES.includes(x));
-    if (unknown.length) throw Errors.badRequest('Unknown privileges.', unknown.map((x) => `Unknown privilege '${x}'.`));
+    if (unknown.length)
+      throw Errors.badRequest(
+        'Unknown privileges.',
+        unknown.map((x) => `Unknown privilege '${x}'.`),
+      );
     // Its holders lose what the role has now: only someone holding all of it may reshape it.
     if (!holdsAll(caller, role.privileges)) throw Errors.forbidden('You cannot change a role that holds privileges you do not hold.');
     this.assertGrantable(caller, list as string[]);

@@ -77,7 +77,10 @@ export function throttleAddress(address: string): string {
   const left = head ? head.split(':') : [];
   const right = tail ? tail.split(':') : [];
   const groups = address.includes('::') ? [...left, ...Array(8 - left.length - right.length).fill('0'), ...right] : left;
-  return `${groups.slice(0, 4).map((g) => parseInt(g || '0', 16).toString(16)).join(':')}::/64`;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => parseInt(g || '0', 16).toString(16))
+    .join(':')}::/64`;
 }
 
 @Injectable()
@@ -109,9 +112,15 @@ export class SignInThrottle {
     const cap = s.maxDelayS;
     const memory = Math.max(DAY_MS, cap * 2000);
     await this.eval(FAIL, this.keys(username, address), [
-      s.freeFailures, cap, memory,
-      s.addressFreeFailures, cap, memory,
-      s.userFreeFailures, Math.min(cap, USER_MAX_DELAY_S), USER_WINDOW_MS,
+      s.freeFailures,
+      cap,
+      memory,
+      s.addressFreeFailures,
+      cap,
+      memory,
+      s.userFreeFailures,
+      Math.min(cap, USER_MAX_DELAY_S),
+      USER_WINDOW_MS,
     ]);
   }
 

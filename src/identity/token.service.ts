@@ -130,7 +130,8 @@ export class TokenService {
       throw Errors.forbidden('You cannot revoke the tokens of a user who holds privileges you do not hold.');
     }
     const revoked = (own || asAdmin) && (await this.repo.revokeToken(hash, caller.userId, asAdmin ? caller.orgId : null));
-    if (!revoked) throw Errors.badRequest('Unable to revoke token.', ['The token does not exist, has been revoked, or is not yours to revoke.']);
+    if (!revoked)
+      throw Errors.badRequest('Unable to revoke token.', ['The token does not exist, has been revoked, or is not yours to revoke.']);
     return { success: true };
   }
 }

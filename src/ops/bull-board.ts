@@ -26,7 +26,10 @@ function tokenOf(req: Request): { token?: string; fromQuery: boolean } {
   const q = typeof req.query.token === 'string' ? req.query.token : undefined;
   if (q) return { token: q, fromQuery: true };
   const bearer = bearerToken(req.headers);
-  const cookie = req.headers.cookie?.split(';').map((c) => c.trim().split('=')).find(([k]) => k === COOKIE)?.[1];
+  const cookie = req.headers.cookie
+    ?.split(';')
+    .map((c) => c.trim().split('='))
+    .find(([k]) => k === COOKIE)?.[1];
   return { token: bearer ?? (cookie ? decodeCookie(cookie) : undefined), fromQuery: false };
 }
 
@@ -38,11 +41,18 @@ export function mountBullBoard(app: INestApplication, config: AppConfig): void {
   const path = `${config.contextPath}/admin/queues`;
   const serverAdapter = new ExpressAdapter();
   serverAdapter.setBasePath(path);
-  createBullBoard({ queues: app.get(JobQueueService).allQueues().map((q) => new BullMQAdapter(q)), serverAdapter });
+  createBullBoard({
+    queues: app
+      .get(JobQueueService)
+      .allQueues()
+      .map((q) => new BullMQAdapter(q)),
+    serverAdapter,
+  });
   const tokens = app.get(TokenService);
   const guard = async (req: Request, res: Response, next: NextFunction) => {
     const { token, fromQuery } = tokenOf(req);
-    const deny = (status: number, message: string) => res.status(status).json({ error: { code: status === 401 ? 499 : 403, message, details: [] } });
+    const deny = (status: number, message: string) =>
+      res.status(status).json({ error: { code: status === 401 ? 499 : 403, message, details: [] } });
     if (!token) return deny(401, 'Token Required');
     try {
       const caller = await tokens.resolve(token, originOf(req));

@@ -1,6 +1,13 @@
 import { ArgumentsHost, Catch, Controller, ExceptionFilter, Get, HttpException, Inject, Injectable, UseFilters } from '@nestjs/common';
 import type { Response } from 'express';
-import { HealthCheck, HealthCheckResult, HealthCheckService, HealthIndicatorResult, HealthIndicatorService, TypeOrmHealthIndicator } from '@nestjs/terminus';
+import {
+  HealthCheck,
+  HealthCheckResult,
+  HealthCheckService,
+  HealthIndicatorResult,
+  HealthIndicatorService,
+  TypeOrmHealthIndicator,
+} from '@nestjs/terminus';
 import type Redis from 'ioredis';
 import { NotArcgis } from '../core/http/decorators';
 import { WorkerRegistry } from '../core/jobs/worker-heartbeat';
@@ -84,11 +91,16 @@ export class HealthController {
     private readonly workers: WorkersHealthIndicator,
   ) {}
 
-  @Get() @NotArcgis() @HealthCheck()
+  @Get()
+  @NotArcgis()
+  @HealthCheck()
   async check() {
     const workers = this.workers.isHealthy('workers');
     try {
-      return withWorkers(await this.health.check([() => this.db.pingCheck('postgres', { timeout: PING_MS }), () => this.redis.isHealthy('redis')]), await workers);
+      return withWorkers(
+        await this.health.check([() => this.db.pingCheck('postgres', { timeout: PING_MS }), () => this.redis.isHealthy('redis')]),
+        await workers,
+      );
     } catch (e) {
       const body = e instanceof HttpException ? e.getResponse() : undefined;
       if (!body || typeof body !== 'object') throw e;

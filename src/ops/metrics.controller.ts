@@ -31,14 +31,16 @@ export class MetricsController {
     private readonly tokens: TokenService,
   ) {}
 
-  @Get() @NotArcgis()
+  @Get()
+  @NotArcgis()
   async get(@Req() req: Request, @Res() res: Response): Promise<void> {
     const deny = (status: 401 | 403, e: ArcgisError) => void res.status(status).json(e.toEnvelope());
     const token = tokenOf(req);
     if (!token) return deny(401, Errors.tokenRequired());
     if (!(this.config.metricsToken && sameSecret(token, this.config.metricsToken))) {
       try {
-        if (!isFullAdmin(await this.tokens.resolve(token, originOf(req)))) return deny(403, Errors.forbidden('Only organisation administrators may read metrics.'));
+        if (!isFullAdmin(await this.tokens.resolve(token, originOf(req))))
+          return deny(403, Errors.forbidden('Only organisation administrators may read metrics.'));
       } catch (e) {
         if (e instanceof ArcgisError) return deny(401, e);
         throw e;

@@ -4,12 +4,14 @@ import { BoolParam, CsvList } from '../core/http/params.decorator';
 const BOOL = (name: string) => ({ message: `'${name}' must be true or false.` });
 
 export class UnshareDto {
-  @CsvList() @IsString({ each: true, message: "'groups' is required: a comma-separated list of group ids." })
+  @CsvList()
+  @IsString({ each: true, message: "'groups' is required: a comma-separated list of group ids." })
   groups: string[];
 }
 
 export class UnshareItemsDto extends UnshareDto {
-  @CsvList() @IsString({ each: true, message: "'items' is required: a comma-separated list of item ids." })
+  @CsvList()
+  @IsString({ each: true, message: "'items' is required: a comma-separated list of item ids." })
   items: string[];
 }
 
@@ -23,6 +25,7 @@ export class ShareDto {
 }
 
 export class ShareItemsDto extends ShareDto {
-  @CsvList() @IsString({ each: true, message: "'items' is required: a comma-separated list of item ids." })
+  @CsvList()
+  @IsString({ each: true, message: "'items' is required: a comma-separated list of item ids." })
   items: string[];
 }

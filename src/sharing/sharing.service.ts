@@ -41,7 +41,9 @@ export class SharingService {
     if (access.everyone && !can(caller, Privilege.ShareToPublic)) throw Errors.forbidden('Your role may not share publicly.');
     if (access.org && !can(caller, Privilege.ShareToOrg)) throw Errors.forbidden('Your role may not share to the organization.');
     if (ownerName === null && (access.everyone !== null || access.org !== null)) {
-      throw Errors.badRequest("'everyone' and 'org' can only be set by the owner or an administrator.", ['Use content/users/<owner>/items/<id>/share.']);
+      throw Errors.badRequest("'everyone' and 'org' can only be set by the owner or an administrator.", [
+        'Use content/users/<owner>/items/<id>/share.',
+      ]);
     }
     const { ownerId, callerIsAdmin } = await this.authorize(caller, ownerName, groups);
     const outcomes = await this.repo.share({ caller, callerIsAdmin, ownerId, itemIds: unique(items), groupIds: unique(groups) }, access);
@@ -52,8 +54,10 @@ export class SharingService {
     const { shareMaxItems, shareMaxGroups } = this.config.limits;
     if (!items.length) throw Errors.badRequest("'items' is required.", ['Pass a comma-separated list of item ids.']);
     if (groupsRequired && !groups.length) throw Errors.badRequest("'groups' is required.", ['Pass a comma-separated list of group ids.']);
-    if (items.length > shareMaxItems) throw Errors.badRequest(`Too many items: ${items.length}.`, [`At most ${shareMaxItems} items per request.`]);
-    if (groups.length > shareMaxGroups) throw Errors.badRequest(`Too many groups: ${groups.length}.`, [`At most ${shareMaxGroups} groups per request.`]);
+    if (items.length > shareMaxItems)
+      throw Errors.badRequest(`Too many items: ${items.length}.`, [`At most ${shareMaxItems} items per request.`]);
+    if (groups.length > shareMaxGroups)
+      throw Errors.badRequest(`Too many groups: ${groups.length}.`, [`At most ${shareMaxGroups} groups per request.`]);
     const bad = [
       ...items.filter((id) => !ID_PATTERN.test(id)).map((id) => `'${id.slice(0, 64)}' is not a valid item id.`),
       ...groups.filter((id) => !ID_PATTERN.test(id)).map((id) => `'${id.slice(0, 64)}' is not a valid group id.`),
@@ -88,7 +92,10 @@ export class SharingService {
       const notGroups = [...o.denied, ...missingGroups];
       if (!notGroups.length) return { itemId, success: true, notGroups };
       const error = o.denied.length
-        ? { code: 403, message: `You do not have permissions to ${verb} this item ${verb === 'share' ? 'with' : 'from'} group(s): ${o.denied.join(', ')}.` }
+        ? {
+            code: 403,
+            message: `You do not have permissions to ${verb} this item ${verb === 'share' ? 'with' : 'from'} group(s): ${o.denied.join(', ')}.`,
+          }
         : { code: 400, message: `Group does not exist or is inaccessible: ${missingGroups.join(', ')}.` };
       return { itemId, success: false, notGroups, error };
     });

@@ -4,13 +4,7 @@
  * the library has no helper (the batch shareItems / unshareItems routes). Expected behaviour is what the client's source
  * and ArcGIS's portal documentation say the portal answers.
  */
-import {
-  ArcGISAuthError,
-  ArcGISIdentityManager,
-  ArcGISRequestError,
-  ArcGISTokenRequestError,
-  request,
-} from '@esri/arcgis-rest-request';
+import { ArcGISAuthError, ArcGISIdentityManager, ArcGISRequestError, ArcGISTokenRequestError, request } from '@esri/arcgis-rest-request';
 import {
   addGroupUsers,
   createGroup,
@@ -33,7 +27,8 @@ import { adminToken, createUser, uniq } from '../support/client';
 const HEX_ID = /^[0-9a-f]{32}$/;
 
 /** Runs `fn` and returns what it threw; fails the test if it did not throw. */
-async function caught(fn: () => Promise<unknown>): Promise<any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the client's error classes carry fields of their own
+async function caught(fn: () => Promise<unknown>): Promise<any> {
   try {
     await fn();
   } catch (e) {
@@ -60,7 +55,10 @@ describe('@esri/arcgis-rest-js 4.10.2 against the portal', () => {
   /** A new org_user or org_publisher, signed in through the client. */
   async function signedInUser(role: 'org_user' | 'org_publisher') {
     const u = await createUser(t.base, adminTok, role);
-    return { username: u.username, auth: await ArcGISIdentityManager.signIn({ username: u.username, password: u.password, portal: t.base }) };
+    return {
+      username: u.username,
+      auth: await ArcGISIdentityManager.signIn({ username: u.username, password: u.password, portal: t.base }),
+    };
   }
 
   async function newGroup(authentication = auth): Promise<string> {
@@ -68,9 +66,18 @@ describe('@esri/arcgis-rest-js 4.10.2 against the portal', () => {
     return r.group.id;
   }
 
-  async function newWebMap(authentication = auth, data: object = { operationalLayers: [], baseMap: { title: 'Topographic' } }): Promise<string> {
+  async function newWebMap(
+    authentication = auth,
+    data: object = { operationalLayers: [], baseMap: { title: 'Topographic' } },
+  ): Promise<string> {
     const r = await createItem({
-      item: { title: uniq('map'), type: 'Web Map', tags: ['compat', 'rest-js'], typeKeywords: ['Web Map', 'Explorer Web Map'], snippet: 'made by rest-js' },
+      item: {
+        title: uniq('map'),
+        type: 'Web Map',
+        tags: ['compat', 'rest-js'],
+        typeKeywords: ['Web Map', 'Explorer Web Map'],
+        snippet: 'made by rest-js',
+      },
       text: JSON.stringify(data),
       authentication,
     });
@@ -93,7 +100,9 @@ describe('@esri/arcgis-rest-js 4.10.2 against the portal', () => {
     });
 
     it('rejects wrong credentials with ArcGISTokenRequestError TOKEN_REFRESH_FAILED', async () => {
-      const err = await caught(() => ArcGISIdentityManager.signIn({ username: publisher.username, password: 'wrong-password', portal: t.base }));
+      const err = await caught(() =>
+        ArcGISIdentityManager.signIn({ username: publisher.username, password: 'wrong-password', portal: t.base }),
+      );
       expect(err).toBeInstanceOf(ArcGISTokenRequestError);
       expect(err.code).toBe('TOKEN_REFRESH_FAILED');
     });
@@ -102,7 +111,10 @@ describe('@esri/arcgis-rest-js 4.10.2 against the portal', () => {
   describe('groups', () => {
     it('creates a group and reports the caller as its owner; another org user sees memberType none', async () => {
       const title = uniq('group');
-      const created = await createGroup({ group: { title, access: 'org', tags: ['a', 'b'], description: 'compat group' }, authentication: auth });
+      const created = await createGroup({
+        group: { title, access: 'org', tags: ['a', 'b'], description: 'compat group' },
+        authentication: auth,
+      });
       expect(created.success).toBe(true);
       expect(created.group).toMatchObject({ title, owner: publisher.username, access: 'org', tags: ['a', 'b'] });
       expect(created.group.id).toMatch(HEX_ID);
@@ -121,7 +133,14 @@ describe('@esri/arcgis-rest-js 4.10.2 against the portal', () => {
       const data = { operationalLayers: [{ id: 'l1', title: 'Layer one' }], version: '2.30', note: 'Zürich ✓' };
       const title = uniq('map');
       const created = await createItem({
-        item: { title, type: 'Web Map', tags: ['compat', 'rest-js'], typeKeywords: ['Web Map', 'Explorer Web Map'], snippet: 'snip', description: 'desc' },
+        item: {
+          title,
+          type: 'Web Map',
+          tags: ['compat', 'rest-js'],
+          typeKeywords: ['Web Map', 'Explorer Web Map'],
+          snippet: 'snip',
+          description: 'desc',
+        },
         text: JSON.stringify(data),
         authentication: auth,
       });
@@ -168,12 +187,14 @@ describe('@esri/arcgis-rest-js 4.10.2 against the portal', () => {
       // A fresh owner, so the search and listing totals only count what this test made.
       const owner = await signedInUser('org_publisher');
       const map = await newWebMap(owner.auth);
-      const csv = (await createItem({
-        item: { title: uniq('csv'), type: 'CSV' },
-        file: new Blob(['a,b\n1,2\n'], { type: 'text/csv' }),
-        filename: 'ab.csv',
-        authentication: owner.auth,
-      })).id;
+      const csv = (
+        await createItem({
+          item: { title: uniq('csv'), type: 'CSV' },
+          file: new Blob(['a,b\n1,2\n'], { type: 'text/csv' }),
+          filename: 'ab.csv',
+          authentication: owner.auth,
+        })
+      ).id;
 
       const csvHits = await searchItems({ q: `owner: ${owner.username} AND type: CSV`, authentication: owner.auth });
       expect(csvHits).toMatchObject({ total: 1, start: 1, nextStart: -1 });
@@ -231,7 +252,11 @@ describe('@esri/arcgis-rest-js 4.10.2 against the portal', () => {
       expect((await getGroupContent(groupId, { paging: { start: 1, num: 100 }, authentication: auth })).total).toBe(0);
 
       // Not shared any more: the client shortcuts the unshare too.
-      expect(await unshareItemWithGroup({ id, groupId, authentication: auth })).toEqual({ itemId: id, shortcut: true, notUnsharedFrom: [] });
+      expect(await unshareItemWithGroup({ id, groupId, authentication: auth })).toEqual({
+        itemId: id,
+        shortcut: true,
+        notUnsharedFrom: [],
+      });
     });
 
     it('makes shareItemWithGroup reject when the server lists the group in notSharedWith', async () => {
@@ -239,7 +264,9 @@ describe('@esri/arcgis-rest-js 4.10.2 against the portal', () => {
       const stranger = await signedInUser('org_publisher');
       const groupId = await newGroup(stranger.auth);
       const id = await newWebMap();
-      await expect(shareItemWithGroup({ id, groupId, authentication: auth })).rejects.toThrow(`Item ${id} could not be shared to group ${groupId}.`);
+      await expect(shareItemWithGroup({ id, groupId, authentication: auth })).rejects.toThrow(
+        `Item ${id} could not be shared to group ${groupId}.`,
+      );
       expect(await isItemSharedWithGroup({ id, groupId, authentication: stranger.auth })).toBeFalsy();
       expect((await getItem(id, { authentication: auth })).access).toBe('private');
     });
@@ -265,7 +292,9 @@ describe('@esri/arcgis-rest-js 4.10.2 against the portal', () => {
       const groupId = await newGroup();
       const manager = await signedInUser('org_user');
       const member = await signedInUser('org_user');
-      expect(await addGroupUsers({ id: groupId, admins: [manager.username], users: [member.username], authentication: auth })).toEqual({ notAdded: [] });
+      expect(await addGroupUsers({ id: groupId, admins: [manager.username], users: [member.username], authentication: auth })).toEqual({
+        notAdded: [],
+      });
       expect((await getGroup(groupId, { authentication: manager.auth })).userMembership?.memberType).toBe('admin');
       expect((await getGroup(groupId, { authentication: member.auth })).userMembership?.memberType).toBe('member');
 
@@ -274,7 +303,9 @@ describe('@esri/arcgis-rest-js 4.10.2 against the portal', () => {
       expect(await isItemSharedWithGroup({ id, groupId, authentication: manager.auth })).toBe(true);
 
       // A plain member is refused by the client itself, from the memberType the server reports.
-      await expect(unshareItemWithGroup({ id, groupId, owner: publisher.username, authentication: member.auth })).rejects.toThrow(/can not be unshared/);
+      await expect(unshareItemWithGroup({ id, groupId, owner: publisher.username, authentication: member.auth })).rejects.toThrow(
+        /can not be unshared/,
+      );
       expect(await isItemSharedWithGroup({ id, groupId, authentication: auth })).toBe(true);
 
       const r = await unshareItemWithGroup({ id, groupId, owner: publisher.username, authentication: manager.auth });
@@ -324,7 +355,12 @@ describe('@esri/arcgis-rest-js 4.10.2 against the portal', () => {
       expect(unshared).toEqual({
         results: [
           { itemId: b, success: true, notUnsharedFrom: [] },
-          { itemId: missing, success: false, notUnsharedFrom: [], error: { code: 500, message: 'Item does not exist or is inaccessible.' } },
+          {
+            itemId: missing,
+            success: false,
+            notUnsharedFrom: [],
+            error: { code: 500, message: 'Item does not exist or is inaccessible.' },
+          },
           { itemId: a, success: true, notUnsharedFrom: [] },
         ],
       });
@@ -346,7 +382,12 @@ describe('@esri/arcgis-rest-js 4.10.2 against the portal', () => {
       expect(fromToken).toBeInstanceOf(ArcGISAuthError);
 
       // A manager holding an unknown token that it believes valid, and that cannot refresh (no password).
-      const bogus = new ArcGISIdentityManager({ token: 'bogus-token', tokenExpires: new Date(Date.now() + 3600_000), portal: t.base, username: publisher.username });
+      const bogus = new ArcGISIdentityManager({
+        token: 'bogus-token',
+        tokenExpires: new Date(Date.now() + 3600_000),
+        portal: t.base,
+        username: publisher.username,
+      });
       const err = await caught(() => getItem(id, { authentication: bogus }));
       expect(err).toBeInstanceOf(ArcGISAuthError);
       expect(err.response?.error?.code).toBe(498);

@@ -31,16 +31,31 @@ describe('export through @esri/arcgis-rest-portal 4.10.2', () => {
     dir = mkdtempSync(path.join(tmpdir(), 'export-compat-'));
     const pub = await createUser(t.base, await adminToken(t.base), 'org_publisher');
     auth = await ArcGISIdentityManager.signIn({ username: pub.username, password: pub.password, portal: t.base });
-    const created = await createFeatureService({ item: { name: uniq('exp'), spatialReference: { wkid: 4326 } } as any, authentication: auth });
+    const created = await createFeatureService({
+      item: { name: uniq('exp'), spatialReference: { wkid: 4326 } } as any,
+      authentication: auth,
+    });
     serviceItemId = created.serviceItemId;
     await addToServiceDefinition(created.serviceurl, {
       authentication: auth,
       layers: [
-        { name: 'Cities', type: 'Feature Layer', geometryType: 'esriGeometryPoint', fields: [
-          { name: 'Name', type: 'esriFieldTypeString', length: 40 }, { name: 'Pop', type: 'esriFieldTypeInteger' },
-          { name: 'Founded', type: 'esriFieldTypeDate' }, { name: 'population_density_2020', type: 'esriFieldTypeDouble' },
-        ] },
-        { name: 'Parcels', type: 'Feature Layer', geometryType: 'esriGeometryPolygon', fields: [{ name: 'Code', type: 'esriFieldTypeString', length: 10 }] },
+        {
+          name: 'Cities',
+          type: 'Feature Layer',
+          geometryType: 'esriGeometryPoint',
+          fields: [
+            { name: 'Name', type: 'esriFieldTypeString', length: 40 },
+            { name: 'Pop', type: 'esriFieldTypeInteger' },
+            { name: 'Founded', type: 'esriFieldTypeDate' },
+            { name: 'population_density_2020', type: 'esriFieldTypeDouble' },
+          ],
+        },
+        {
+          name: 'Parcels',
+          type: 'Feature Layer',
+          geometryType: 'esriGeometryPolygon',
+          fields: [{ name: 'Code', type: 'esriFieldTypeString', length: 10 }],
+        },
       ] as any,
     });
     const cities = Array.from({ length: POINTS }, (_, i) => ({
@@ -50,7 +65,17 @@ describe('export through @esri/arcgis-rest-portal 4.10.2', () => {
     await addFeatures({ url: `${created.serviceurl}/0`, features: cities as any, authentication: auth });
     const parcels = Array.from({ length: POLYGONS }, (_, i) => ({
       attributes: { Code: `P${i}` },
-      geometry: { rings: [[[i, 0], [i, 1], [i + 1, 1], [i + 1, 0], [i, 0]]] },
+      geometry: {
+        rings: [
+          [
+            [i, 0],
+            [i, 1],
+            [i + 1, 1],
+            [i + 1, 0],
+            [i, 0],
+          ],
+        ],
+      },
     }));
     await addFeatures({ url: `${created.serviceurl}/1`, features: parcels as any, authentication: auth });
   }, 60000);
@@ -100,7 +125,8 @@ describe('export through @esri/arcgis-rest-portal 4.10.2', () => {
     return out;
   }
 
-  const find = (layers: Map<string, gdal.Layer>, name: string) => [...layers.entries()].find(([k]) => k.toLowerCase().includes(name.toLowerCase()))?.[1];
+  const find = (layers: Map<string, gdal.Layer>, name: string) =>
+    [...layers.entries()].find(([k]) => k.toLowerCase().includes(name.toLowerCase()))?.[1];
 
   it.each([
     ['Shapefile', 'Shapefile'],
@@ -123,7 +149,12 @@ describe('export through @esri/arcgis-rest-portal 4.10.2', () => {
     const names = cities.fields.getNames().map((n) => n.toLowerCase());
     expect(names).toEqual(expect.arrayContaining(['name', 'pop']));
     if (format !== 'Excel') {
-      expect(cities.geomType === gdal.wkbPoint || cities.geomType === gdal.wkbMultiPoint || cities.geomType === gdal.wkbPoint25D || cities.geomType === gdal.wkbUnknown).toBe(true);
+      expect(
+        cities.geomType === gdal.wkbPoint ||
+          cities.geomType === gdal.wkbMultiPoint ||
+          cities.geomType === gdal.wkbPoint25D ||
+          cities.geomType === gdal.wkbUnknown,
+      ).toBe(true);
       expect(cities.srs?.isSame(gdal.SpatialReference.fromEPSG(4326)) || cities.srs?.getAuthorityCode() === '4326').toBe(true);
       const f = cities.features.get(cities.features.first().fid);
       expect(f.getGeometry()).toBeTruthy();

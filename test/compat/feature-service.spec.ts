@@ -7,7 +7,15 @@
  * client's source and ArcGIS's documentation say a hosted feature service answers.
  */
 import { ArcGISAuthError, ArcGISIdentityManager, ArcGISRequestError, IFeature, IField } from '@esri/arcgis-rest-request';
-import { addGroupUsers, createGroup, getItem, removeItem, setItemAccess, shareItemWithGroup, unshareItemWithGroup } from '@esri/arcgis-rest-portal';
+import {
+  addGroupUsers,
+  createGroup,
+  getItem,
+  removeItem,
+  setItemAccess,
+  shareItemWithGroup,
+  unshareItemWithGroup,
+} from '@esri/arcgis-rest-portal';
 import {
   addFeatures,
   addToServiceDefinition,
@@ -28,7 +36,6 @@ import { adminToken, createUser, uniq } from '../support/client';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
-
 const HEX_ID = /^[0-9a-f]{32}$/;
 const DAY = 86_400_000;
 const JAN_1_2024 = Date.UTC(2024, 0, 1);
@@ -43,7 +50,13 @@ const SITE_FIELDS: IField[] = [
   { name: 'Score', type: 'esriFieldTypeDouble', alias: 'Score', nullable: true, editable: true },
   { name: 'Visited', type: 'esriFieldTypeDate', alias: 'Last visit', nullable: true, editable: true },
 ];
-const SITES: ILayerDefinition = { name: 'Sites', type: 'Feature Layer', geometryType: 'esriGeometryPoint', displayField: 'Name', fields: SITE_FIELDS };
+const SITES: ILayerDefinition = {
+  name: 'Sites',
+  type: 'Feature Layer',
+  geometryType: 'esriGeometryPoint',
+  displayField: 'Name',
+  fields: SITE_FIELDS,
+};
 // Not an object literal: the client's ITable type has no `type` or `fields`, but addToDefinition takes a full definition.
 const INSPECTIONS = {
   name: 'Inspections',
@@ -59,7 +72,12 @@ const INSPECTIONS = {
 /** The attributes and point of seeded feature i; every tenth date is null. */
 function site(i: number) {
   return {
-    attributes: { Name: `site-${String(i).padStart(3, '0')}`, Visits: i, Score: i * 0.25, Visited: i % 10 === 9 ? null : JAN_1_2024 + i * DAY },
+    attributes: {
+      Name: `site-${String(i).padStart(3, '0')}`,
+      Visits: i,
+      Score: i * 0.25,
+      Visited: i % 10 === 9 ? null : JAN_1_2024 + i * DAY,
+    },
     geometry: { x: -120 + i * 0.5, y: 30 + (i % 40) * 0.25, spatialReference: { wkid: 4326 } },
   };
 }
@@ -123,7 +141,10 @@ describe('@esri/arcgis-rest-feature-service 4.10.2 against hosted feature servic
     publisher = await createUser(t.base, adminTok, 'org_publisher');
     auth = await ArcGISIdentityManager.signIn({ username: publisher.username, password: publisher.password, portal: t.base });
     const r = await createUser(t.base, adminTok, 'org_user');
-    reader = { username: r.username, auth: await ArcGISIdentityManager.signIn({ username: r.username, password: r.password, portal: t.base }) };
+    reader = {
+      username: r.username,
+      auth: await ArcGISIdentityManager.signIn({ username: r.username, password: r.password, portal: t.base }),
+    };
   });
   afterAll(async () => {
     globalThis.fetch = realFetch;
@@ -146,12 +167,24 @@ describe('@esri/arcgis-rest-feature-service 4.10.2 against hosted feature servic
   async function newService(seed = 0, authentication = auth): Promise<Service> {
     const name = uniq('svc');
     const created = await createFeatureService({
-      item: { name, capabilities: 'Create,Delete,Query,Update,Editing', spatialReference: { wkid: 4326 }, maxRecordCount: MAX_RECORD_COUNT },
+      item: {
+        name,
+        capabilities: 'Create,Delete,Query,Update,Editing',
+        spatialReference: { wkid: 4326 },
+        maxRecordCount: MAX_RECORD_COUNT,
+      },
       authentication,
     });
     const def = await addToServiceDefinition(created.serviceurl, { layers: [SITES], tables: [INSPECTIONS], authentication });
     expect(def.success).toBe(true);
-    const s: Service = { name, url: created.serviceurl, itemId: created.serviceItemId, layer: `${created.serviceurl}/0`, table: `${created.serviceurl}/1`, ids: [] };
+    const s: Service = {
+      name,
+      url: created.serviceurl,
+      itemId: created.serviceItemId,
+      layer: `${created.serviceurl}/0`,
+      table: `${created.serviceurl}/1`,
+      ids: [],
+    };
     if (seed) {
       const added = await addFeatures({ url: s.layer, features: Array.from({ length: seed }, (_, i) => site(i)), authentication });
       expect(added.addResults.every((r) => r.success)).toBe(true);
@@ -168,7 +201,12 @@ describe('@esri/arcgis-rest-feature-service 4.10.2 against hosted feature servic
       const name = uniq('svc');
       const { result: created, calls } = await recording(() =>
         createFeatureService({
-          item: { name, capabilities: 'Create,Delete,Query,Update,Editing', spatialReference: { wkid: 4326 }, maxRecordCount: MAX_RECORD_COUNT },
+          item: {
+            name,
+            capabilities: 'Create,Delete,Query,Update,Editing',
+            spatialReference: { wkid: 4326 },
+            maxRecordCount: MAX_RECORD_COUNT,
+          },
           authentication: auth,
         }),
       );
@@ -201,15 +239,34 @@ describe('@esri/arcgis-rest-feature-service 4.10.2 against hosted feature servic
       const session = await ArcGISIdentityManager.signIn({ username: publisher.username, password: publisher.password, portal: t.base });
       const name = uniq('svc');
       const created = await createFeatureService({
-        item: { name, capabilities: 'Create,Delete,Query,Update,Editing', spatialReference: { wkid: 4326 }, maxRecordCount: MAX_RECORD_COUNT },
+        item: {
+          name,
+          capabilities: 'Create,Delete,Query,Update,Editing',
+          spatialReference: { wkid: 4326 },
+          maxRecordCount: MAX_RECORD_COUNT,
+        },
         authentication: session,
       });
-      const { result, calls } = await recording(() => addToServiceDefinition(created.serviceurl, { layers: [SITES], tables: [INSPECTIONS], authentication: session }));
-      expect(result).toEqual({ success: true, layers: [{ id: 0, name: 'Sites' }, { id: 1, name: 'Inspections' }] });
+      const { result, calls } = await recording(() =>
+        addToServiceDefinition(created.serviceurl, { layers: [SITES], tables: [INSPECTIONS], authentication: session }),
+      );
+      expect(result).toEqual({
+        success: true,
+        layers: [
+          { id: 0, name: 'Sites' },
+          { id: 1, name: 'Inspections' },
+        ],
+      });
 
       const serverRoot = `${t.root}/arcgis`;
       const adminUrl = `${serverRoot}/rest/admin/services/${name}/FeatureServer/addToDefinition`;
-      expect(calls.map((c) => c.url)).toEqual([`${t.base}/portals/self`, `${serverRoot}/rest/info`, `${t.root}/sharing/rest/info`, `${t.base}/generateToken`, adminUrl]);
+      expect(calls.map((c) => c.url)).toEqual([
+        `${t.base}/portals/self`,
+        `${serverRoot}/rest/info`,
+        `${t.root}/sharing/rest/info`,
+        `${t.base}/generateToken`,
+        adminUrl,
+      ]);
       const exchange = calls[3];
       expect(exchange.method).toBe('POST');
       expect(exchange.params.get('serverUrl')).toBe(serverRoot);
@@ -218,7 +275,10 @@ describe('@esri/arcgis-rest-feature-service 4.10.2 against hosted feature servic
       const add = calls[4];
       expect(add.method).toBe('POST');
       expect(add.params.get('token')).toEqual(expect.any(String));
-      expect(JSON.parse(add.params.get('addToDefinition')!)).toMatchObject({ layers: [{ name: 'Sites' }], tables: [{ name: 'Inspections' }] });
+      expect(JSON.parse(add.params.get('addToDefinition')!)).toMatchObject({
+        layers: [{ name: 'Sites' }],
+        tables: [{ name: 'Inspections' }],
+      });
 
       // The server token is cached per server root: the next call goes straight to the service.
       const again = await recording(() => getService({ url: created.serviceurl, authentication: session }));
@@ -236,7 +296,9 @@ describe('@esri/arcgis-rest-feature-service 4.10.2 against hosted feature servic
         spatialReference: { wkid: 4326 },
         supportedQueryFormats: expect.stringMatching(/geoJSON/i),
       });
-      expect(service.layers).toEqual([expect.objectContaining({ id: 0, name: 'Sites', type: 'Feature Layer', geometryType: 'esriGeometryPoint' })]);
+      expect(service.layers).toEqual([
+        expect.objectContaining({ id: 0, name: 'Sites', type: 'Feature Layer', geometryType: 'esriGeometryPoint' }),
+      ]);
       expect(service.tables).toEqual([expect.objectContaining({ id: 1, name: 'Inspections', type: 'Table' })]);
 
       const layer = await getLayer({ url: s.layer, authentication: auth });
@@ -267,7 +329,15 @@ describe('@esri/arcgis-rest-feature-service 4.10.2 against hosted feature servic
       // {"error":{"code":400,"message":"Layer does not exist.",...}}, so the client rejects.
       const s = await newService();
       const all = await getAllLayersAndTables({ url: s.layer, authentication: auth });
-      expect(all.layers).toEqual([expect.objectContaining({ id: 0, name: 'Sites', type: 'Feature Layer', geometryType: 'esriGeometryPoint', objectIdField: 'OBJECTID' })]);
+      expect(all.layers).toEqual([
+        expect.objectContaining({
+          id: 0,
+          name: 'Sites',
+          type: 'Feature Layer',
+          geometryType: 'esriGeometryPoint',
+          objectIdField: 'OBJECTID',
+        }),
+      ]);
       expect(all.tables).toEqual([expect.objectContaining({ id: 1, name: 'Inspections', type: 'Table', objectIdField: 'OBJECTID' })]);
       expect(all.layers[0].fields!.map((f) => f.name)).toEqual(SITE_FIELDS.map((f) => f.name));
     });
@@ -284,7 +354,12 @@ describe('@esri/arcgis-rest-feature-service 4.10.2 against hosted feature servic
       expect(new Set(ids).size).toBe(SEEDED);
       expect(await count(s.layer)).toBe(SEEDED);
 
-      const back = (await queryFeatures({ url: s.layer, objectIds: [ids[7], ids[9]], orderByFields: 'OBJECTID', authentication: auth })) as any;
+      const back = (await queryFeatures({
+        url: s.layer,
+        objectIds: [ids[7], ids[9]],
+        orderByFields: 'OBJECTID',
+        authentication: auth,
+      })) as any;
       expect(back.features).toHaveLength(2);
       expect(back.features[0].attributes).toEqual({ OBJECTID: ids[7], ...site(7).attributes });
       expect(back.features[1].attributes).toEqual({ OBJECTID: ids[9], ...site(9).attributes });
@@ -308,7 +383,12 @@ describe('@esri/arcgis-rest-feature-service 4.10.2 against hosted feature servic
         expect.objectContaining({ objectId: s.ids[1], success: true }),
       ]);
 
-      const back = (await queryFeatures({ url: s.layer, objectIds: [s.ids[0], s.ids[1]], orderByFields: 'OBJECTID', authentication: auth })) as any;
+      const back = (await queryFeatures({
+        url: s.layer,
+        objectIds: [s.ids[0], s.ids[1]],
+        orderByFields: 'OBJECTID',
+        authentication: auth,
+      })) as any;
       // Only the named attributes change.
       expect(back.features[0].attributes).toEqual({ ...site(0).attributes, OBJECTID: s.ids[0], Name: 'renamed', Score: 99.5 });
       expect(back.features[0].geometry.x).toBeCloseTo(site(0).geometry.x, 9);
@@ -323,7 +403,11 @@ describe('@esri/arcgis-rest-feature-service 4.10.2 against hosted feature servic
         authentication: auth,
       });
       expect(partial.updateResults).toEqual([
-        expect.objectContaining({ objectId: 999_999, success: false, error: expect.objectContaining({ code: 1019, description: expect.any(String) }) }),
+        expect.objectContaining({
+          objectId: 999_999,
+          success: false,
+          error: expect.objectContaining({ code: 1019, description: expect.any(String) }),
+        }),
         expect.objectContaining({ objectId: s.ids[2], success: true }),
       ]);
       expect(await count(s.layer, 'Visits = 1234')).toBe(1);
@@ -333,7 +417,10 @@ describe('@esri/arcgis-rest-feature-service 4.10.2 against hosted feature servic
     it('deletes by objectIds and by where with deleteFeatures', async () => {
       const s = await newService(SEEDED);
       const byIds = await deleteFeatures({ url: s.layer, objectIds: [s.ids[2], s.ids[3]], authentication: auth });
-      expect(byIds.deleteResults).toEqual([expect.objectContaining({ objectId: s.ids[2], success: true }), expect.objectContaining({ objectId: s.ids[3], success: true })]);
+      expect(byIds.deleteResults).toEqual([
+        expect.objectContaining({ objectId: s.ids[2], success: true }),
+        expect.objectContaining({ objectId: s.ids[3], success: true }),
+      ]);
       expect(await count(s.layer)).toBe(SEEDED - 2);
 
       // The client's IDeleteFeaturesOptions types objectIds as required; an empty list goes out as `objectIds=` next to where.
@@ -366,7 +453,10 @@ describe('@esri/arcgis-rest-feature-service 4.10.2 against hosted feature servic
       const inspected = JAN_1_2024 + 3 * DAY;
       const rows = await applyEdits({
         url: s.table,
-        adds: [{ attributes: { SiteId: s.ids[0], Note: 'fine', InspectedOn: inspected } }, { attributes: { SiteId: s.ids[1], Note: 'needs work' } }],
+        adds: [
+          { attributes: { SiteId: s.ids[0], Note: 'fine', InspectedOn: inspected } },
+          { attributes: { SiteId: s.ids[1], Note: 'needs work' } },
+        ],
         authentication: auth,
       });
       expect(rows.addResults.map((a) => a.success)).toEqual([true, true]);
@@ -391,7 +481,10 @@ describe('@esri/arcgis-rest-feature-service 4.10.2 against hosted feature servic
       const partial = await addFeatures({ url: s.layer, features: [site(50), bad], rollbackOnFailure: false, authentication: auth });
       expect(partial.addResults).toEqual([
         expect.objectContaining({ success: true, objectId: expect.any(Number) }),
-        expect.objectContaining({ success: false, error: expect.objectContaining({ code: expect.any(Number), description: expect.any(String) }) }),
+        expect.objectContaining({
+          success: false,
+          error: expect.objectContaining({ code: expect.any(Number), description: expect.any(String) }),
+        }),
       ]);
       expect(await count(s.layer)).toBe(4);
     });
@@ -406,7 +499,12 @@ describe('@esri/arcgis-rest-feature-service 4.10.2 against hosted feature servic
     const q = (opts: Omit<IQueryFeaturesOptions, 'url'>) => queryFeatures({ url: s.layer, authentication: auth, ...opts }) as Promise<any>;
 
     it('filters with where, picks outFields, orders, and leaves out geometry', async () => {
-      const r = await q({ where: 'Visits >= 100', outFields: ['Name', 'Visits', 'Visited'], returnGeometry: false, orderByFields: 'Visits DESC' });
+      const r = await q({
+        where: 'Visits >= 100',
+        outFields: ['Name', 'Visits', 'Visited'],
+        returnGeometry: false,
+        orderByFields: 'Visits DESC',
+      });
       expect(r).toMatchObject({ objectIdFieldName: 'OBJECTID', geometryType: 'esriGeometryPoint', spatialReference: { wkid: 4326 } });
       expect(r.fields.map((f: IField) => [f.name, f.type])).toEqual([
         ['Name', 'esriFieldTypeString'],
@@ -443,11 +541,23 @@ describe('@esri/arcgis-rest-feature-service 4.10.2 against hosted feature servic
     });
 
     it('pages with resultOffset and resultRecordCount, flagging exceededTransferLimit', async () => {
-      const page = await q({ outFields: ['Visits'], orderByFields: 'Visits ASC', resultOffset: 10, resultRecordCount: 5, returnGeometry: false });
+      const page = await q({
+        outFields: ['Visits'],
+        orderByFields: 'Visits ASC',
+        resultOffset: 10,
+        resultRecordCount: 5,
+        returnGeometry: false,
+      });
       expect(page.features.map((f: IFeature) => f.attributes.Visits)).toEqual([10, 11, 12, 13, 14]);
       expect(page.exceededTransferLimit).toBe(true);
 
-      const last = await q({ outFields: ['Visits'], orderByFields: 'Visits ASC', resultOffset: 115, resultRecordCount: 10, returnGeometry: false });
+      const last = await q({
+        outFields: ['Visits'],
+        orderByFields: 'Visits ASC',
+        resultOffset: 115,
+        resultRecordCount: 10,
+        returnGeometry: false,
+      });
       expect(last.features.map((f: IFeature) => f.attributes.Visits)).toEqual([115, 116, 117, 118, 119]);
       expect(last.exceededTransferLimit).toBeFalsy();
 
@@ -504,7 +614,9 @@ describe('@esri/arcgis-rest-feature-service 4.10.2 against hosted feature servic
     });
 
     it('queryAllFeatures reads maxRecordCount from the layer and pages over all 120 features (json)', async () => {
-      const { result, calls } = await recording(() => queryAllFeatures({ url: s.layer, outFields: ['OBJECTID', 'Name', 'Visits'], authentication: auth }));
+      const { result, calls } = await recording(() =>
+        queryAllFeatures({ url: s.layer, outFields: ['OBJECTID', 'Name', 'Visits'], authentication: auth }),
+      );
       // The layer-info GET, then pages of maxRecordCount until a short page.
       expect(calls[0]).toMatchObject({ method: 'GET', url: s.layer });
       const pages = calls.filter((c) => c.url === `${s.layer}/query`);
@@ -524,14 +636,18 @@ describe('@esri/arcgis-rest-feature-service 4.10.2 against hosted feature servic
       const filtered = await queryAllFeatures({ url: s.layer, where: 'Visits >= 30', outFields: ['Visits'], authentication: auth });
       expect(sortNum(filtered.features.map((f) => f.attributes.Visits))).toEqual(Array.from({ length: 90 }, (_, i) => 30 + i));
 
-      const { result, calls } = await recording(() => queryAllFeatures({ url: s.layer, where: 'Visits < 50', outFields: ['Visits'], authentication: auth }));
+      const { result, calls } = await recording(() =>
+        queryAllFeatures({ url: s.layer, where: 'Visits < 50', outFields: ['Visits'], authentication: auth }),
+      );
       expect(result.features).toHaveLength(50);
       expect(new Set(result.features.map((f) => f.attributes.Visits)).size).toBe(50);
       expect(calls.filter((c) => c.url === `${s.layer}/query`)).toHaveLength(1);
     });
 
     it('queryAllFeatures pages over all 120 features with f=geojson', async () => {
-      const { result, calls } = await recording(() => queryAllFeatures({ url: s.layer, f: 'geojson', outFields: ['Visits'], authentication: auth }));
+      const { result, calls } = await recording(() =>
+        queryAllFeatures({ url: s.layer, f: 'geojson', outFields: ['Visits'], authentication: auth }),
+      );
       const r = result as any;
       expect(r.type).toBe('FeatureCollection');
       expect(calls.filter((c) => c.url === `${s.layer}/query`)).toHaveLength(3);
@@ -545,13 +661,25 @@ describe('@esri/arcgis-rest-feature-service 4.10.2 against hosted feature servic
     it('queryAllFeatures with a resultRecordCount above maxRecordCount still returns every feature once', async () => {
       // The client sends resultRecordCount=100, expects a capped first page, and continues with the returned page size.
       // SERVER BUG (kept enabled on purpose): fails for the same reason as the resultRecordCount cap test above.
-      const result = await queryAllFeatures({ url: s.layer, outFields: ['OBJECTID', 'Visits'], resultRecordCount: 100, authentication: auth });
+      const result = await queryAllFeatures({
+        url: s.layer,
+        outFields: ['OBJECTID', 'Visits'],
+        resultRecordCount: 100,
+        authentication: auth,
+      });
       expect(result.features).toHaveLength(SEEDED);
       expect(new Set(result.features.map(oid)).size).toBe(SEEDED);
     });
 
     it('rejects an invalid where with ArcGISRequestError "Cannot perform query. Invalid query parameters."', async () => {
-      for (const where of ["Name = 'unterminated", 'NoSuchField = 1', 'Visits = 1; DROP TABLE l0', 'Visits IN (SELECT 1)', 'pg_sleep(1) IS NULL', "Name = 'a' -- comment"]) {
+      for (const where of [
+        "Name = 'unterminated",
+        'NoSuchField = 1',
+        'Visits = 1; DROP TABLE l0',
+        'Visits IN (SELECT 1)',
+        'pg_sleep(1) IS NULL',
+        "Name = 'a' -- comment",
+      ]) {
         const err = await caught(() => q({ where }));
         expect(err).toBeInstanceOf(ArcGISRequestError);
         expect(err).not.toBeInstanceOf(ArcGISAuthError);
@@ -578,14 +706,20 @@ describe('@esri/arcgis-rest-feature-service 4.10.2 against hosted feature servic
 
       const group = await createGroup({ group: { title: uniq('group'), access: 'org', tags: ['compat'] }, authentication: auth });
       expect(await addGroupUsers({ id: group.group.id, users: [reader.username], authentication: auth })).toEqual({ notAdded: [] });
-      expect(await shareItemWithGroup({ id: s.itemId, groupId: group.group.id, authentication: auth })).toEqual({ itemId: s.itemId, notSharedWith: [] });
+      expect(await shareItemWithGroup({ id: s.itemId, groupId: group.group.id, authentication: auth })).toEqual({
+        itemId: s.itemId,
+        notSharedWith: [],
+      });
 
       const shared = await asReader();
       expect(shared.features).toHaveLength(5);
       expect(sortNum(shared.features.map(oid))).toEqual(sortNum(s.ids));
       expect((await getLayer({ url: s.layer, authentication: reader.auth })).name).toBe('Sites');
 
-      expect(await unshareItemWithGroup({ id: s.itemId, groupId: group.group.id, authentication: auth })).toEqual({ itemId: s.itemId, notUnsharedFrom: [] });
+      expect(await unshareItemWithGroup({ id: s.itemId, groupId: group.group.id, authentication: auth })).toEqual({
+        itemId: s.itemId,
+        notUnsharedFrom: [],
+      });
       const again = await caught(asReader);
       expect(again).toBeInstanceOf(ArcGISRequestError);
       expect(again.message).toBe(denied.message);
@@ -609,7 +743,10 @@ describe('@esri/arcgis-rest-feature-service 4.10.2 against hosted feature servic
       expect(before).toBeInstanceOf(ArcGISAuthError);
       expect(before.response?.error?.code).toBe(499);
 
-      expect(await setItemAccess({ id: s.itemId, access: 'public', authentication: auth })).toEqual({ itemId: s.itemId, notSharedWith: [] });
+      expect(await setItemAccess({ id: s.itemId, access: 'public', authentication: auth })).toEqual({
+        itemId: s.itemId,
+        notSharedWith: [],
+      });
       const { result, calls } = await recording(anonymous);
       expect(calls.map((c) => c.url)).toEqual([`${s.layer}/query`]);
       expect(calls[0].params.get('token')).toBeNull();

@@ -15,45 +15,100 @@ describe('export operation (API side)', () => {
     pub = await createUser(t.base, admin, 'org_publisher');
     other = await createUser(t.base, admin, 'org_publisher');
     const name = uniq('exp');
-    const created = (await post(t.base, `content/users/${pub.username}/createService`, { createParameters: JSON.stringify({ name }), outputType: 'featureService' }, pub.token)).body;
+    const created = (
+      await post(
+        t.base,
+        `content/users/${pub.username}/createService`,
+        { createParameters: JSON.stringify({ name }), outputType: 'featureService' },
+        pub.token,
+      )
+    ).body;
     const adminUrl = created.serviceurl.replace('/rest/services/', '/rest/admin/services/');
-    await post(adminUrl, 'addToDefinition', {
-      addToDefinition: JSON.stringify({
-        layers: [{ name: 'Pts', geometryType: 'esriGeometryPoint', fields: [{ name: 'Name', type: 'esriFieldTypeString' }] }],
-        tables: [{ name: 'Rows', fields: [{ name: 'N', type: 'esriFieldTypeInteger' }] }],
-      }),
-    }, pub.token);
+    await post(
+      adminUrl,
+      'addToDefinition',
+      {
+        addToDefinition: JSON.stringify({
+          layers: [{ name: 'Pts', geometryType: 'esriGeometryPoint', fields: [{ name: 'Name', type: 'esriFieldTypeString' }] }],
+          tables: [{ name: 'Rows', fields: [{ name: 'N', type: 'esriFieldTypeInteger' }] }],
+        }),
+      },
+      pub.token,
+    );
     service = { itemId: created.itemId, name };
   });
   afterAll(() => t.close());
 
   const exportItem = (params: Record<string, string>, token = pub.token, user = pub.username) =>
     post(t.base, `content/users/${user}/export`, { itemId: service.itemId, exportFormat: 'Shapefile', ...params }, token);
-  const jobCount = async () => (await t.db.query(`SELECT count(*)::int AS n FROM jobs WHERE source_item_id = $1`, [service.itemId]))[0].n as number;
+  const jobCount = async () =>
+    (await t.db.query(`SELECT count(*)::int AS n FROM jobs WHERE source_item_id = $1`, [service.itemId]))[0].n as number;
 
   it('answers at once with the ArcGIS reply and records a processing item and a queued job', async () => {
-    const r = await exportItem({ exportFormat: 'csv', title: 'My CSV', exportParameters: JSON.stringify({ layers: [{ id: 0, where: "Name <> 'x'", xColumnName: 'lon', yColumnName: 'lat' }], targetSR: { wkid: 3857 } }) });
-    expect(r.body).toEqual({ type: 'CSV', size: 0, jobId: expect.stringMatching(/^[0-9a-f]{32}$/), exportItemId: expect.stringMatching(/^[0-9a-f]{32}$/), serviceItemId: service.itemId, exportFormat: 'CSV' });
+    const r = await exportItem({
+      exportFormat: 'csv',
+      title: 'My CSV',
+      exportParameters: JSON.stringify({
+        layers: [{ id: 0, where: "Name <> 'x'", xColumnName: 'lon', yColumnName: 'lat' }],
+        targetSR: { wkid: 3857 },
+      }),
+    });
+    expect(r.body).toEqual({
+      type: 'CSV',
+      size: 0,
+      jobId: expect.stringMatching(/^[0-9a-f]{32}$/),
+      exportItemId: expect.stringMatching(/^[0-9a-f]{32}$/),
+      serviceItemId: service.itemId,
+      exportFormat: 'CSV',
+    });
     const item = (await get(t.base, `content/items/${r.body.exportItemId}`, {}, pub.token)).body;
     expect(item).toMatchObject({ title: 'My CSV', type: 'CSV', owner: pub.username, access: 'private' });
     const [job] = await t.db.query(`SELECT status, params FROM jobs WHERE id = $1`, [r.body.jobId]);
     expect(job.status).toBe('queued');
-    expect(job.params).toMatchObject({ format: 'csv', layers: [{ id: 0, includeGeometry: true, xColumnName: 'lon', yColumnName: 'lat' }], targetSR: { srid: 3857 } });
-    const status = await post(t.base, `content/users/${pub.username}/items/${r.body.exportItemId}/status`, { jobId: r.body.jobId, jobType: 'export' }, pub.token);
+    expect(job.params).toMatchObject({
+      format: 'csv',
+      layers: [{ id: 0, includeGeometry: true, xColumnName: 'lon', yColumnName: 'lat' }],
+      targetSR: { srid: 3857 },
+    });
+    const status = await post(
+      t.base,
+      `content/users/${pub.username}/items/${r.body.exportItemId}/status`,
+      { jobId: r.body.jobId, jobType: 'export' },
+      pub.token,
+    );
     // No worker runs in this suite, and the status says so (test/e2e/ops.spec.ts covers the heartbeat).
-    expect(status.body).toEqual({ status: 'processing', statusMessage: 'Waiting for a worker: none is running.', itemId: r.body.exportItemId });
-    expect((await get(t.base, `content/items/${r.body.exportItemId}/data`, {}, pub.token)).body.error).toMatchObject({ code: 400, message: 'Item data is not available.' });
+    expect(status.body).toEqual({
+      status: 'processing',
+      statusMessage: 'Waiting for a worker: none is running.',
+      itemId: r.body.exportItemId,
+    });
+    expect((await get(t.base, `content/items/${r.body.exportItemId}/data`, {}, pub.token)).body.error).toMatchObject({
+      code: 400,
+      message: 'Item data is not available.',
+    });
   });
 
   it('matches formats case-insensitively, exports every layer when layers is omitted, and titles readably', async () => {
-    for (const [format, type] of [['shapefile', 'Shapefile'], ['FILE GEODATABASE', 'File Geodatabase'], ['geoPackage', 'GeoPackage'], ['excel', 'Microsoft Excel'], ['Feature Collection', 'Feature Collection'], ['GeoJson', 'GeoJson'], ['kml', 'KML'], ['FlatGeobuf', 'FlatGeobuf'], ['SQLite', 'SQLite Geodatabase']]) {
+    for (const [format, type] of [
+      ['shapefile', 'Shapefile'],
+      ['FILE GEODATABASE', 'File Geodatabase'],
+      ['geoPackage', 'GeoPackage'],
+      ['excel', 'Microsoft Excel'],
+      ['Feature Collection', 'Feature Collection'],
+      ['GeoJson', 'GeoJson'],
+      ['kml', 'KML'],
+      ['FlatGeobuf', 'FlatGeobuf'],
+      ['SQLite', 'SQLite Geodatabase'],
+    ]) {
       const r = await exportItem({ exportFormat: format });
       expect(r.body.type).toBe(type);
     }
     const r = await exportItem({ exportParameters: JSON.stringify({ layers: [] }) });
     const [job] = await t.db.query(`SELECT params FROM jobs WHERE id = $1`, [r.body.jobId]);
     expect(job.params.layers.map((l: { id: number }) => l.id)).toEqual([0, 1]);
-    expect((await get(t.base, `content/items/${r.body.exportItemId}`, {}, pub.token)).body.title).toBe(`${service.name} (Shapefile export)`);
+    expect((await get(t.base, `content/items/${r.body.exportItemId}`, {}, pub.token)).body.title).toBe(
+      `${service.name} (Shapefile export)`,
+    );
   });
 
   it.each([
@@ -64,11 +119,14 @@ describe('export operation (API side)', () => {
     [{ exportParameters: '[]' }, "'exportParameters' must be a JSON object."],
     [{ exportParameters: JSON.stringify({ layers: [{ id: 7 }] }) }, 'Layer 7 does not exist in this service.'],
     [{ exportParameters: JSON.stringify({ layers: [{ id: 0, where: 'Nope = 1' }] }) }, "Unknown field 'Nope'"],
-    [{ exportParameters: JSON.stringify({ layers: [{ id: 0, where: "1=1; DROP TABLE items" }] }) }, ''],
+    [{ exportParameters: JSON.stringify({ layers: [{ id: 0, where: '1=1; DROP TABLE items' }] }) }, ''],
     [{ exportParameters: JSON.stringify({ layers: [{ id: 0, xColumnName: 'x' }] }) }, 'xColumnName applies only to CSV exports.'],
     [{ exportParameters: JSON.stringify({ layers: [{ id: 0, includeGeometry: 'no' }] }) }, 'includeGeometry must be true or false.'],
     [{ exportParameters: JSON.stringify({ layers: [{ id: 0 }], targetSR: { wkid: 999999 } }) }, 'Unknown targetSR wkid 999999.'],
-    [{ exportParameters: JSON.stringify({ layers: [{ id: 0 }], targetSR: { wkt: 'GEOGCS["nonsense"' } }) }, 'targetSR wkt is not a usable spatial reference.'],
+    [
+      { exportParameters: JSON.stringify({ layers: [{ id: 0 }], targetSR: { wkt: 'GEOGCS["nonsense"' } }) },
+      'targetSR wkt is not a usable spatial reference.',
+    ],
     [{ exportParameters: JSON.stringify({ layers: [{ id: 0 }], colour: 'red' }) }, 'Unknown properties'],
     [{ itemId: 'nothex' }, "'itemId' must be the id"],
     [{ exportFormat: '' }, "'exportFormat' is required."],
@@ -81,7 +139,13 @@ describe('export operation (API side)', () => {
   });
 
   it('accepts targetSR as a wkid string, {latestWkid} and {wkt}', async () => {
-    for (const targetSR of ['4326', { latestWkid: 3857 }, { wkt: 'GEOGCS["WGS 84",DATUM["WGS_1984",SPHEROID["WGS 84",6378137,298.257223563]],PRIMEM["Greenwich",0],UNIT["degree",0.0174532925199433]]' }]) {
+    for (const targetSR of [
+      '4326',
+      { latestWkid: 3857 },
+      {
+        wkt: 'GEOGCS["WGS 84",DATUM["WGS_1984",SPHEROID["WGS 84",6378137,298.257223563]],PRIMEM["Greenwich",0],UNIT["degree",0.0174532925199433]]',
+      },
+    ]) {
       const r = await exportItem({ exportParameters: JSON.stringify({ targetSR }) });
       expect(r.body.jobId).toBeDefined();
     }

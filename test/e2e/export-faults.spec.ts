@@ -24,19 +24,42 @@ describe('export pipeline under faults', () => {
     t = await startApp({ JOB_LOCK_MS: '4000' });
     dir = mkdtempSync(path.join(tmpdir(), 'export-faults-'));
     pub = await createUser(t.base, await adminToken(t.base), 'org_publisher');
-    const created = (await post(t.base, `content/users/${pub.username}/createService`, { createParameters: JSON.stringify({ name: uniq('faults') }), outputType: 'featureService' }, pub.token)).body;
-    await post(created.serviceurl.replace('/rest/services/', '/rest/admin/services/'), 'addToDefinition', {
-      addToDefinition: JSON.stringify({ layers: [
-        { name: 'Big', geometryType: 'esriGeometryPoint', fields: [{ name: 'Name', type: 'esriFieldTypeString' }, { name: 'N', type: 'esriFieldTypeInteger' }] },
-        { name: 'Small', geometryType: 'esriGeometryPoint', fields: [{ name: 'N', type: 'esriFieldTypeInteger' }] },
-      ] }),
-    }, pub.token);
+    const created = (
+      await post(
+        t.base,
+        `content/users/${pub.username}/createService`,
+        { createParameters: JSON.stringify({ name: uniq('faults') }), outputType: 'featureService' },
+        pub.token,
+      )
+    ).body;
+    await post(
+      created.serviceurl.replace('/rest/services/', '/rest/admin/services/'),
+      'addToDefinition',
+      {
+        addToDefinition: JSON.stringify({
+          layers: [
+            {
+              name: 'Big',
+              geometryType: 'esriGeometryPoint',
+              fields: [
+                { name: 'Name', type: 'esriFieldTypeString' },
+                { name: 'N', type: 'esriFieldTypeInteger' },
+              ],
+            },
+            { name: 'Small', geometryType: 'esriGeometryPoint', fields: [{ name: 'N', type: 'esriFieldTypeInteger' }] },
+          ],
+        }),
+      },
+      pub.token,
+    );
     // Enough rows that an export takes seconds, so it can be interrupted.
     await t.db.query(
       `INSERT INTO "svc_${created.itemId}".l0 (name, n, shape) SELECT 'point ' || g, g, ST_SetSRID(ST_MakePoint(g % 360 - 180, (g % 170) - 85), 4326) FROM generate_series(1, $1) g`,
       [POINTS],
     );
-    await t.db.query(`INSERT INTO "svc_${created.itemId}".l1 (n, shape) SELECT g, ST_SetSRID(ST_MakePoint(g, g), 4326) FROM generate_series(1, 10) g`);
+    await t.db.query(
+      `INSERT INTO "svc_${created.itemId}".l1 (n, shape) SELECT g, ST_SetSRID(ST_MakePoint(g, g), 4326) FROM generate_series(1, 10) g`,
+    );
     service = { itemId: created.itemId, url: created.serviceurl };
   }, 120000);
 
@@ -46,7 +69,12 @@ describe('export pipeline under faults', () => {
   });
 
   const exportLayer = async (layer: number, format = 'GeoPackage') => {
-    const r = await post(t.base, `content/users/${pub.username}/export`, { itemId: service.itemId, exportFormat: format, exportParameters: JSON.stringify({ layers: [{ id: layer }] }) }, pub.token);
+    const r = await post(
+      t.base,
+      `content/users/${pub.username}/export`,
+      { itemId: service.itemId, exportFormat: format, exportParameters: JSON.stringify({ layers: [{ id: layer }] }) },
+      pub.token,
+    );
     expect(r.body.jobId).toBeDefined();
     return r.body as { jobId: string; exportItemId: string };
   };
@@ -60,7 +88,9 @@ describe('export pipeline under faults', () => {
     }
   };
   const status = (e: { jobId: string; exportItemId: string }) =>
-    post(t.base, `content/users/${pub.username}/items/${e.exportItemId}/status`, { jobId: e.jobId, jobType: 'export' }, pub.token).then((r) => r.body);
+    post(t.base, `content/users/${pub.username}/items/${e.exportItemId}/status`, { jobId: e.jobId, jobType: 'export' }, pub.token).then(
+      (r) => r.body,
+    );
   const featureCount = async (e: { exportItemId: string }) => {
     const res = await fetch(`${t.base}/content/items/${e.exportItemId}/data?token=${pub.token}`);
     expect(res.status).toBe(200);
@@ -147,11 +177,17 @@ describe('export pipeline under faults', () => {
   it('fails a queued export whose layer was deleted, with a message the client sees', async () => {
     const e = await exportLayer(1);
     const admin = service.url.replace('/rest/services/', '/rest/admin/services/');
-    expect((await post(admin, 'deleteFromDefinition', { deleteFromDefinition: JSON.stringify({ layers: [{ id: 1 }] }) }, pub.token)).body).toEqual({ success: true });
+    expect(
+      (await post(admin, 'deleteFromDefinition', { deleteFromDefinition: JSON.stringify({ layers: [{ id: 1 }] }) }, pub.token)).body,
+    ).toEqual({ success: true });
     const worker = await startWorker(t.config);
     try {
       await waitFor('the job to fail', async () => (await jobRow(e.jobId)).status === 'failed', 60000);
-      expect(await status(e)).toEqual({ status: 'failed', statusMessage: 'Layer 1 no longer exists in the service.', itemId: e.exportItemId });
+      expect(await status(e)).toEqual({
+        status: 'failed',
+        statusMessage: 'Layer 1 no longer exists in the service.',
+        itemId: e.exportItemId,
+      });
       const item = (await get(t.base, `content/items/${e.exportItemId}`, {}, pub.token)).body;
       expect(item).toMatchObject({ size: 0 });
       expect((await get(t.base, `content/items/${e.exportItemId}/data`, {}, pub.token)).body.error.code).toBe(400);

@@ -24,12 +24,26 @@ describe('hosted feature services', () => {
 
   async function newService(geometryType = 'esriGeometryPoint', extra: Record<string, unknown> = {}) {
     const name = uniq('svc');
-    const created = await post(t.base, `content/users/${pub.username}/createService`, { createParameters: JSON.stringify({ name, maxRecordCount: 3, ...extra }), outputType: 'featureService' }, pub.token);
+    const created = await post(
+      t.base,
+      `content/users/${pub.username}/createService`,
+      { createParameters: JSON.stringify({ name, maxRecordCount: 3, ...extra }), outputType: 'featureService' },
+      pub.token,
+    );
     expect(created.body).toMatchObject({ success: true, name, type: 'Feature Service', isView: false, size: -1 });
     expect(created.body.serviceurl).toBe(`${t.root}/arcgis/rest/services/${name}/FeatureServer`);
     const url = created.body.serviceurl as string;
     const admin = url.replace('/rest/services/', '/rest/admin/services/');
-    const def = await post(admin, 'addToDefinition', { addToDefinition: JSON.stringify({ layers: [{ name: 'Cities', geometryType, fields: FIELDS, extent: { spatialReference: { wkid: 4326 } } }] }) }, pub.token);
+    const def = await post(
+      admin,
+      'addToDefinition',
+      {
+        addToDefinition: JSON.stringify({
+          layers: [{ name: 'Cities', geometryType, fields: FIELDS, extent: { spatialReference: { wkid: 4326 } } }],
+        }),
+      },
+      pub.token,
+    );
     expect(def.body).toEqual({ success: true, layers: [{ id: 0, name: 'Cities' }] });
     return { name, url, itemId: created.body.itemId as string, layer: `${url}/0` };
   }
@@ -37,11 +51,27 @@ describe('hosted feature services', () => {
   it('creates a service, a layer, and reports their info', async () => {
     const s = await newService();
     const info = (await get(s.url, '', {}, pub.token)).body;
-    expect(info).toMatchObject({ serviceItemId: s.itemId, maxRecordCount: 3, layers: [{ id: 0, name: 'Cities', type: 'Feature Layer', geometryType: 'esriGeometryPoint' }], tables: [] });
+    expect(info).toMatchObject({
+      serviceItemId: s.itemId,
+      maxRecordCount: 3,
+      layers: [{ id: 0, name: 'Cities', type: 'Feature Layer', geometryType: 'esriGeometryPoint' }],
+      tables: [],
+    });
     const layer = (await get(s.layer, '', {}, pub.token)).body;
-    expect(layer).toMatchObject({ id: 0, objectIdField: 'OBJECTID', geometryType: 'esriGeometryPoint', useStandardizedQueries: true, supportedQueryFormats: 'JSON, geoJSON', maxRecordCount: 3 });
+    expect(layer).toMatchObject({
+      id: 0,
+      objectIdField: 'OBJECTID',
+      geometryType: 'esriGeometryPoint',
+      useStandardizedQueries: true,
+      supportedQueryFormats: 'JSON, geoJSON',
+      maxRecordCount: 3,
+    });
     expect(layer.fields.map((f: { name: string; type: string }) => `${f.name}:${f.type}`)).toEqual([
-      'OBJECTID:esriFieldTypeOID', 'Name:esriFieldTypeString', 'Pop:esriFieldTypeInteger', 'Area:esriFieldTypeDouble', 'Founded:esriFieldTypeDate',
+      'OBJECTID:esriFieldTypeOID',
+      'Name:esriFieldTypeString',
+      'Pop:esriFieldTypeInteger',
+      'Area:esriFieldTypeDouble',
+      'Founded:esriFieldTypeDate',
     ]);
     const item = (await get(t.base, `content/items/${s.itemId}`, {}, pub.token)).body;
     expect(item).toMatchObject({ type: 'Feature Service', url: s.url, owner: pub.username });
@@ -49,7 +79,12 @@ describe('hosted feature services', () => {
 
   it('refuses a duplicate service name', async () => {
     const s = await newService();
-    const dup = await post(t.base, `content/users/${pub.username}/createService`, { createParameters: JSON.stringify({ name: s.name.toUpperCase() }), outputType: 'featureService' }, pub.token);
+    const dup = await post(
+      t.base,
+      `content/users/${pub.username}/createService`,
+      { createParameters: JSON.stringify({ name: s.name.toUpperCase() }), outputType: 'featureService' },
+      pub.token,
+    );
     expect(dup.body.error).toMatchObject({ code: 400, message: 'Service name already exists.' });
   });
 
@@ -69,13 +104,19 @@ describe('hosted feature services', () => {
     const all = await q({ where: '1=1', outFields: '*', orderByFields: 'OBJECTID' });
     expect(all.exceededTransferLimit).toBe(true);
     expect(all.features).toHaveLength(3);
-    expect(all.features[0]).toEqual({ attributes: { OBJECTID: 1, Name: 'Alpha', Pop: 100, Area: 1.5, Founded: founded }, geometry: { x: 10, y: 50 } });
+    expect(all.features[0]).toEqual({
+      attributes: { OBJECTID: 1, Name: 'Alpha', Pop: 100, Area: 1.5, Founded: founded },
+      geometry: { x: 10, y: 50 },
+    });
     const page2 = await q({ where: '1=1', outFields: 'OBJECTID', resultOffset: '3', orderByFields: 'OBJECTID' });
     expect(page2.features.map((f: { attributes: { OBJECTID: number } }) => f.attributes.OBJECTID)).toEqual([4]);
     expect(page2.exceededTransferLimit).toBeUndefined();
 
     expect(await q({ where: "Name = 'O''Brien'", returnCountOnly: 'true' })).toEqual({ count: 1 });
-    expect(await q({ where: 'pop >= 100 AND area IS NULL', returnIdsOnly: 'true' })).toEqual({ objectIdFieldName: 'OBJECTID', objectIds: [4] });
+    expect(await q({ where: 'pop >= 100 AND area IS NULL', returnIdsOnly: 'true' })).toEqual({
+      objectIdFieldName: 'OBJECTID',
+      objectIds: [4],
+    });
     expect((await q({ where: "Founded < DATE '1900-01-01'", outFields: 'name' })).features[0].attributes).toEqual({ Name: 'Alpha' });
     const sorted = await q({ where: 'Pop > 0', outFields: 'Name', orderByFields: 'Pop DESC', returnGeometry: 'false' });
     expect(sorted.features.map((f: { attributes: { Name: string } }) => f.attributes.Name)).toEqual(['Delta', "O'Brien", 'Alpha']);
@@ -86,9 +127,22 @@ describe('hosted feature services', () => {
     expect(merc.features[0].geometry.x).toBeCloseTo(1113194.9, 0);
 
     const gj = await q({ where: "Name LIKE 'A%'", f: 'geojson' });
-    expect(gj).toMatchObject({ type: 'FeatureCollection', features: [{ type: 'Feature', id: 1, geometry: { type: 'Point', coordinates: [10, 50] }, properties: { Name: 'Alpha' } }] });
+    expect(gj).toMatchObject({
+      type: 'FeatureCollection',
+      features: [{ type: 'Feature', id: 1, geometry: { type: 'Point', coordinates: [10, 50] }, properties: { Name: 'Alpha' } }],
+    });
 
-    const upd = (await post(s.layer, 'updateFeatures', { features: JSON.stringify([{ attributes: { OBJECTID: 2, Pop: 2500 } }, { attributes: { OBJECTID: 99, Pop: 1 } }]), rollbackOnFailure: 'false' }, pub.token)).body;
+    const upd = (
+      await post(
+        s.layer,
+        'updateFeatures',
+        {
+          features: JSON.stringify([{ attributes: { OBJECTID: 2, Pop: 2500 } }, { attributes: { OBJECTID: 99, Pop: 1 } }]),
+          rollbackOnFailure: 'false',
+        },
+        pub.token,
+      )
+    ).body;
     expect(upd.updateResults[0]).toEqual({ objectId: 2, globalId: null, success: true });
     expect(upd.updateResults[1]).toMatchObject({ objectId: 99, success: false, error: { code: 1019 } });
     expect((await q({ objectIds: '2', outFields: 'Pop,Name' })).features[0].attributes).toEqual({ Pop: 2500, Name: "O'Brien" });
@@ -100,11 +154,56 @@ describe('hosted feature services', () => {
 
   it('validates attributes and geometry per feature, rolling back by default', async () => {
     const s = await newService('esriGeometryPolygon');
-    const bad = [{ attributes: { Name: 'x'.repeat(51) }, geometry: { rings: [[[0, 0], [0, 1], [1, 1], [0, 0]]] } }, { attributes: { Pop: 1.5 }, geometry: { rings: [] } }];
+    const bad = [
+      {
+        attributes: { Name: 'x'.repeat(51) },
+        geometry: {
+          rings: [
+            [
+              [0, 0],
+              [0, 1],
+              [1, 1],
+              [0, 0],
+            ],
+          ],
+        },
+      },
+      { attributes: { Pop: 1.5 }, geometry: { rings: [] } },
+    ];
     const r = await post(s.layer, 'addFeatures', { features: JSON.stringify(bad) }, pub.token);
     expect(r.body.error.code).toBe(400);
     expect(r.body.error.details.join(' ')).toContain("Field 'Name' is longer than 50 characters.");
-    const partial = await post(s.layer, 'addFeatures', { features: JSON.stringify([bad[0], { attributes: { Name: 'ok' }, geometry: { rings: [[[0, 0], [0, 1], [1, 1], [1, 0], [0, 0]], [[0.2, 0.2], [0.8, 0.2], [0.8, 0.8], [0.2, 0.2]]] } }]), rollbackOnFailure: 'false' }, pub.token);
+    const partial = await post(
+      s.layer,
+      'addFeatures',
+      {
+        features: JSON.stringify([
+          bad[0],
+          {
+            attributes: { Name: 'ok' },
+            geometry: {
+              rings: [
+                [
+                  [0, 0],
+                  [0, 1],
+                  [1, 1],
+                  [1, 0],
+                  [0, 0],
+                ],
+                [
+                  [0.2, 0.2],
+                  [0.8, 0.2],
+                  [0.8, 0.8],
+                  [0.2, 0.2],
+                ],
+              ],
+            },
+          },
+        ]),
+        rollbackOnFailure: 'false',
+      },
+      pub.token,
+    );
     expect(partial.body.addResults[0]).toMatchObject({ success: false, error: { code: 1000 } });
     expect(partial.body.addResults[1]).toMatchObject({ success: true, objectId: 1 });
     const back = (await get(s.layer, 'query', { objectIds: '1' }, pub.token)).body.features[0].geometry;
@@ -131,7 +230,13 @@ describe('hosted feature services', () => {
   it('rejects hostile where clauses with the ArcGIS query error and changes nothing', async () => {
     const s = await newService();
     await post(s.layer, 'addFeatures', { features: JSON.stringify([{ attributes: { Name: 'A' }, geometry: { x: 1, y: 1 } }]) }, pub.token);
-    for (const where of ["1=1; DELETE FROM items", "Name = 'a' OR pg_sleep(5) IS NULL", '1=1 --', 'EXISTS (SELECT 1 FROM users)', 'Nope = 1']) {
+    for (const where of [
+      '1=1; DELETE FROM items',
+      "Name = 'a' OR pg_sleep(5) IS NULL",
+      '1=1 --',
+      'EXISTS (SELECT 1 FROM users)',
+      'Nope = 1',
+    ]) {
       const r = await get(s.layer, 'query', { where }, pub.token);
       expect(r.body.error).toMatchObject({ code: 400, message: 'Cannot perform query. Invalid query parameters.' });
       const d = await post(s.layer, 'deleteFeatures', { where }, pub.token);
@@ -142,22 +247,42 @@ describe('hosted feature services', () => {
 
   it('refuses unknown spatial references, empty definitions and malformed envelopes with a 400', async () => {
     const s = await newService();
-    const cases: Record<string, string>[] = [{ outSR: '12345' }, { geometry: 'null' }, { geometry: '1,2,3', geometryType: 'esriGeometryEnvelope' }, { inSR: '12345', geometry: '0,0,1,1' }];
+    const cases: Record<string, string>[] = [
+      { outSR: '12345' },
+      { geometry: 'null' },
+      { geometry: '1,2,3', geometryType: 'esriGeometryEnvelope' },
+      { inSR: '12345', geometry: '0,0,1,1' },
+    ];
     for (const params of cases) {
       const r = await get(s.layer, 'query', params, pub.token);
       expect(r.body.error).toMatchObject({ code: 400 });
     }
-    const empty = await post(t.base, `content/users/${pub.username}/createService`, { createParameters: ' ', outputType: 'featureService' }, pub.token);
+    const empty = await post(
+      t.base,
+      `content/users/${pub.username}/createService`,
+      { createParameters: ' ', outputType: 'featureService' },
+      pub.token,
+    );
     expect(empty.body.error).toMatchObject({ code: 400, message: "'createParameters' is required." });
     const admin = s.url.replace('/rest/services/', '/rest/admin/services/');
     expect((await post(admin, 'deleteFromDefinition', { deleteFromDefinition: '{"layers":{}}' }, pub.token)).body.error.code).toBe(400);
-    const tiny = await post(s.layer, 'addFeatures', { features: JSON.stringify([{ attributes: { Founded: 8.64e15 }, geometry: { x: 0, y: 0 } }]) }, pub.token);
+    const tiny = await post(
+      s.layer,
+      'addFeatures',
+      { features: JSON.stringify([{ attributes: { Founded: 8.64e15 }, geometry: { x: 0, y: 0 } }]) },
+      pub.token,
+    );
     expect(tiny.body.error.details[0]).toContain('years 1 to 9999');
   });
 
   it('answers rest/info for the token flow and exchanges a token for a server', async () => {
     const info = (await post(t.root, 'arcgis/rest/info', {})).body;
-    expect(info).toEqual({ currentVersion: 11.1, fullVersion: '11.1.0', owningSystemUrl: t.root, authInfo: { isTokenBasedSecurity: true, tokenServicesUrl: `${t.base}/generateToken` } });
+    expect(info).toEqual({
+      currentVersion: 11.1,
+      fullVersion: '11.1.0',
+      owningSystemUrl: t.root,
+      authInfo: { isTokenBasedSecurity: true, tokenServicesUrl: `${t.base}/generateToken` },
+    });
     expect((await post(t.base, 'info', {})).body.owningSystemUrl).toBe(t.root);
     const r = (await post(t.base, 'generateToken', { serverUrl: `${t.root}/arcgis`, expiration: 10 }, pub.token)).body;
     expect(typeof r.token).toBe('string');
@@ -167,9 +292,16 @@ describe('hosted feature services', () => {
   it('removes layers and drops the data with the service item', async () => {
     const s = await newService();
     const admin = s.url.replace('/rest/services/', '/rest/admin/services/');
-    expect((await post(admin, 'deleteFromDefinition', { deleteFromDefinition: JSON.stringify({ layers: [{ id: 0 }] }) }, pub.token)).body).toEqual({ success: true });
+    expect(
+      (await post(admin, 'deleteFromDefinition', { deleteFromDefinition: JSON.stringify({ layers: [{ id: 0 }] }) }, pub.token)).body,
+    ).toEqual({ success: true });
     expect((await get(s.layer, '', {}, pub.token)).body.error.message).toBe('Layer does not exist.');
-    await post(admin, 'addToDefinition', { addToDefinition: JSON.stringify({ layers: [{ name: 'Again', geometryType: 'esriGeometryPolyline', fields: [] }] }) }, pub.token);
+    await post(
+      admin,
+      'addToDefinition',
+      { addToDefinition: JSON.stringify({ layers: [{ name: 'Again', geometryType: 'esriGeometryPolyline', fields: [] }] }) },
+      pub.token,
+    );
     const schema = `svc_${s.itemId}`;
     expect((await t.db.query(`SELECT count(*)::int AS n FROM pg_tables WHERE schemaname = $1`, [schema]))[0].n).toBe(1);
     await post(t.base, `content/users/${pub.username}/items/${s.itemId}/delete`, {}, pub.token);

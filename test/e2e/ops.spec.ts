@@ -18,7 +18,10 @@ function parsePrometheus(text: string): Sample[] {
     const m = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (-?(?:[0-9.e+-]+|nan|\+inf|inf))$/i.exec(line);
     if (!m) throw new Error(`not Prometheus text: ${line}`);
     const labels: Record<string, string> = {};
-    const rest = (m[2] ?? '').replace(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)",?/g, (_, k: string, v: string) => ((labels[k] = v), ''));
+    const rest = (m[2] ?? '').replace(
+      /([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)",?/g,
+      (_, k: string, v: string) => ((labels[k] = v), ''),
+    );
     if (rest !== '') throw new Error(`bad labels in: ${line}`);
     samples.push({ name: m[1], labels, value: Number(m[3]) });
   }
@@ -48,17 +51,34 @@ describe('ops: workers, health and metrics', () => {
     return r.body as { jobId: string; exportItemId: string };
   };
   const status = async (e: { jobId: string; exportItemId: string }) =>
-    (await post(t.base, `content/users/${pub.username}/items/${e.exportItemId}/status`, { jobId: e.jobId, jobType: 'export' }, pub.token)).body;
+    (await post(t.base, `content/users/${pub.username}/items/${e.exportItemId}/status`, { jobId: e.jobId, jobType: 'export' }, pub.token))
+      .body;
 
   beforeAll(async () => {
     t = await startApp({ WORKER_HEARTBEAT_TTL_S: String(TTL_S), METRICS_TOKEN });
     admin = await adminToken(t.base);
     pub = await createUser(t.base, admin, 'org_publisher');
-    const created = (await post(t.base, `content/users/${pub.username}/createService`, { createParameters: JSON.stringify({ name: uniq('ops') }), outputType: 'featureService' }, pub.token)).body;
-    await post(created.serviceurl.replace('/rest/services/', '/rest/admin/services/'), 'addToDefinition', {
-      addToDefinition: JSON.stringify({ layers: [{ name: 'Pts', geometryType: 'esriGeometryPoint', fields: [{ name: 'N', type: 'esriFieldTypeInteger' }] }] }),
-    }, pub.token);
-    await t.db.query(`INSERT INTO "svc_${created.itemId}".l0 (n, shape) SELECT g, ST_SetSRID(ST_MakePoint(g, g), 4326) FROM generate_series(1, 50) g`);
+    const created = (
+      await post(
+        t.base,
+        `content/users/${pub.username}/createService`,
+        { createParameters: JSON.stringify({ name: uniq('ops') }), outputType: 'featureService' },
+        pub.token,
+      )
+    ).body;
+    await post(
+      created.serviceurl.replace('/rest/services/', '/rest/admin/services/'),
+      'addToDefinition',
+      {
+        addToDefinition: JSON.stringify({
+          layers: [{ name: 'Pts', geometryType: 'esriGeometryPoint', fields: [{ name: 'N', type: 'esriFieldTypeInteger' }] }],
+        }),
+      },
+      pub.token,
+    );
+    await t.db.query(
+      `INSERT INTO "svc_${created.itemId}".l0 (n, shape) SELECT g, ST_SetSRID(ST_MakePoint(g, g), 4326) FROM generate_series(1, 50) g`,
+    );
     serviceItemId = created.itemId;
     // A worker hard-killed by an earlier suite of this run may still count for up to the default TTL.
     await waitUntil('no worker alive', workersDown, 20000);
@@ -68,9 +88,17 @@ describe('ops: workers, health and metrics', () => {
   it('with no worker: /health stays 200 and says workers are down; a queued export says it waits for a worker', async () => {
     const h = await health();
     expect(h.status).toBe(200);
-    expect(h.body).toMatchObject({ status: 'ok', error: {}, details: { postgres: { status: 'up' }, redis: { status: 'up' }, workers: { status: 'down', alive: 0 } } });
+    expect(h.body).toMatchObject({
+      status: 'ok',
+      error: {},
+      details: { postgres: { status: 'up' }, redis: { status: 'up' }, workers: { status: 'down', alive: 0 } },
+    });
     const e = await exportCsv();
-    expect(await status(e)).toEqual({ status: 'processing', statusMessage: 'Waiting for a worker: none is running.', itemId: e.exportItemId });
+    expect(await status(e)).toEqual({
+      status: 'processing',
+      statusMessage: 'Waiting for a worker: none is running.',
+      itemId: e.exportItemId,
+    });
     // The item's own status says the same.
     const own = (await post(t.base, `content/users/${pub.username}/items/${e.exportItemId}/status`, {}, pub.token)).body;
     expect(own.statusMessage).toBe('Waiting for a worker: none is running.');
@@ -145,25 +173,38 @@ describe('ops: workers, health and metrics', () => {
       const find = (name: string, labels: Record<string, string> = {}) =>
         samples.filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v));
 
-      const itemRoute = find('http_request_duration_seconds_count', { route: '/sharing/rest/content/items/:id', method: 'GET', status_code: '200' });
+      const itemRoute = find('http_request_duration_seconds_count', {
+        route: '/sharing/rest/content/items/:id',
+        method: 'GET',
+        status_code: '200',
+      });
       expect(itemRoute).toHaveLength(1);
       expect(itemRoute[0].value).toBeGreaterThanOrEqual(ids.length);
       expect(r.text).not.toContain(ids[0]);
       expect(find('http_request_duration_seconds_count', { route: '/health' })[0].value).toBeGreaterThan(0);
-      const buckets = find('http_request_duration_seconds_bucket', { route: '/sharing/rest/content/items/:id', method: 'GET', status_code: '200' });
+      const buckets = find('http_request_duration_seconds_bucket', {
+        route: '/sharing/rest/content/items/:id',
+        method: 'GET',
+        status_code: '200',
+      });
       expect(buckets.find((b) => b.labels.le === '+Inf')!.value).toBe(itemRoute[0].value);
 
       // Queue depths: the export queued after the kill above still waits.
       expect(find('arcgis_queue_jobs', { queue: 'export', state: 'waiting' })[0].value).toBeGreaterThanOrEqual(1);
-      for (const state of ['active', 'delayed', 'failed', 'completed']) expect(find('arcgis_queue_jobs', { queue: 'publish', state })).toHaveLength(1);
+      for (const state of ['active', 'delayed', 'failed', 'completed'])
+        expect(find('arcgis_queue_jobs', { queue: 'publish', state })).toHaveLength(1);
       expect(find('arcgis_workers_alive')[0].value).toBe(0);
 
       // The export the in-process worker completed, from the job rows and the result item.
       const jobs = find('arcgis_job_duration_seconds_count', { kind: 'export', format: 'csv', status: 'completed' });
       expect(jobs).toHaveLength(1);
       expect(jobs[0].value).toBeGreaterThanOrEqual(1);
-      expect(find('arcgis_job_duration_seconds_bucket', { kind: 'export', format: 'csv', status: 'completed', le: '+Inf' })[0].value).toBe(jobs[0].value);
-      const [{ size }] = await t.db.query(`SELECT sum(i.size)::int AS size FROM jobs j JOIN items i ON i.id = j.result_item_id WHERE j.status = 'completed'`);
+      expect(find('arcgis_job_duration_seconds_bucket', { kind: 'export', format: 'csv', status: 'completed', le: '+Inf' })[0].value).toBe(
+        jobs[0].value,
+      );
+      const [{ size }] = await t.db.query(
+        `SELECT sum(i.size)::int AS size FROM jobs j JOIN items i ON i.id = j.result_item_id WHERE j.status = 'completed'`,
+      );
       expect(size).toBeGreaterThan(0);
       expect(find('arcgis_export_bytes', { format: 'csv' })[0].value).toBe(size);
 

@@ -18,7 +18,13 @@ describe('portal: identity, content and groups', () => {
   describe('tokens', () => {
     it('answers generateToken with a numeric expiry honouring expiration minutes', async () => {
       const before = Date.now();
-      const r = await post(t.base, 'generateToken', { username: alice.username, password: alice.password, client: 'referer', referer: '@esri/arcgis-rest-js', expiration: 5 });
+      const r = await post(t.base, 'generateToken', {
+        username: alice.username,
+        password: alice.password,
+        client: 'referer',
+        referer: '@esri/arcgis-rest-js',
+        expiration: 5,
+      });
       expect(typeof r.body.token).toBe('string');
       expect(typeof r.body.expires).toBe('number');
       expect(r.body.expires).toBeGreaterThanOrEqual(before + 5 * 60_000 - 1000);
@@ -28,7 +34,9 @@ describe('portal: identity, content and groups', () => {
 
     it('refuses wrong passwords, wrong case in the user name and missing referer', async () => {
       const wrong = await post(t.base, 'generateToken', { username: alice.username, password: 'nope', client: 'requestip' });
-      expect(wrong.body).toEqual({ error: { code: 400, message: 'Unable to generate token.', details: ['Invalid username or password.'] } });
+      expect(wrong.body).toEqual({
+        error: { code: 400, message: 'Unable to generate token.', details: ['Invalid username or password.'] },
+      });
       const upper = await post(t.base, 'generateToken', { username: alice.username.toUpperCase(), password: alice.password });
       expect(upper.body.error.code).toBe(400);
       const noReferer = await post(t.base, 'generateToken', { username: alice.username, password: alice.password, client: 'referer' });
@@ -42,7 +50,10 @@ describe('portal: identity, content and groups', () => {
     });
 
     it('accepts the token as a parameter and as either Bearer header', async () => {
-      for (const headers of [{ Authorization: `Bearer ${bob.token}` }, { 'X-Esri-Authorization': `Bearer ${bob.token}` }] as Record<string, string>[]) {
+      for (const headers of [{ Authorization: `Bearer ${bob.token}` }, { 'X-Esri-Authorization': `Bearer ${bob.token}` }] as Record<
+        string,
+        string
+      >[]) {
         const r = await fetch(`${t.base}/community/self?f=json`, { headers });
         expect(((await r.json()) as { username: string }).username).toBe(bob.username);
       }
@@ -69,7 +80,9 @@ describe('portal: identity, content and groups', () => {
       const self = (await get(t.base, 'community/self', {}, alice.token)).body;
       expect(self).toMatchObject({ username: alice.username, role: 'org_publisher', favGroupId: null });
       expect(self.roleId).toBeUndefined();
-      expect(self.groups).toContainEqual(expect.objectContaining({ id: g, userMembership: expect.objectContaining({ memberType: 'owner' }) }));
+      expect(self.groups).toContainEqual(
+        expect.objectContaining({ id: g, userMembership: expect.objectContaining({ memberType: 'owner' }) }),
+      );
       expect(self.privileges).toContain('portal:user:shareToGroup');
     });
 
@@ -93,30 +106,68 @@ describe('portal: identity, content and groups', () => {
 
     it('never lets a role grant privileges its holder lacks', async () => {
       const role = (await post(t.base, 'portals/self/createRole', { name: `managers_${Date.now()}` }, admin)).body;
-      await post(t.base, `portals/self/roles/${role.id}/setPrivileges`, { privileges: JSON.stringify({ privileges: ['portal:admin:manageUsers', 'portal:user:createItem'] }) }, admin);
+      await post(
+        t.base,
+        `portals/self/roles/${role.id}/setPrivileges`,
+        { privileges: JSON.stringify({ privileges: ['portal:admin:manageUsers', 'portal:user:createItem'] }) },
+        admin,
+      );
       const manager = await createUser(t.base, admin, role.id);
       const self = await post(t.base, 'portals/self/updateUserRole', { user: manager.username, role: 'org_admin' }, manager.token);
       expect(self.body.error).toMatchObject({ code: 403 });
       expect(self.body.error.details[0]).toContain('cannot grant privileges you do not hold');
-      const viaCreate = await post(t.root, 'portaladmin/security/users/createUser', { username: `boss_${Date.now()}`, password: 'longenough', role: 'org_admin' }, manager.token);
+      const viaCreate = await post(
+        t.root,
+        'portaladmin/security/users/createUser',
+        { username: `boss_${Date.now()}`, password: 'longenough', role: 'org_admin' },
+        manager.token,
+      );
       expect(viaCreate.body.error.code).toBe(403);
-      const plain = await post(t.root, 'portaladmin/security/users/createUser', { username: `plain_${Date.now()}`, password: 'longenough', role: role.id }, manager.token);
+      const plain = await post(
+        t.root,
+        'portaladmin/security/users/createUser',
+        { username: `plain_${Date.now()}`, password: 'longenough', role: role.id },
+        manager.token,
+      );
       expect(plain.body.status).toBe('success');
     });
 
     it('lets only administrators create users, and refuses duplicates', async () => {
       const r = await post(t.root, 'portaladmin/security/users/createUser', { username: 'x_by_bob', password: 'longenough' }, bob.token);
       expect(r.body.error.code).toBe(403);
-      const dup = await post(t.root, 'portaladmin/security/users/createUser', { username: ADMIN.username.toUpperCase(), password: 'longenough' }, admin);
+      const dup = await post(
+        t.root,
+        'portaladmin/security/users/createUser',
+        { username: ADMIN.username.toUpperCase(), password: 'longenough' },
+        admin,
+      );
       expect(dup.body.error.details[0]).toContain('already taken');
     });
   });
 
   describe('items', () => {
     it('adds a JSON item, reads it back and serves its data', async () => {
-      const id = await addItem(t.base, alice.username, alice.token, { title: 'Parks', type: 'Web Map', tags: 'a,b', text: '{"x":1}', extent: '-10,-5,10,5' });
+      const id = await addItem(t.base, alice.username, alice.token, {
+        title: 'Parks',
+        type: 'Web Map',
+        tags: 'a,b',
+        text: '{"x":1}',
+        extent: '-10,-5,10,5',
+      });
       const item = (await get(t.base, `content/items/${id}`, {}, alice.token)).body;
-      expect(item).toMatchObject({ id, owner: alice.username, title: 'Parks', type: 'Web Map', tags: ['a', 'b'], access: 'private', extent: [[-10, -5], [10, 5]], size: 7 });
+      expect(item).toMatchObject({
+        id,
+        owner: alice.username,
+        title: 'Parks',
+        type: 'Web Map',
+        tags: ['a', 'b'],
+        access: 'private',
+        extent: [
+          [-10, -5],
+          [10, 5],
+        ],
+        size: 7,
+      });
       expect(typeof item.created).toBe('number');
       const data = await fetch(`${t.base}/content/items/${id}/data?f=json&token=${alice.token}`);
       expect(await data.json()).toEqual({ x: 1 });
@@ -129,7 +180,9 @@ describe('portal: identity, content and groups', () => {
       form.set('f', 'json');
       form.set('token', alice.token);
       form.set('file', new Blob(['id,name\n1,oak\n'], { type: 'text/csv' }), 'trées.csv');
-      const added = (await (await fetch(`${t.base}/content/users/${alice.username}/addItem`, { method: "POST", body: form })).json()) as { id: string };
+      const added = (await (await fetch(`${t.base}/content/users/${alice.username}/addItem`, { method: 'POST', body: form })).json()) as {
+        id: string;
+      };
       expect(added).toMatchObject({ success: true, folder: null });
       const res = await fetch(`${t.base}/content/items/${added.id}/data?token=${alice.token}`);
       expect(res.headers.get('content-type')).toContain('text/csv');
@@ -177,7 +230,11 @@ describe('portal: identity, content and groups', () => {
       await addUsers(t.base, alice.token, g, [bob.username]);
       const id = await addItem(t.base, alice.username, alice.token, { type: 'Feature Service' });
       const q = `id: ${id} AND group: ${g}`;
-      expect((await post(t.base, 'search', { q, num: 10, start: 1, sortField: 'title' }, alice.token)).body).toMatchObject({ total: 0, results: [], nextStart: -1 });
+      expect((await post(t.base, 'search', { q, num: 10, start: 1, sortField: 'title' }, alice.token)).body).toMatchObject({
+        total: 0,
+        results: [],
+        nextStart: -1,
+      });
       await post(t.base, `content/users/${alice.username}/items/${id}/share`, { groups: g }, alice.token);
       const asBob = (await post(t.base, 'search', { q }, bob.token)).body;
       expect(asBob.total).toBe(1);
@@ -190,17 +247,34 @@ describe('portal: identity, content and groups', () => {
 
   describe('groups', () => {
     it('creates a group, reports membership per caller and manages members', async () => {
-      const created = (await post(t.base, 'community/createGroup', { title: 'Field crews', access: 'private', tags: 'x,y', isViewOnly: 'true' }, alice.token)).body;
-      expect(created).toMatchObject({ success: true, group: { title: 'Field crews', access: 'private', tags: ['x', 'y'], isViewOnly: true, owner: alice.username } });
+      const created = (
+        await post(
+          t.base,
+          'community/createGroup',
+          { title: 'Field crews', access: 'private', tags: 'x,y', isViewOnly: 'true' },
+          alice.token,
+        )
+      ).body;
+      expect(created).toMatchObject({
+        success: true,
+        group: { title: 'Field crews', access: 'private', tags: ['x', 'y'], isViewOnly: true, owner: alice.username },
+      });
       const id = created.group.id;
       expect((await get(t.base, `community/groups/${id}`, {}, bob.token)).body.error.messageCode).toBe('COM_0003');
-      expect((await post(t.base, `community/groups/${id}/addUsers`, { users: `${bob.username},ghost_user` }, alice.token)).body).toEqual({ notAdded: ['ghost_user'] });
+      expect((await post(t.base, `community/groups/${id}/addUsers`, { users: `${bob.username},ghost_user` }, alice.token)).body).toEqual({
+        notAdded: ['ghost_user'],
+      });
       expect((await get(t.base, `community/groups/${id}`, {}, bob.token)).body.userMembership.memberType).toBe('member');
-      expect((await post(t.base, `community/groups/${id}/updateUserMemberships`, { users: bob.username, newMemberType: 'admin' }, alice.token)).body).toEqual({ results: [{ username: bob.username, success: true }] });
+      expect(
+        (await post(t.base, `community/groups/${id}/updateUserMemberships`, { users: bob.username, newMemberType: 'admin' }, alice.token))
+          .body,
+      ).toEqual({ results: [{ username: bob.username, success: true }] });
       expect((await get(t.base, `community/groups/${id}`, {}, bob.token)).body.userMembership.memberType).toBe('admin');
       // A manager may add members but not make managers: that is the owner's call.
       expect((await post(t.base, `community/groups/${id}/addUsers`, { admins: alice.username }, bob.token)).body.error.code).toBe(403);
-      expect((await post(t.base, `community/groups/${id}/removeUsers`, { users: `${alice.username},${bob.username}` }, alice.token)).body).toEqual({ notRemoved: [alice.username] });
+      expect(
+        (await post(t.base, `community/groups/${id}/removeUsers`, { users: `${alice.username},${bob.username}` }, alice.token)).body,
+      ).toEqual({ notRemoved: [alice.username] });
       expect((await get(t.base, `community/groups/${id}`, {}, bob.token)).body.error.code).toBe(400);
     });
 
@@ -244,8 +318,13 @@ describe('portal: identity, content and groups', () => {
       const id = await addItem(t.base, alice.username, alice.token);
       await post(t.base, `content/users/${alice.username}/items/${id}/share`, { org: 'true' }, alice.token);
       expect((await post(t.base, `content/items/${id}/share`, { groups: g }, bob.token)).body).toEqual({ notSharedWith: [], itemId: id });
-      expect((await post(t.base, `content/items/${id}/unshare`, { groups: g }, bob.token)).body).toEqual({ notUnsharedFrom: [], itemId: id });
-      expect((await post(t.base, `content/items/${'0'.repeat(32)}/unshare`, { groups: g }, bob.token)).body.error.messageCode).toBe('CONT_0001');
+      expect((await post(t.base, `content/items/${id}/unshare`, { groups: g }, bob.token)).body).toEqual({
+        notUnsharedFrom: [],
+        itemId: id,
+      });
+      expect((await post(t.base, `content/items/${'0'.repeat(32)}/unshare`, { groups: g }, bob.token)).body.error.messageCode).toBe(
+        'CONT_0001',
+      );
     });
   });
 });

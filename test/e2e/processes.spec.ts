@@ -7,7 +7,13 @@ const ROOT = path.resolve(__dirname, '../..');
 function run(entry: string, env: Record<string, string>) {
   const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', entry], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', DATABASE_URL: process.env.TEST_DATABASE_URL!, LOG_LEVEL: 'info', TS_NODE_PROJECT: 'tsconfig.json', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      DATABASE_URL: process.env.TEST_DATABASE_URL!,
+      LOG_LEVEL: 'info',
+      TS_NODE_PROJECT: 'tsconfig.json',
+      ...env,
+    },
   });
   let out = '';
   child.stdout.on('data', (d) => (out += d));

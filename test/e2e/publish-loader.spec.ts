@@ -46,7 +46,13 @@ async function createTable(def: LayerDefinition): Promise<string> {
 async function publish(filePath: string, type: PublishFileType, layer: SourceLayer, def: LayerDefinition = layer.definition) {
   const table = await createTable(def);
   const progress: number[] = [];
-  const r = await loadLayer(filePath, type, layer, { databaseUrl: url(), schema: SCHEMA, table, srid: def.srid }, { onProgress: (f) => progress.push(f) });
+  const r = await loadLayer(
+    filePath,
+    type,
+    layer,
+    { databaseUrl: url(), schema: SCHEMA, table, srid: def.srid },
+    { onProgress: (f) => progress.push(f) },
+  );
   return { table, loaded: r.loaded, progress };
 }
 
@@ -70,7 +76,8 @@ async function objectIds(table: string): Promise<number[]> {
 }
 
 const seq = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
-const fieldsOf = (def: LayerDefinition) => Object.fromEntries(def.fields.map((f) => [f.name, f.length ? `${f.type}(${f.length})` : f.type]));
+const fieldsOf = (def: LayerDefinition) =>
+  Object.fromEntries(def.fields.map((f) => [f.name, f.length ? `${f.type}(${f.length})` : f.type]));
 
 async function expectPublishError(p: Promise<unknown>, message: RegExp) {
   const e = await p.then(
@@ -88,7 +95,13 @@ function zip(target: string, cwd: string, entries: string[]) {
 function vectorFile(
   driver: string,
   filePath: string,
-  layers: { name: string; srid?: number; type: number; fields: [string, string, number?][]; features: { attrs: Record<string, unknown>; wkt?: string }[] }[],
+  layers: {
+    name: string;
+    srid?: number;
+    type: number;
+    fields: [string, string, number?][];
+    features: { attrs: Record<string, unknown>; wkt?: string }[];
+  }[],
 ) {
   const ds = gdal.drivers.get(driver).create(filePath);
   for (const l of layers) {
@@ -110,16 +123,55 @@ function vectorFile(
 
 describe('GeoJSON', () => {
   const features = [
-    { name: 'Zürich', pop: 421878, area: 87.88, founded: '1850-05-01T00:00:00Z', oid: 7, shape: 'round', second: 'a', tags: ['x', 'y'], geom: { type: 'Point', coordinates: [8.54, 47.37] } },
-    { name: 'Bern', pop: 134794, area: 51.62, founded: '1191-01-01T12:30:00Z', oid: 8, shape: 'square', second: 'b', tags: [], geom: { type: 'Point', coordinates: [7.45, 46.95, 540] } },
+    {
+      name: 'Zürich',
+      pop: 421878,
+      area: 87.88,
+      founded: '1850-05-01T00:00:00Z',
+      oid: 7,
+      shape: 'round',
+      second: 'a',
+      tags: ['x', 'y'],
+      geom: { type: 'Point', coordinates: [8.54, 47.37] },
+    },
+    {
+      name: 'Bern',
+      pop: 134794,
+      area: 51.62,
+      founded: '1191-01-01T12:30:00Z',
+      oid: 8,
+      shape: 'square',
+      second: 'b',
+      tags: [],
+      geom: { type: 'Point', coordinates: [7.45, 46.95, 540] },
+    },
     { name: 'Nowhere', pop: null, area: null, founded: null, oid: 9, shape: null, second: null, tags: null, geom: null },
-    { name: "O'Brien \"quoted\"", pop: 1, area: 0.5, founded: '2000-02-29T23:59:59Z', oid: 10, shape: 'x', second: 'c', tags: ['z'], geom: { type: 'Point', coordinates: [-0.1, 51.5] } },
+    {
+      name: 'O\'Brien "quoted"',
+      pop: 1,
+      area: 0.5,
+      founded: '2000-02-29T23:59:59Z',
+      oid: 10,
+      shape: 'x',
+      second: 'c',
+      tags: ['z'],
+      geom: { type: 'Point', coordinates: [-0.1, 51.5] },
+    },
   ];
   const geojson = () => ({
     type: 'FeatureCollection',
     features: features.map((f) => ({
       type: 'Feature',
-      properties: { 'City Name': f.name, 'Pop 2020': f.pop, Area: f.area, Founded: f.founded, OBJECTID: f.oid, Shape: f.shape, '2nd': f.second, tags: f.tags },
+      properties: {
+        'City Name': f.name,
+        'Pop 2020': f.pop,
+        Area: f.area,
+        Founded: f.founded,
+        OBJECTID: f.oid,
+        Shape: f.shape,
+        '2nd': f.second,
+        tags: f.tags,
+      },
       geometry: f.geom,
     })),
   });
@@ -129,7 +181,14 @@ describe('GeoJSON', () => {
     writeFileSync(p, JSON.stringify(geojson()));
     const [layer, ...more] = await inspectSource(p, 'geojson');
     expect(more).toEqual([]);
-    expect(layer.definition).toMatchObject({ name: 'cities', kind: 'Feature Layer', geometryType: 'esriGeometryPoint', srid: 4326, objectIdField: 'OBJECTID', displayField: 'City_Name' });
+    expect(layer.definition).toMatchObject({
+      name: 'cities',
+      kind: 'Feature Layer',
+      geometryType: 'esriGeometryPoint',
+      srid: 4326,
+      objectIdField: 'OBJECTID',
+      displayField: 'City_Name',
+    });
     expect(fieldsOf(layer.definition)).toEqual({
       OBJECTID: 'esriFieldTypeOID',
       City_Name: 'esriFieldTypeString(256)',
@@ -151,7 +210,15 @@ describe('GeoJSON', () => {
     expect(progress[progress.length - 1]).toBe(1);
     expect(await objectIds(table)).toEqual(seq(4));
     const r = await rows(table, `objectid, city_name, pop_2020, area, founded, objectid_1, shape_1, f2nd, tags, ST_AsText(shape) AS wkt`);
-    expect(r[0]).toMatchObject({ city_name: 'Zürich', pop_2020: 421878, area: 87.88, objectid_1: 7, shape_1: 'round', f2nd: 'a', wkt: 'POINT(8.54 47.37)' });
+    expect(r[0]).toMatchObject({
+      city_name: 'Zürich',
+      pop_2020: 421878,
+      area: 87.88,
+      objectid_1: 7,
+      shape_1: 'round',
+      f2nd: 'a',
+      wkt: 'POINT(8.54 47.37)',
+    });
     expect(JSON.parse(r[0].tags)).toEqual(['x', 'y']);
     expect((r[0].founded as Date).toISOString()).toBe('1850-05-01T00:00:00.000Z');
     expect(r[1].wkt).toBe('POINT(7.45 46.95)'); // Z dropped
@@ -179,11 +246,65 @@ describe('GeoJSON', () => {
         type: 'FeatureCollection',
         features: [
           { type: 'Feature', properties: { n: 1 }, geometry: { type: 'Point', coordinates: [1, 2] } },
-          { type: 'Feature', properties: { n: 2 }, geometry: { type: 'MultiPoint', coordinates: [[1, 2], [3, 4]] } },
-          { type: 'Feature', properties: { n: 3 }, geometry: { type: 'LineString', coordinates: [[0, 0], [1, 1]] } },
-          { type: 'Feature', properties: { n: 4 }, geometry: { type: 'Polygon', coordinates: [[[0, 0], [1, 0], [1, 1], [0, 0]]] } },
-          { type: 'Feature', properties: { n: 5 }, geometry: { type: 'MultiPolygon', coordinates: [[[[5, 5], [6, 5], [6, 6], [5, 5]]]] } },
-          { type: 'Feature', properties: { n: 6 }, geometry: { type: 'GeometryCollection', geometries: [{ type: 'Point', coordinates: [1, 2] }] } },
+          {
+            type: 'Feature',
+            properties: { n: 2 },
+            geometry: {
+              type: 'MultiPoint',
+              coordinates: [
+                [1, 2],
+                [3, 4],
+              ],
+            },
+          },
+          {
+            type: 'Feature',
+            properties: { n: 3 },
+            geometry: {
+              type: 'LineString',
+              coordinates: [
+                [0, 0],
+                [1, 1],
+              ],
+            },
+          },
+          {
+            type: 'Feature',
+            properties: { n: 4 },
+            geometry: {
+              type: 'Polygon',
+              coordinates: [
+                [
+                  [0, 0],
+                  [1, 0],
+                  [1, 1],
+                  [0, 0],
+                ],
+              ],
+            },
+          },
+          {
+            type: 'Feature',
+            properties: { n: 5 },
+            geometry: {
+              type: 'MultiPolygon',
+              coordinates: [
+                [
+                  [
+                    [5, 5],
+                    [6, 5],
+                    [6, 6],
+                    [5, 5],
+                  ],
+                ],
+              ],
+            },
+          },
+          {
+            type: 'Feature',
+            properties: { n: 6 },
+            geometry: { type: 'GeometryCollection', geometries: [{ type: 'Point', coordinates: [1, 2] }] },
+          },
           { type: 'Feature', properties: { n: 7 }, geometry: null },
         ],
       }),
@@ -194,13 +315,22 @@ describe('GeoJSON', () => {
       ['mixed (lines)', 'esriGeometryPolyline', 1],
       ['mixed (polygons)', 'esriGeometryPolygon', 2],
     ]);
-    expect(layers[0].warnings).toEqual(expect.arrayContaining([expect.stringMatching(/1 feature\(s\) .* GEOMETRYCOLLECTION .* left out/), expect.stringMatching(/published as 3 layers/)]));
+    expect(layers[0].warnings).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/1 feature\(s\) .* GEOMETRYCOLLECTION .* left out/),
+        expect.stringMatching(/published as 3 layers/),
+      ]),
+    );
     const loaded: Record<string, number[]> = {};
     for (const l of layers) {
       const { table } = await publish(p, 'geojson', l);
       loaded[l.definition.name] = (await rows(table, 'n')).map((r) => r.n);
       const g = await geometryInfo(table);
-      expect(g.types).toEqual([{ 'mixed (points)': 'ST_MultiPoint', 'mixed (lines)': 'ST_MultiLineString', 'mixed (polygons)': 'ST_MultiPolygon' }[l.definition.name]]);
+      expect(g.types).toEqual([
+        { 'mixed (points)': 'ST_MultiPoint', 'mixed (lines)': 'ST_MultiLineString', 'mixed (polygons)': 'ST_MultiPolygon' }[
+          l.definition.name
+        ],
+      ]);
       expect(await objectIds(table)).toEqual(seq(l.featureCount));
     }
     expect(loaded).toEqual({ 'mixed (points)': [1, 2, 7], 'mixed (lines)': [3], 'mixed (polygons)': [4, 5] });
@@ -216,8 +346,14 @@ describe('GeoJSON', () => {
     writeFileSync(file('broken.geojson'), '{"type":"FeatureCollection","features":[{"type":"Feature",');
     await expectPublishError(inspectSource(file('broken.geojson'), 'geojson'), /could not be read as GeoJSON/);
     const gc = { type: 'GeometryCollection', geometries: [{ type: 'Point', coordinates: [1, 2] }] };
-    writeFileSync(file('collections.geojson'), JSON.stringify({ type: 'FeatureCollection', features: [1, 2].map((n) => ({ type: 'Feature', properties: { n }, geometry: gc })) }));
-    await expectPublishError(inspectSource(file('collections.geojson'), 'geojson'), /holds (only )?GEOMETRYCOLLECTION geometries, which cannot be published/);
+    writeFileSync(
+      file('collections.geojson'),
+      JSON.stringify({ type: 'FeatureCollection', features: [1, 2].map((n) => ({ type: 'Feature', properties: { n }, geometry: gc })) }),
+    );
+    await expectPublishError(
+      inspectSource(file('collections.geojson'), 'geojson'),
+      /holds (only )?GEOMETRYCOLLECTION geometries, which cannot be published/,
+    );
     await expectPublishError(inspectSource(file('missing.geojson'), 'geojson'), /could not be found/);
   });
 });
@@ -235,7 +371,13 @@ describe('CSV', () => {
     writeFileSync(p, `${csv}\n`);
     const [layer] = await inspectSource(p, 'csv');
     expect(layer.csv).toEqual({ xField: 'Lon', yField: 'Lat' });
-    expect(layer.definition).toMatchObject({ name: 'stations', kind: 'Feature Layer', geometryType: 'esriGeometryPoint', srid: 4326, displayField: 'Name' });
+    expect(layer.definition).toMatchObject({
+      name: 'stations',
+      kind: 'Feature Layer',
+      geometryType: 'esriGeometryPoint',
+      srid: 4326,
+      displayField: 'Name',
+    });
     expect(fieldsOf(layer.definition)).toEqual({
       OBJECTID: 'esriFieldTypeOID',
       id: 'esriFieldTypeInteger',
@@ -272,7 +414,9 @@ describe('CSV', () => {
     expect(fieldsOf(layer.definition)).toMatchObject({ code: 'esriFieldTypeString(256)', label: 'esriFieldTypeString(256)' });
     const { table, loaded } = await publish(p, 'csv', layer);
     expect(loaded).toBe(40_001);
-    const last = await db.query(`SELECT code, ST_AsText(shape) AS wkt, ST_SRID(shape) AS srid FROM ${SCHEMA}.${table} WHERE objectid IN (1, 40001) ORDER BY objectid`);
+    const last = await db.query(
+      `SELECT code, ST_AsText(shape) AS wkt, ST_SRID(shape) AS srid FROM ${SCHEMA}.${table} WHERE objectid IN (1, 40001) ORDER BY objectid`,
+    );
     expect(last.rows).toEqual([
       { code: '0', wkt: 'POINT(100000 200000)', srid: 3857 },
       { code: 'N/A', wkt: 'POINT(1 2)', srid: 3857 },
@@ -375,7 +519,11 @@ describe('GeoPackage', () => {
         name: 'roads',
         srid: 4326,
         type: gdal.wkbLineString,
-        fields: [['label', gdal.OFTString], ['code', gdal.OFTString, 8], ['lanes', gdal.OFTInteger]],
+        fields: [
+          ['label', gdal.OFTString],
+          ['code', gdal.OFTString, 8],
+          ['lanes', gdal.OFTInteger],
+        ],
         features: [
           { attrs: { label: 'Main St', code: 'A1', lanes: 2 }, wkt: 'LINESTRING(0 0,1 1)' },
           { attrs: { label: long, code: 'B2', lanes: 4 }, wkt: 'MULTILINESTRING((0 0,1 1),(2 2,3 3))' },
@@ -391,11 +539,12 @@ describe('GeoPackage', () => {
       {
         name: 'inspections',
         type: gdal.wkbNone,
-        fields: [['road', gdal.OFTString], ['when', gdal.OFTDateTime], ['score', gdal.OFTReal]],
-        features: [
-          { attrs: { road: 'Main St', when: '2024-05-01T08:00:00Z', score: 3.5 } },
-          { attrs: { road: 'Side St', score: 4 } },
+        fields: [
+          ['road', gdal.OFTString],
+          ['when', gdal.OFTDateTime],
+          ['score', gdal.OFTReal],
         ],
+        features: [{ attrs: { road: 'Main St', when: '2024-05-01T08:00:00Z', score: 3.5 } }, { attrs: { road: 'Side St', score: 4 } }],
       },
     ]);
     const layers = await inspectSource(p, 'geopackage');
@@ -448,7 +597,8 @@ describe('loading', () => {
     const out = createWriteStream(big());
     out.write('name,value,lon,lat\n');
     for (let i = 0; i < N; i++) {
-      if (!out.write(`p${i},${i * 0.5},${(i % 360) - 180 + 0.5},${(i % 170) - 85 + 0.25}\n`)) await new Promise<void>((r) => out.once('drain', () => r()));
+      if (!out.write(`p${i},${i * 0.5},${(i % 360) - 180 + 0.5},${(i % 170) - 85 + 0.25}\n`))
+        await new Promise<void>((r) => out.once('drain', () => r()));
     }
     await new Promise<void>((r) => out.end(() => r()));
   });
@@ -458,7 +608,13 @@ describe('loading', () => {
     expect(layer.featureCount).toBe(N);
     const table = await createTable(layer.definition);
     const progress: number[] = [];
-    const r = await loadLayer(big(), 'csv', layer, { pg: gdalPgConnection(url()), schema: SCHEMA, table }, { onProgress: (f) => progress.push(f), progressIntervalMs: 50 });
+    const r = await loadLayer(
+      big(),
+      'csv',
+      layer,
+      { pg: gdalPgConnection(url()), schema: SCHEMA, table },
+      { onProgress: (f) => progress.push(f), progressIntervalMs: 50 },
+    );
     expect(r.loaded).toBe(N);
     expect(progress[0]).toBe(0);
     expect(progress[progress.length - 1]).toBe(1);
@@ -505,22 +661,35 @@ describe('loading', () => {
     await expect(p).rejects.toBeInstanceOf(PublishAbortedError);
     expect(started).toBe(true);
     expect((await db.query(`SELECT count(*)::int AS n FROM ${SCHEMA}.${table}`)).rows[0].n).toBe(0);
-    const idx = await db.query(`SELECT count(*)::int AS n FROM pg_indexes WHERE schemaname = $1 AND tablename = $2 AND indexdef LIKE '%gist%'`, [SCHEMA, table]);
+    const idx = await db.query(
+      `SELECT count(*)::int AS n FROM pg_indexes WHERE schemaname = $1 AND tablename = $2 AND indexdef LIKE '%gist%'`,
+      [SCHEMA, table],
+    );
     expect(idx.rows[0].n).toBe(1);
     const again = await loadLayer(big(), 'csv', layer, target);
     expect(again.loaded).toBe(N);
     const ids = await db.query(`SELECT min(objectid) AS lo, max(objectid) AS hi FROM ${SCHEMA}.${table}`);
     expect(ids.rows[0]).toEqual({ lo: 1, hi: N });
     // An already-aborted signal fails before touching anything.
-    await expect(loadLayer(big(), 'csv', layer, target, { signal: AbortSignal.abort(), replace: true })).rejects.toBeInstanceOf(PublishAbortedError);
+    await expect(loadLayer(big(), 'csv', layer, target, { signal: AbortSignal.abort(), replace: true })).rejects.toBeInstanceOf(
+      PublishAbortedError,
+    );
   });
 
   it('fails clearly when the table does not match the source layer', async () => {
     const p = file('small.csv');
     const [layer] = await inspectSource(p, 'csv');
-    const extra = { ...layer.definition, fields: [...layer.definition.fields, { name: 'extra', type: 'esriFieldTypeInteger', alias: 'extra', column: 'extra', nullable: true, editable: true } as const] };
+    const extra = {
+      ...layer.definition,
+      fields: [
+        ...layer.definition.fields,
+        { name: 'extra', type: 'esriFieldTypeInteger', alias: 'extra', column: 'extra', nullable: true, editable: true } as const,
+      ],
+    };
     const table = await createTable(extra);
-    await expect(loadLayer(p, 'csv', layer, { databaseUrl: url(), schema: SCHEMA, table })).rejects.toThrow(/columns no source field maps to: extra/);
+    await expect(loadLayer(p, 'csv', layer, { databaseUrl: url(), schema: SCHEMA, table })).rejects.toThrow(
+      /columns no source field maps to: extra/,
+    );
     await expect(loadLayer(p, 'csv', layer, { databaseUrl: url(), schema: SCHEMA, table: 'missing' })).rejects.toThrow(/does not exist/);
   });
 });

@@ -25,7 +25,9 @@ describe('unshareItems and shareItems (batch)', () => {
   const unshare = (items: string[], groups: string[], token = owner.token, user = owner.username) =>
     post(t.base, `content/users/${user}/unshareItems`, { items: items.join(','), groups: groups.join(',') }, token);
   const sharedGroups = async (id: string) =>
-    (await t.db.query(`SELECT group_id FROM item_shares WHERE item_id = $1 ORDER BY group_id`, [id])).map((r: { group_id: string }) => r.group_id);
+    (await t.db.query(`SELECT group_id FROM item_shares WHERE item_id = $1 ORDER BY group_id`, [id])).map(
+      (r: { group_id: string }) => r.group_id,
+    );
 
   it('unshares every item from every group and reports one result per item in request order', async () => {
     const a = await addItem(t.base, owner.username, owner.token);
@@ -91,7 +93,12 @@ describe('unshareItems and shareItems (batch)', () => {
 
   it('lets a custom role with the admin sharing privilege act for the owner, and not one without it', async () => {
     const role = await post(t.base, 'portals/self/createRole', { name: uniq('role') }, admin);
-    await post(t.base, `portals/self/roles/${role.body.id}/setPrivileges`, { privileges: JSON.stringify({ privileges: ['portal:admin:shareToGroup', 'portal:admin:viewItems'] }) }, admin);
+    await post(
+      t.base,
+      `portals/self/roles/${role.body.id}/setPrivileges`,
+      { privileges: JSON.stringify({ privileges: ['portal:admin:shareToGroup', 'portal:admin:viewItems'] }) },
+      admin,
+    );
     const custom = await createUser(t.base, admin, role.body.id);
     const plain = await createUser(t.base, admin, 'org_user');
     const a = await addItem(t.base, owner.username, owner.token);
@@ -108,7 +115,12 @@ describe('unshareItems and shareItems (batch)', () => {
     await share([a], [g1, g2]);
     const r = await unshare([a], [g1, g2], manager.token);
     expect(r.body.results).toEqual([
-      { itemId: a, success: false, notUnsharedFrom: [g2], error: { code: 403, message: `You do not have permissions to unshare this item from group(s): ${g2}.` } },
+      {
+        itemId: a,
+        success: false,
+        notUnsharedFrom: [g2],
+        error: { code: 403, message: `You do not have permissions to unshare this item from group(s): ${g2}.` },
+      },
     ]);
     expect(await sharedGroups(a)).toEqual([g2]);
   });
@@ -147,7 +159,11 @@ describe('unshareItems and shareItems (batch)', () => {
 
   it('runs the same number of SQL statements for 1 item and for 1,000 items x 100 groups', async () => {
     const ids = [await addItem(t.base, owner.username, owner.token)];
-    const values = Array.from({ length: 999 }, (_, i) => `('${'b' + i.toString(16).padStart(31, '0')}', (SELECT owner_id FROM items WHERE id = '${ids[0]}'), (SELECT org_id FROM items WHERE id = '${ids[0]}'), 'bulk ${i}', 'Web Map')`);
+    const values = Array.from(
+      { length: 999 },
+      (_, i) =>
+        `('${'b' + i.toString(16).padStart(31, '0')}', (SELECT owner_id FROM items WHERE id = '${ids[0]}'), (SELECT org_id FROM items WHERE id = '${ids[0]}'), 'bulk ${i}', 'Web Map')`,
+    );
     await t.db.query(`INSERT INTO items (id, owner_id, org_id, title, type) VALUES ${values.join(',')}`);
     const all = [...ids, ...Array.from({ length: 999 }, (_, i) => 'b' + i.toString(16).padStart(31, '0'))];
     const groups = [g1, g2, ...Array.from({ length: 98 }, (_, i) => 'c' + i.toString(16).padStart(31, '0'))];
@@ -170,7 +186,9 @@ describe('unshareItems and shareItems (batch)', () => {
   it('stays consistent under concurrent share and unshare of the same items', async () => {
     const items = await Promise.all(Array.from({ length: 20 }, () => addItem(t.base, owner.username, owner.token)));
     const reversed = [...items].reverse();
-    const ops = Array.from({ length: 30 }, (_, i) => (i % 2 ? share(i % 4 === 1 ? items : reversed, [g1, g2]) : unshare(i % 4 === 0 ? reversed : items, [g2, g1])));
+    const ops = Array.from({ length: 30 }, (_, i) =>
+      i % 2 ? share(i % 4 === 1 ? items : reversed, [g1, g2]) : unshare(i % 4 === 0 ? reversed : items, [g2, g1]),
+    );
     const replies = await Promise.all(ops);
     for (const r of replies) {
       expect(r.body.error).toBeUndefined();

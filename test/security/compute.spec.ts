@@ -22,9 +22,19 @@ type Publisher = { username: string; password: string; token: string };
 
 async function newService(t: TestApp, pub: Publisher, geometryType: string): Promise<{ itemId: string; layer: string }> {
   const name = uniq('svc');
-  const created = await post(t.base, `content/users/${pub.username}/createService`, { createParameters: JSON.stringify({ name }), outputType: 'featureService' }, pub.token);
+  const created = await post(
+    t.base,
+    `content/users/${pub.username}/createService`,
+    { createParameters: JSON.stringify({ name }), outputType: 'featureService' },
+    pub.token,
+  );
   const url = created.body.serviceurl as string;
-  const def = await post(url.replace('/rest/services/', '/rest/admin/services/'), 'addToDefinition', { addToDefinition: JSON.stringify({ layers: [{ name: 'L', geometryType, fields: FIELDS }] }) }, pub.token);
+  const def = await post(
+    url.replace('/rest/services/', '/rest/admin/services/'),
+    'addToDefinition',
+    { addToDefinition: JSON.stringify({ layers: [{ name: 'L', geometryType, fields: FIELDS }] }) },
+    pub.token,
+  );
   expect(def.body.success).toBe(true);
   return { itemId: created.body.itemId, layer: `${url}/0` };
 }
@@ -61,8 +71,20 @@ function ringBomb(n: number): number[][][] {
   const rings: number[][][] = [];
   for (let i = 0; i < n; i++) {
     const [x, y] = [(i % side) * 2, Math.floor(i / side) * 2];
-    rings.push([[x, y], [x, y + 1], [x + 1, y + 1], [x + 1, y], [x, y]]);
-    rings.push([[x + 0.25, y + 0.25], [x + 0.75, y + 0.25], [x + 0.75, y + 0.75], [x + 0.25, y + 0.75], [x + 0.25, y + 0.25]]);
+    rings.push([
+      [x, y],
+      [x, y + 1],
+      [x + 1, y + 1],
+      [x + 1, y],
+      [x, y],
+    ]);
+    rings.push([
+      [x + 0.25, y + 0.25],
+      [x + 0.75, y + 0.25],
+      [x + 0.75, y + 0.75],
+      [x + 0.25, y + 0.75],
+      [x + 0.25, y + 0.25],
+    ]);
   }
   return rings;
 }
@@ -94,7 +116,8 @@ describe('compute budget: default limits', () => {
 
   it('assembles a polygon of 100,000 rings (the limit) off the event loop and refuses 100,001 per feature', async () => {
     const s = await newService(t, pub, 'esriGeometryPolygon');
-    const features = (rings: number[][][]) => JSON.stringify([{ attributes: { Name: 'bomb' }, geometry: { rings, spatialReference: { wkid: 4326 } } }]);
+    const features = (rings: number[][][]) =>
+      JSON.stringify([{ attributes: { Name: 'bomb' }, geometry: { rings, spatialReference: { wkid: 4326 } } }]);
     const atLimit = form({ features: features(ringBomb(50_000)) });
     const { result: ok, slowest, stall } = await probing(t, () => send(s.layer, 'addFeatures', atLimit));
     expect(ok.body.addResults).toEqual([{ objectId: expect.any(Number), globalId: null, success: true }]);
@@ -108,7 +131,12 @@ describe('compute budget: default limits', () => {
     const body = form({ features: features(over), rollbackOnFailure: 'false' });
     const refused = await probing(t, () => send(s.layer, 'addFeatures', body));
     expect(refused.result.body.addResults).toEqual([
-      { objectId: null, globalId: null, success: false, error: { code: 1000, description: "The geometry has more than 100000 rings (the server's limit per geometry)." } },
+      {
+        objectId: null,
+        globalId: null,
+        success: false,
+        error: { code: 1000, description: "The geometry has more than 100000 rings (the server's limit per geometry)." },
+      },
     ]);
     expect(refused.stall).toBeLessThan(LOOP_MS);
     expect(refused.slowest).toBeLessThan(HTTP_MS);
@@ -120,7 +148,20 @@ describe('compute budget: default limits', () => {
     const rings: number[][][] = [];
     for (let i = 0; i < 25_000; i++) {
       const e = i * 1e-6;
-      rings.push([[0, 0], [0, 10 - e], [10 - e, 0], [0, 0]], [[9.9, 9.9], [9.95, 9.9], [9.95, 9.95], [9.9, 9.9]]);
+      rings.push(
+        [
+          [0, 0],
+          [0, 10 - e],
+          [10 - e, 0],
+          [0, 0],
+        ],
+        [
+          [9.9, 9.9],
+          [9.95, 9.9],
+          [9.95, 9.95],
+          [9.9, 9.9],
+        ],
+      );
       rings[rings.length - 2][1][0] = e; // distinct triangles, same box
     }
     const body = form({ features: JSON.stringify([{ geometry: { rings } }]) });
@@ -139,7 +180,12 @@ describe('compute budget: tight limits', () => {
   let big: { itemId: string; layer: string };
 
   beforeAll(async () => {
-    t = await startApp({ QUERY_TIMEOUT_MS: String(QUERY_TIMEOUT_MS), QUERY_POOL_SIZE: '3', GEOMETRY_MAX_VERTICES: '100', GEOMETRY_MAX_REQUEST_VERTICES: '1000' });
+    t = await startApp({
+      QUERY_TIMEOUT_MS: String(QUERY_TIMEOUT_MS),
+      QUERY_POOL_SIZE: '3',
+      GEOMETRY_MAX_VERTICES: '100',
+      GEOMETRY_MAX_REQUEST_VERTICES: '1000',
+    });
     pub = await createUser(t.base, await adminToken(t.base), 'org_publisher');
     big = await newService(t, pub, 'esriGeometryPoint');
     await post(t.base, `content/users/${pub.username}/items/${big.itemId}/share`, { everyone: 'true' }, pub.token);
@@ -153,13 +199,19 @@ describe('compute budget: tight limits', () => {
   afterAll(() => t.close());
 
   /** About 1.5 MB of text per row: minutes of CPU on 200,000 rows without a timeout. */
-  const burner = `CHAR_LENGTH(CONCAT(${Array(40).fill(`CONCAT(${Array(40).fill('name').join(',')})`).join(',')})) > 0`;
+  const burner = `CHAR_LENGTH(CONCAT(${Array(40)
+    .fill(`CONCAT(${Array(40).fill('name').join(',')})`)
+    .join(',')})) > 0`;
 
   it('cuts an anonymous CPU-burning where clause at QUERY_TIMEOUT_MS with a clean envelope, /health answering throughout', async () => {
     expect(burner.length).toBeLessThan(10_000);
     const start = Date.now();
     const { result, slowest } = await probing(t, () => post(big.layer, 'query', { where: burner, returnCountOnly: 'true' }));
-    expect(result.body.error).toEqual({ code: 400, message: 'Unable to complete operation.', details: [`The query took longer than ${QUERY_TIMEOUT_MS} ms (the server's limit).`] });
+    expect(result.body.error).toEqual({
+      code: 400,
+      message: 'Unable to complete operation.',
+      details: [`The query took longer than ${QUERY_TIMEOUT_MS} ms (the server's limit).`],
+    });
     expect(Date.now() - start).toBeLessThan(QUERY_TIMEOUT_MS + 3000);
     expect(slowest).toBeLessThan(HTTP_MS);
     // The pool is usable again afterwards.
@@ -179,7 +231,12 @@ describe('compute budget: tight limits', () => {
     const self = await get(t.base, 'community/self', {}, pub.token);
     const selfMs = Date.now() - t0;
     const t1 = Date.now();
-    const token = await post(t.base, 'generateToken', { username: pub.username, password: pub.password, client: 'requestip', expiration: 5 });
+    const token = await post(t.base, 'generateToken', {
+      username: pub.username,
+      password: pub.password,
+      client: 'requestip',
+      expiration: 5,
+    });
     const tokenMs = Date.now() - t1;
     expect(self.body.username).toBe(pub.username);
     expect(token.body.token).toEqual(expect.any(String));
@@ -221,7 +278,9 @@ describe('compute budget: tight limits', () => {
     }
     expect(replies.some((r) => !r.body.error)).toBe(true);
     // Anonymous edits never reach the feature pool: they are refused first, asking the client to sign in.
-    const edit = await post(big.layer, 'addFeatures', { features: JSON.stringify([{ attributes: { Name: 'x' }, geometry: { x: 1, y: 1 } }]) });
+    const edit = await post(big.layer, 'addFeatures', {
+      features: JSON.stringify([{ attributes: { Name: 'x' }, geometry: { x: 1, y: 1 } }]),
+    });
     expect(edit.body.error.code).toBe(499);
   }, 30_000);
 
@@ -236,12 +295,27 @@ describe('compute budget: tight limits', () => {
   it('refuses geometry over the per-geometry vertex limit per feature, and a request over the per-request limit as a whole', async () => {
     const s = await newService(t, pub, 'esriGeometryPolyline');
     const path = (n: number) => Array.from({ length: n }, (_, i) => [i, i]);
-    const one = await post(s.layer, 'addFeatures', { features: JSON.stringify([{ geometry: { paths: [path(101)] } }, { geometry: { paths: [path(100)] } }]), rollbackOnFailure: 'false' }, pub.token);
-    expect(one.body.addResults[0]).toMatchObject({ success: false, error: { code: 1000, description: "The geometry has more than 100 vertices (the server's limit per geometry)." } });
+    const one = await post(
+      s.layer,
+      'addFeatures',
+      {
+        features: JSON.stringify([{ geometry: { paths: [path(101)] } }, { geometry: { paths: [path(100)] } }]),
+        rollbackOnFailure: 'false',
+      },
+      pub.token,
+    );
+    expect(one.body.addResults[0]).toMatchObject({
+      success: false,
+      error: { code: 1000, description: "The geometry has more than 100 vertices (the server's limit per geometry)." },
+    });
     expect(one.body.addResults[1]).toMatchObject({ success: true });
     const many = JSON.stringify(Array.from({ length: 11 }, () => ({ geometry: { paths: [path(100)] } })));
     const all = await post(s.layer, 'applyEdits', { adds: many }, pub.token);
-    expect(all.body.error).toEqual({ code: 400, message: 'Unable to complete operation.', details: ["The request has more than 1000 vertices in all (the server's limit per request)."] });
+    expect(all.body.error).toEqual({
+      code: 400,
+      message: 'Unable to complete operation.',
+      details: ["The request has more than 1000 vertices in all (the server's limit per request)."],
+    });
     const [{ n }] = await t.db.query(`SELECT count(*)::int AS n FROM "svc_${s.itemId}".l0`);
     expect(n).toBe(1);
   });

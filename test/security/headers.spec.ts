@@ -88,7 +88,11 @@ describe('CORS: any origin without credentials, credentials only for listed orig
   const preflight = (origin: string) =>
     fetch(`${t.base}/search`, {
       method: 'OPTIONS',
-      headers: { Origin: origin, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization,x-esri-authorization,content-type' },
+      headers: {
+        Origin: origin,
+        'Access-Control-Request-Method': 'POST',
+        'Access-Control-Request-Headers': 'authorization,x-esri-authorization,content-type',
+      },
     });
 
   it('a page on any origin may call the API with a token header, but never with credentials', async () => {

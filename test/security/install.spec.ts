@@ -9,7 +9,19 @@ import { spawnWorker } from '../support/worker';
 describe('GDAL driver check at worker start-up', () => {
   it('asks for every driver the export formats and the publish readers name', () => {
     const names = requiredGdalDrivers().map((n) => n.name);
-    for (const n of ['PostgreSQL', 'XLSX', 'ESRI Shapefile', 'GPKG', 'CSV', 'GeoJSON', 'OpenFileGDB', 'KML', 'FlatGeobuf', 'SQLite', 'OGR_VRT']) {
+    for (const n of [
+      'PostgreSQL',
+      'XLSX',
+      'ESRI Shapefile',
+      'GPKG',
+      'CSV',
+      'GeoJSON',
+      'OpenFileGDB',
+      'KML',
+      'FlatGeobuf',
+      'SQLite',
+      'OGR_VRT',
+    ]) {
       expect(names).toContain(n);
     }
     expect(requiredGdalDrivers().find((n) => n.name === 'SQLite')).toMatchObject({ write: true, creationOption: 'SPATIALITE' });
@@ -28,7 +40,11 @@ describe('GDAL driver check at worker start-up', () => {
       { name: 'CSV', write: true, creationOption: 'SPATIALITE' },
       { name: 'GeoJSON', write: true },
     ];
-    expect(missingGdalDrivers(needs)).toEqual(['NoSuchDriver (driver absent)', 'OGR_VRT (cannot write)', 'CSV (no SPATIALITE creation option)']);
+    expect(missingGdalDrivers(needs)).toEqual([
+      'NoSuchDriver (driver absent)',
+      'OGR_VRT (cannot write)',
+      'CSV (no SPATIALITE creation option)',
+    ]);
     expect(() => assertGdalDrivers(needs)).toThrow(GdalInstallError);
     expect(() => assertGdalDrivers(needs)).toThrow(/NoSuchDriver[\s\S]*npm_config_shared_gdal=true/);
   });
@@ -53,7 +69,11 @@ describe('GDAL driver check at worker start-up', () => {
   it('a worker whose GDAL lacks XLSX and PostgreSQL exits non-zero naming them, before connecting anywhere', async () => {
     // GDAL_SKIP unregisters drivers at start-up: the same GDAL as the one a bundled build would give, minus them.
     // The database URL points nowhere, so reaching "worker started" (or hanging on a connection) fails the test.
-    const config = loadConfig({ DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none', REDIS_URL: 'redis://127.0.0.1:1', DATA_DIR: '/tmp/never' });
+    const config = loadConfig({
+      DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none',
+      REDIS_URL: 'redis://127.0.0.1:1',
+      DATA_DIR: '/tmp/never',
+    });
     const w = spawnWorker(config, { GDAL_SKIP: 'XLSX,PostgreSQL' });
     const code = await w.exited;
     expect(code).not.toBe(0);

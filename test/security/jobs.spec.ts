@@ -38,15 +38,25 @@ function helpers(get$: () => { t: TestApp; pub: User }) {
     const form = new FormData();
     for (const [k, v] of Object.entries({ title: name, type, f: 'json', token: pub.token })) form.set(k, v);
     form.set('file', new Blob([body], { type: mime }), name);
-    const r = (await (await fetch(`${t.base}/content/users/${pub.username}/addItem`, { method: 'POST', body: form })).json()) as { id: string };
+    const r = (await (await fetch(`${t.base}/content/users/${pub.username}/addItem`, { method: 'POST', body: form })).json()) as {
+      id: string;
+    };
     if (!r.id) throw new Error(`upload failed: ${JSON.stringify(r)}`);
     return r.id;
   };
   const publish = async (itemId: string, filetype: string, params: object = {}) => {
     const { t, pub } = get$();
-    return (await post(t.base, `content/users/${pub.username}/publish`, { itemId, filetype, publishParameters: JSON.stringify({ name: uniq('svc'), ...params }) }, pub.token)).body;
+    return (
+      await post(
+        t.base,
+        `content/users/${pub.username}/publish`,
+        { itemId, filetype, publishParameters: JSON.stringify({ name: uniq('svc'), ...params }) },
+        pub.token,
+      )
+    ).body;
   };
-  const jobRow = async (id: string) => (await get$().t.db.query(`SELECT status, status_message, attempts FROM jobs WHERE id = $1`, [id]))[0];
+  const jobRow = async (id: string) =>
+    (await get$().t.db.query(`SELECT status, status_message, attempts FROM jobs WHERE id = $1`, [id]))[0];
   const finished = async (jobId: string, ms = 90000) => {
     await waitFor(`job ${jobId}`, async () => ['completed', 'failed', 'cancelled'].includes((await jobRow(jobId))?.status), ms);
     return jobRow(jobId);
@@ -55,7 +65,11 @@ function helpers(get$: () => { t: TestApp; pub: User }) {
 }
 
 function geojson(name: string, n: number): string {
-  const features = Array.from({ length: n }, (_, i) => ({ type: 'Feature', properties: { label: `f${i}`, n: i }, geometry: { type: 'Point', coordinates: [i % 180, (i % 80) / 2] } }));
+  const features = Array.from({ length: n }, (_, i) => ({
+    type: 'Feature',
+    properties: { label: `f${i}`, n: i },
+    geometry: { type: 'Point', coordinates: [i % 180, (i % 80) / 2] },
+  }));
   return JSON.stringify({ type: 'FeatureCollection', name, features });
 }
 
@@ -157,7 +171,10 @@ describe('jobs and publishing: hostile input', () => {
       expect((await get(`${s.serviceurl}/0`, 'query', { where: '1=1', returnCountOnly: true }, pub.token)).body.count).toBe(40);
       // -overwrite would have let GDAL recreate the table its own way: the identity key and GiST index must be ours.
       const schema = `svc_${s.serviceItemId}`;
-      const cols = await t.db.query(`SELECT column_name, is_identity FROM information_schema.columns WHERE table_schema = $1 AND table_name = 'l0' AND is_identity = 'YES'`, [schema]);
+      const cols = await t.db.query(
+        `SELECT column_name, is_identity FROM information_schema.columns WHERE table_schema = $1 AND table_name = 'l0' AND is_identity = 'YES'`,
+        [schema],
+      );
       expect(cols).toHaveLength(1);
     });
 
@@ -169,10 +186,23 @@ describe('jobs and publishing: hostile input', () => {
       // Export: a hostile layer name and field names only ever follow an option that takes them.
       const args = buildTranslateArgs({
         layer: {
-          id: 0, name: '-overwrite', schema: 's', table: 't', srid: 4326, geometryType: 'esriGeometryPoint', where: null, includeGeometry: true,
-          fields: [{ name: 'OBJECTID', column: 'objectid', type: 'esriFieldTypeOID' }, { name: '-update', column: '-update', type: 'esriFieldTypeString' }],
+          id: 0,
+          name: '-overwrite',
+          schema: 's',
+          table: 't',
+          srid: 4326,
+          geometryType: 'esriGeometryPoint',
+          where: null,
+          includeGeometry: true,
+          fields: [
+            { name: 'OBJECTID', column: 'objectid', type: 'esriFieldTypeOID' },
+            { name: '-update', column: '-update', type: 'esriFieldTypeString' },
+          ],
         } as never,
-        format: 'geojson', layerName: '-overwrite', update: false, target: null,
+        format: 'geojson',
+        layerName: '-overwrite',
+        update: false,
+        target: null,
       });
       const takesValue = new Set(['-f', '-nln', '-nlt', '-sql', '-t_srs', '-lco', '-dsco']);
       for (let i = 0; i < args.length; i++) {
@@ -194,13 +224,34 @@ describe('jobs and publishing: hostile input', () => {
     };
 
     it('fails an export whose source table is broken after exactly one attempt', async () => {
-      const created = (await post(t.base, `content/users/${pub.username}/createService`, { createParameters: JSON.stringify({ name: uniq('broken') }), outputType: 'featureService' }, pub.token)).body;
-      await post(created.serviceurl.replace('/rest/services/', '/rest/admin/services/'), 'addToDefinition', {
-        addToDefinition: JSON.stringify({ layers: [{ name: 'L', geometryType: 'esriGeometryPoint', fields: [{ name: 'N', type: 'esriFieldTypeInteger' }] }] }),
-      }, pub.token);
+      const created = (
+        await post(
+          t.base,
+          `content/users/${pub.username}/createService`,
+          { createParameters: JSON.stringify({ name: uniq('broken') }), outputType: 'featureService' },
+          pub.token,
+        )
+      ).body;
+      await post(
+        created.serviceurl.replace('/rest/services/', '/rest/admin/services/'),
+        'addToDefinition',
+        {
+          addToDefinition: JSON.stringify({
+            layers: [{ name: 'L', geometryType: 'esriGeometryPoint', fields: [{ name: 'N', type: 'esriFieldTypeInteger' }] }],
+          }),
+        },
+        pub.token,
+      );
       // The layer's definition names a column its table no longer has: every attempt would fail the same way.
       await t.db.query(`ALTER TABLE "svc_${created.itemId}".l0 DROP COLUMN n`);
-      const e = (await post(t.base, `content/users/${pub.username}/export`, { itemId: created.itemId, exportFormat: 'CSV', exportParameters: JSON.stringify({ layers: [{ id: 0 }] }) }, pub.token)).body;
+      const e = (
+        await post(
+          t.base,
+          `content/users/${pub.username}/export`,
+          { itemId: created.itemId, exportFormat: 'CSV', exportParameters: JSON.stringify({ layers: [{ id: 0 }] }) },
+          pub.token,
+        )
+      ).body;
       expect(e.jobId).toBeDefined();
       // Five attempts with 2 s exponential backoff take 30 s; a permanent failure ends within a few seconds.
       const row = await h.finished(e.jobId, 15000);
@@ -259,13 +310,16 @@ describe('jobs: zip and feature limits', () => {
   let dir: string;
   const h = helpers(() => ({ t, pub }));
 
-  beforeAll(async () => ({ t, worker, pub, dir } = await stack({ PUBLISH_MAX_UNPACKED_MB: '1', PUBLISH_MAX_FEATURES: '500' }, 'jobs-limits-')));
+  beforeAll(
+    async () => ({ t, worker, pub, dir } = await stack({ PUBLISH_MAX_UNPACKED_MB: '1', PUBLISH_MAX_FEATURES: '500' }, 'jobs-limits-')),
+  );
   afterAll(() => teardown(worker, t, dir));
 
   const layerCount = async (serviceItemId: string) => {
     const tables = await t.db.query(`SELECT table_name FROM feature_layers WHERE service_item_id = $1`, [serviceItemId]);
     let n = 0;
-    for (const { table_name } of tables) n += Number((await t.db.query(`SELECT count(*) AS n FROM "svc_${serviceItemId}"."${table_name}"`))[0].n);
+    for (const { table_name } of tables)
+      n += Number((await t.db.query(`SELECT count(*) AS n FROM "svc_${serviceItemId}"."${table_name}"`))[0].n);
     return n;
   };
 
@@ -493,7 +547,11 @@ describe('jobs: delete during a large publish', () => {
     expect(row.status).toBe('cancelled');
     expect(row.status_message).toMatch(/Cancelled/);
     // The load really stopped: no backend of the job is left, and the schema is gone.
-    await waitFor('the job sessions to end', async () => (await t.db.query(`SELECT 1 FROM pg_stat_activity WHERE application_name LIKE $1`, [`job-${s.jobId}-%`])).length === 0, 10000);
+    await waitFor(
+      'the job sessions to end',
+      async () => (await t.db.query(`SELECT 1 FROM pg_stat_activity WHERE application_name LIKE $1`, [`job-${s.jobId}-%`])).length === 0,
+      10000,
+    );
     expect(await t.db.query(`SELECT 1 FROM pg_namespace WHERE nspname = $1`, [`svc_${s.serviceItemId}`])).toHaveLength(0);
   }, 300000);
 });
@@ -507,11 +565,28 @@ describe('jobs: a failed export keeps no file', () => {
   beforeAll(async () => {
     t = await startApp({ JOB_LOCK_MS: '2000' });
     pub = await createUser(t.base, await adminToken(t.base), 'org_publisher');
-    const created = (await post(t.base, `content/users/${pub.username}/createService`, { createParameters: JSON.stringify({ name: uniq('stall') }), outputType: 'featureService' }, pub.token)).body;
-    await post(created.serviceurl.replace('/rest/services/', '/rest/admin/services/'), 'addToDefinition', {
-      addToDefinition: JSON.stringify({ layers: [{ name: 'Big', geometryType: 'esriGeometryPoint', fields: [{ name: 'N', type: 'esriFieldTypeInteger' }] }] }),
-    }, pub.token);
-    await t.db.query(`INSERT INTO "svc_${created.itemId}".l0 (n, shape) SELECT g, ST_SetSRID(ST_MakePoint(g % 360 - 180, (g % 170) - 85), 4326) FROM generate_series(1, $1) g`, [POINTS]);
+    const created = (
+      await post(
+        t.base,
+        `content/users/${pub.username}/createService`,
+        { createParameters: JSON.stringify({ name: uniq('stall') }), outputType: 'featureService' },
+        pub.token,
+      )
+    ).body;
+    await post(
+      created.serviceurl.replace('/rest/services/', '/rest/admin/services/'),
+      'addToDefinition',
+      {
+        addToDefinition: JSON.stringify({
+          layers: [{ name: 'Big', geometryType: 'esriGeometryPoint', fields: [{ name: 'N', type: 'esriFieldTypeInteger' }] }],
+        }),
+      },
+      pub.token,
+    );
+    await t.db.query(
+      `INSERT INTO "svc_${created.itemId}".l0 (n, shape) SELECT g, ST_SetSRID(ST_MakePoint(g % 360 - 180, (g % 170) - 85), 4326) FROM generate_series(1, $1) g`,
+      [POINTS],
+    );
     service = { itemId: created.itemId };
   }, 60000);
   afterAll(async () => {
@@ -524,7 +599,14 @@ describe('jobs: a failed export keeps no file', () => {
     let w2: INestApplicationContext | undefined;
     try {
       await w1.waitFor(/Nest application successfully started|PublishProcessor|ExportProcessor|started/i, 60000).catch(() => undefined);
-      const e = (await post(t.base, `content/users/${pub.username}/export`, { itemId: service.itemId, exportFormat: 'GeoPackage', exportParameters: JSON.stringify({ layers: [{ id: 0 }] }) }, pub.token)).body;
+      const e = (
+        await post(
+          t.base,
+          `content/users/${pub.username}/export`,
+          { itemId: service.itemId, exportFormat: 'GeoPackage', exportParameters: JSON.stringify({ layers: [{ id: 0 }] }) },
+          pub.token,
+        )
+      ).body;
       expect(e.jobId).toBeDefined();
       const row = async () => (await t.db.query(`SELECT status FROM jobs WHERE id = $1`, [e.jobId]))[0].status as string;
       await waitFor('the export to start', async () => (await row()) === 'processing', 60000, 10);
@@ -533,13 +615,24 @@ describe('jobs: a failed export keeps no file', () => {
       // Another process's stalled-job check finds the lock expired and, with no stall allowance, marks the job to
       // be failed; the next worker to fetch it (a live one, started now) fails it and closes the row.
       await sleep(2500);
-      checker = new Worker(QueueName.Export, null, { connection: bullConnection(t.config), prefix: t.config.queuePrefix, maxStalledCount: 0, stalledInterval: 200, autorun: false });
+      checker = new Worker(QueueName.Export, null, {
+        connection: bullConnection(t.config),
+        prefix: t.config.queuePrefix,
+        maxStalledCount: 0,
+        stalledInterval: 200,
+        autorun: false,
+      });
       const q = new Queue(QueueName.Export, { connection: bullConnection(t.config), prefix: t.config.queuePrefix });
       try {
-        await waitFor('the stalled-job check', async () => {
-          await (checker as unknown as { moveStalledJobsToWait(): Promise<unknown> }).moveStalledJobsToWait();
-          return (await (await q.getJob(e.jobId))?.getState()) !== 'active';
-        }, 20000, 300);
+        await waitFor(
+          'the stalled-job check',
+          async () => {
+            await (checker as unknown as { moveStalledJobsToWait(): Promise<unknown> }).moveStalledJobsToWait();
+            return (await (await q.getJob(e.jobId))?.getState()) !== 'active';
+          },
+          20000,
+          300,
+        );
         w2 = await startWorker(t.config);
         await waitFor('BullMQ to fail the stalled job', async () => (await (await q.getJob(e.jobId))?.getState()) === 'failed', 20000);
       } finally {

@@ -5,7 +5,11 @@ import { ApiProcess, spawnApi } from './support/spawn-api';
 describe('logs keep secrets out', () => {
   let api: ApiProcess;
   let admin: string;
-  const lines = () => api.stdout().split('\n').filter((l) => l.startsWith('{'));
+  const lines = () =>
+    api
+      .stdout()
+      .split('\n')
+      .filter((l) => l.startsWith('{'));
 
   beforeAll(async () => {
     api = await spawnApi({ LOG_LEVEL: 'info' });
@@ -46,7 +50,9 @@ describe('logs keep secrets out', () => {
       const username = uniq('race');
       const pw = [`pw-${uniq('a')}`, `pw-${uniq('b')}`];
       passwords.push(...pw);
-      const replies = await Promise.all(pw.map((password) => post(root, 'portaladmin/security/users/createUser', { username, password, role: 'org_user' }, admin)));
+      const replies = await Promise.all(
+        pw.map((password) => post(root, 'portaladmin/security/users/createUser', { username, password, role: 'org_user' }, admin)),
+      );
       expect(replies.filter((r) => r.body?.status === 'success')).toHaveLength(1);
       await new Promise((res) => setTimeout(res, 300));
       conflicts = lines().filter((l) => l.includes('"23505"')).length;

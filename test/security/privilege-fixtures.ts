@@ -12,7 +12,14 @@ export interface Person {
   token: string;
 }
 
-export const USER_PRIVILEGES = ['portal:user:createItem', 'portal:user:createGroup', 'portal:user:shareToGroup', 'portal:user:shareToOrg', 'portal:user:shareToPublic', 'portal:user:joinGroup'];
+export const USER_PRIVILEGES = [
+  'portal:user:createItem',
+  'portal:user:createGroup',
+  'portal:user:shareToGroup',
+  'portal:user:shareToOrg',
+  'portal:user:shareToPublic',
+  'portal:user:joinGroup',
+];
 
 /**
  * Custom roles are a user role plus admin privileges, as ArcGIS builds them on a user-type template: the admin
@@ -59,18 +66,39 @@ function check(r: Reply, what: string): Reply {
 
 export async function createRole(f: Pick<Fixtures, 't' | 'admin'>, privileges: readonly string[]): Promise<string> {
   const role = check(await post(f.t.base, 'portals/self/createRole', { name: uniq('role') }, f.admin), 'createRole');
-  check(await post(f.t.base, `portals/self/roles/${role.body.id}/setPrivileges`, { privileges: JSON.stringify({ privileges }) }, f.admin), 'setPrivileges');
+  check(
+    await post(f.t.base, `portals/self/roles/${role.body.id}/setPrivileges`, { privileges: JSON.stringify({ privileges }) }, f.admin),
+    'setPrivileges',
+  );
   return role.body.id;
 }
 
 export async function newService(f: Pick<Fixtures, 't'>, owner: Person): Promise<Service> {
   const name = uniq('psvc');
-  const created = check(await post(f.t.base, `content/users/${owner.username}/createService`, { createParameters: JSON.stringify({ name }), outputType: 'featureService' }, owner.token), 'createService');
+  const created = check(
+    await post(
+      f.t.base,
+      `content/users/${owner.username}/createService`,
+      { createParameters: JSON.stringify({ name }), outputType: 'featureService' },
+      owner.token,
+    ),
+    'createService',
+  );
   const url: string = created.body.serviceurl;
   const admin = url.replace('/rest/services/', '/rest/admin/services/');
-  const def = { layers: [{ name: 'Pts', geometryType: 'esriGeometryPoint', fields: [{ name: 'Name', type: 'esriFieldTypeString', length: 50 }] }] };
+  const def = {
+    layers: [{ name: 'Pts', geometryType: 'esriGeometryPoint', fields: [{ name: 'Name', type: 'esriFieldTypeString', length: 50 }] }],
+  };
   check(await post(admin, 'addToDefinition', { addToDefinition: JSON.stringify(def) }, owner.token), 'addToDefinition');
-  check(await post(`${url}/0`, 'addFeatures', { features: JSON.stringify([{ attributes: { Name: 'a' }, geometry: { x: 1, y: 1 } }]) }, owner.token), 'addFeatures');
+  check(
+    await post(
+      `${url}/0`,
+      'addFeatures',
+      { features: JSON.stringify([{ attributes: { Name: 'a' }, geometry: { x: 1, y: 1 } }]) },
+      owner.token,
+    ),
+    'addFeatures',
+  );
   return { name, itemId: created.body.itemId, url, admin, layer: `${url}/0` };
 }
 
@@ -78,7 +106,9 @@ async function uploadCsv(f: Pick<Fixtures, 't'>, owner: Person): Promise<string>
   const form = new FormData();
   for (const [k, v] of Object.entries({ title: uniq('csv'), type: 'CSV', f: 'json', token: owner.token })) form.set(k, v);
   form.set('file', new Blob(['x,y,name\n1,2,a\n'], { type: 'text/csv' }), 'points.csv');
-  const r = (await (await fetch(`${f.t.base}/content/users/${owner.username}/addItem`, { method: 'POST', body: form })).json()) as { id?: string };
+  const r = (await (await fetch(`${f.t.base}/content/users/${owner.username}/addItem`, { method: 'POST', body: form })).json()) as {
+    id?: string;
+  };
   if (!r.id) throw new Error(`CSV upload failed: ${JSON.stringify(r)}`);
   return r.id;
 }

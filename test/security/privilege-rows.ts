@@ -55,7 +55,12 @@ function expectState(ok: boolean, what: string): void {
 }
 
 async function freshItem(c: Ctx, share: { groups?: string; org?: string } = {}): Promise<string> {
-  const r = await post(base(c), `content/users/${owner(c).username}/addItem`, { title: uniq('cell'), type: 'Web Map', text: '{}' }, owner(c).token);
+  const r = await post(
+    base(c),
+    `content/users/${owner(c).username}/addItem`,
+    { title: uniq('cell'), type: 'Web Map', text: '{}' },
+    owner(c).token,
+  );
   if (share.groups || share.org) await post(base(c), `content/users/${owner(c).username}/items/${r.body.id}/share`, share, owner(c).token);
   return r.body.id;
 }
@@ -77,7 +82,12 @@ async function freshUser(c: Ctx, role: string): Promise<string> {
 const groupCount = async (c: Ctx, item: string, group: string) =>
   (await q1(c, 'SELECT count(*)::int AS n FROM item_shares WHERE item_id = $1 AND group_id = $2', [item, group])).n as number;
 const memberType = async (c: Ctx, group: string, user: string) =>
-  (await q1(c, 'SELECT m.member_type FROM group_members m JOIN users u ON u.id = m.user_id WHERE m.group_id = $1 AND u.username = $2', [group, user]))?.member_type;
+  (
+    await q1(c, 'SELECT m.member_type FROM group_members m JOIN users u ON u.id = m.user_id WHERE m.group_id = $1 AND u.username = $2', [
+      group,
+      user,
+    ])
+  )?.member_type;
 
 function exportRow(what: string, svc: 'svcPrivate' | 'svcOrg', dest: (c: Ctx) => string, cells: string[]): Row {
   return {
@@ -99,40 +109,87 @@ const self = (c: Ctx) => (c.me ?? owner(c)).username;
 //                                  anon   revoked owner  other  member manager admin  view   update share  users
 export const ROWS: Row[] = [
   // ── identity ──
-  { route: 'community/self', what: 'own record', call: (c) => g(c, 'community/self'),
-    cells: [E499, E498, OK, OK, OK, OK, OK, OK, OK, OK, OK] },
-  { route: 'community/users/<user>', what: "owner's full record", call: (c) => g(c, `community/users/${owner(c).username}`), done: (b) => 'email' in b,
-    cells: [USER, E498, OK, NOT, NOT, NOT, OK, NOT, NOT, NOT, OK] },
-  { route: 'portals/self', what: 'portal', call: (c) => g(c, 'portals/self'),
-    cells: [OK, E498, OK, OK, OK, OK, OK, OK, OK, OK, OK] },
-  { route: 'portals/self/createRole', what: 'new role', call: (c) => p(c, 'portals/self/createRole', { name: uniq('cellrole') }),
-    cells: [E499, E498, E403, E403, E403, E403, OK, E403, E403, E403, E403] },
-  { route: 'portals/self/roles/<id>/setPrivileges', what: 'fresh role',
+  {
+    route: 'community/self',
+    what: 'own record',
+    call: (c) => g(c, 'community/self'),
+    cells: [E499, E498, OK, OK, OK, OK, OK, OK, OK, OK, OK],
+  },
+  {
+    route: 'community/users/<user>',
+    what: "owner's full record",
+    call: (c) => g(c, `community/users/${owner(c).username}`),
+    done: (b) => 'email' in b,
+    cells: [USER, E498, OK, NOT, NOT, NOT, OK, NOT, NOT, NOT, OK],
+  },
+  { route: 'portals/self', what: 'portal', call: (c) => g(c, 'portals/self'), cells: [OK, E498, OK, OK, OK, OK, OK, OK, OK, OK, OK] },
+  {
+    route: 'portals/self/createRole',
+    what: 'new role',
+    call: (c) => p(c, 'portals/self/createRole', { name: uniq('cellrole') }),
+    cells: [E499, E498, E403, E403, E403, E403, OK, E403, E403, E403, E403],
+  },
+  {
+    route: 'portals/self/roles/<id>/setPrivileges',
+    what: 'fresh role',
     setup: async (c) => ({ role: (await post(base(c), 'portals/self/createRole', { name: uniq('cellrole') }, c.f.admin)).body.id }),
-    call: (c) => p(c, `portals/self/roles/${c.s.role}/setPrivileges`, { privileges: JSON.stringify({ privileges: ['portal:user:createItem'] }) }),
-    cells: [E499, E498, E403, E403, E403, E403, OK, E403, E403, E403, E403] },
-  { route: 'portals/self/updateUserRole', what: 'org_user stays org_user',
+    call: (c) =>
+      p(c, `portals/self/roles/${c.s.role}/setPrivileges`, { privileges: JSON.stringify({ privileges: ['portal:user:createItem'] }) }),
+    cells: [E499, E498, E403, E403, E403, E403, OK, E403, E403, E403, E403],
+  },
+  {
+    route: 'portals/self/updateUserRole',
+    what: 'org_user stays org_user',
     call: (c) => p(c, 'portals/self/updateUserRole', { user: c.f.recipient.username, role: 'org_user' }),
-    cells: [E499, E498, E403, E403, E403, E403, OK, E403, E403, E403, OK] },
-  { route: 'portals/self/updateUserRole', what: "administrator demoted to the user-manager's role",
+    cells: [E499, E498, E403, E403, E403, E403, OK, E403, E403, E403, OK],
+  },
+  {
+    route: 'portals/self/updateUserRole',
+    what: "administrator demoted to the user-manager's role",
     setup: async (c) => ({ target: await freshUser(c, 'org_admin') }),
     call: (c) => p(c, 'portals/self/updateUserRole', { user: c.s.target, role: c.f.roleIds.users }),
     verify: async (c, allowed) => {
       const u = await q1(c, 'SELECT role, role_id FROM users WHERE username = $1', [c.s.target]);
-      expectState(allowed ? u.role_id === c.f.roleIds.users : u.role === 'org_admin' && u.role_id === null, `role now ${JSON.stringify(u)}`);
+      expectState(
+        allowed ? u.role_id === c.f.roleIds.users : u.role === 'org_admin' && u.role_id === null,
+        `role now ${JSON.stringify(u)}`,
+      );
     },
-    cells: [E499, E498, E403, E403, E403, E403, OK, E403, E403, E403, E403] },
-  { route: 'portaladmin/security/users/createUser', what: 'org_user',
-    call: (c) => post(c.f.t.root, 'portaladmin/security/users/createUser', { username: uniq('made'), password: 'long-enough-1', role: 'org_user' }, c.token),
-    cells: [E499, E498, E403, E403, E403, E403, OK, E403, E403, E403, OK] },
-  { route: 'portaladmin/security/users/createUser', what: 'org_admin',
-    call: (c) => post(c.f.t.root, 'portaladmin/security/users/createUser', { username: uniq('made'), password: 'long-enough-1', role: 'org_admin' }, c.token),
-    cells: [E499, E498, E403, E403, E403, E403, OK, E403, E403, E403, E403] },
+    cells: [E499, E498, E403, E403, E403, E403, OK, E403, E403, E403, E403],
+  },
+  {
+    route: 'portaladmin/security/users/createUser',
+    what: 'org_user',
+    call: (c) =>
+      post(
+        c.f.t.root,
+        'portaladmin/security/users/createUser',
+        { username: uniq('made'), password: 'long-enough-1', role: 'org_user' },
+        c.token,
+      ),
+    cells: [E499, E498, E403, E403, E403, E403, OK, E403, E403, E403, OK],
+  },
+  {
+    route: 'portaladmin/security/users/createUser',
+    what: 'org_admin',
+    call: (c) =>
+      post(
+        c.f.t.root,
+        'portaladmin/security/users/createUser',
+        { username: uniq('made'), password: 'long-enough-1', role: 'org_admin' },
+        c.token,
+      ),
+    cells: [E499, E498, E403, E403, E403, E403, OK, E403, E403, E403, E403],
+  },
   ...(
     [
       ["owner's token (publisher)", (c: Ctx) => owner(c), [E499, E498, OK, REVOKE, REVOKE, REVOKE, OK, REVOKE, REVOKE, REVOKE, E403]],
       ["a plain user's token", (c: Ctx) => c.f.recipient, [E499, E498, REVOKE, REVOKE, REVOKE, REVOKE, OK, REVOKE, REVOKE, REVOKE, OK]],
-      ["the administrator's token", (c: Ctx) => c.f.people.admin, [E499, E498, REVOKE, REVOKE, REVOKE, REVOKE, OK, REVOKE, REVOKE, REVOKE, E403]],
+      [
+        "the administrator's token",
+        (c: Ctx) => c.f.people.admin,
+        [E499, E498, REVOKE, REVOKE, REVOKE, REVOKE, OK, REVOKE, REVOKE, REVOKE, E403],
+      ],
     ] as const
   ).map(([what, whose, cells]): Row => ({
     route: 'oauth2/revokeToken',
@@ -144,47 +201,131 @@ export const ROWS: Row[] = [
   })),
 
   // ── content ──
-  { route: 'content/users/<user>/addItem', what: "into the owner's content", call: (c) => p(c, `content/users/${owner(c).username}/addItem`, { title: uniq('x'), type: 'Web Map', text: '{}' }),
-    cells: [E499, E498, OK, E403, E403, E403, E403, E403, E403, E403, E403] },
-  { route: 'content/users/<user>/addItem', what: 'into own content', call: (c) => p(c, `content/users/${self(c)}/addItem`, { title: uniq('x'), type: 'Web Map', text: '{}' }),
-    cells: [E499, E498, OK, OK, OK, OK, OK, OK, OK, OK, OK] },
-  { route: 'content/users/<user>', what: "owner's listing", call: (c) => g(c, `content/users/${owner(c).username}`),
-    cells: [E499, E498, OK, E403, E403, E403, OK, OK, E403, E403, E403] },
-  { route: 'content/items/<id>', what: 'private item', call: (c) => g(c, `content/items/${c.f.privateItem}`),
-    cells: [ITEM, E498, OK, ITEM, ITEM, ITEM, OK, OK, ITEM, ITEM, ITEM] },
-  { route: 'content/items/<id>', what: 'item shared to the group', call: (c) => g(c, `content/items/${c.f.groupItem}`),
-    cells: [ITEM, E498, OK, ITEM, OK, OK, OK, OK, ITEM, ITEM, ITEM] },
-  { route: 'content/items/<id>/data', what: 'private item', call: (c) => g(c, `content/items/${c.f.privateItem}/data`), done: (b) => b?.secret === 1,
-    cells: [ITEM, E498, OK, ITEM, ITEM, ITEM, OK, OK, ITEM, ITEM, ITEM] },
-  { route: 'search', what: 'finds the private item', call: (c) => g(c, 'search', { q: `id:${c.f.privateItem}` }), done: (b, c) => b.results.some((r: any) => r.id === c.f.privateItem),
-    cells: [NOT, E498, OK, NOT, NOT, NOT, OK, OK, NOT, NOT, NOT] },
-  { route: 'content/users/<user>/items/<id>/status', what: 'private item', call: (c) => g(c, `content/users/${owner(c).username}/items/${c.f.privateItem}/status`),
-    cells: [E499, E498, OK, ITEM, ITEM, ITEM, OK, OK, ITEM, ITEM, ITEM] },
-  { route: 'content/users/<user>/items/<id>/delete', what: 'private item',
+  {
+    route: 'content/users/<user>/addItem',
+    what: "into the owner's content",
+    call: (c) => p(c, `content/users/${owner(c).username}/addItem`, { title: uniq('x'), type: 'Web Map', text: '{}' }),
+    cells: [E499, E498, OK, E403, E403, E403, E403, E403, E403, E403, E403],
+  },
+  {
+    route: 'content/users/<user>/addItem',
+    what: 'into own content',
+    call: (c) => p(c, `content/users/${self(c)}/addItem`, { title: uniq('x'), type: 'Web Map', text: '{}' }),
+    cells: [E499, E498, OK, OK, OK, OK, OK, OK, OK, OK, OK],
+  },
+  {
+    route: 'content/users/<user>',
+    what: "owner's listing",
+    call: (c) => g(c, `content/users/${owner(c).username}`),
+    cells: [E499, E498, OK, E403, E403, E403, OK, OK, E403, E403, E403],
+  },
+  {
+    route: 'content/items/<id>',
+    what: 'private item',
+    call: (c) => g(c, `content/items/${c.f.privateItem}`),
+    cells: [ITEM, E498, OK, ITEM, ITEM, ITEM, OK, OK, ITEM, ITEM, ITEM],
+  },
+  {
+    route: 'content/items/<id>',
+    what: 'item shared to the group',
+    call: (c) => g(c, `content/items/${c.f.groupItem}`),
+    cells: [ITEM, E498, OK, ITEM, OK, OK, OK, OK, ITEM, ITEM, ITEM],
+  },
+  {
+    route: 'content/items/<id>/data',
+    what: 'private item',
+    call: (c) => g(c, `content/items/${c.f.privateItem}/data`),
+    done: (b) => b?.secret === 1,
+    cells: [ITEM, E498, OK, ITEM, ITEM, ITEM, OK, OK, ITEM, ITEM, ITEM],
+  },
+  {
+    route: 'search',
+    what: 'finds the private item',
+    call: (c) => g(c, 'search', { q: `id:${c.f.privateItem}` }),
+    done: (b, c) => b.results.some((r: any) => r.id === c.f.privateItem),
+    cells: [NOT, E498, OK, NOT, NOT, NOT, OK, OK, NOT, NOT, NOT],
+  },
+  {
+    route: 'content/users/<user>/items/<id>/status',
+    what: 'private item',
+    call: (c) => g(c, `content/users/${owner(c).username}/items/${c.f.privateItem}/status`),
+    cells: [E499, E498, OK, ITEM, ITEM, ITEM, OK, OK, ITEM, ITEM, ITEM],
+  },
+  {
+    route: 'content/users/<user>/items/<id>/delete',
+    what: 'private item',
     setup: async (c) => ({ item: await freshItem(c) }),
     call: (c) => p(c, `content/users/${owner(c).username}/items/${c.s.item}/delete`),
-    verify: async (c, allowed) => expectState(!(await q1(c, 'SELECT 1 FROM items WHERE id = $1', [c.s.item])) === allowed, 'item presence does not match the answer'),
-    cells: [E499, E498, OK, ITEM, ITEM, ITEM, OK, E403, ITEM, ITEM, ITEM] },
+    verify: async (c, allowed) =>
+      expectState(!(await q1(c, 'SELECT 1 FROM items WHERE id = $1', [c.s.item])) === allowed, 'item presence does not match the answer'),
+    cells: [E499, E498, OK, ITEM, ITEM, ITEM, OK, E403, ITEM, ITEM, ITEM],
+  },
 
   // ── groups ──
-  { route: 'community/createGroup', what: 'new group', call: (c) => p(c, 'community/createGroup', { title: uniq('g'), access: 'private' }),
-    cells: [E499, E498, OK, OK, OK, OK, OK, OK, OK, OK, OK] },
-  { route: 'community/groups/<id>', what: 'private group', call: (c) => g(c, `community/groups/${c.f.group}`),
-    cells: [GROUP, E498, OK, GROUP, OK, OK, OK, OK, GROUP, GROUP, GROUP] },
-  { route: 'content/groups/<id>', what: 'private group content', call: (c) => g(c, `content/groups/${c.f.group}`), done: (b, c) => b.items.some((i: any) => i.id === c.f.groupItem),
-    cells: [GROUP, E498, OK, GROUP, OK, OK, OK, OK, GROUP, GROUP, GROUP] },
-  { route: 'content/groups/<id>/search', what: 'private group content', call: (c) => g(c, `content/groups/${c.f.group}/search`), done: (b, c) => b.results.some((i: any) => i.id === c.f.groupItem),
-    cells: [GROUP, E498, OK, GROUP, OK, OK, OK, OK, GROUP, GROUP, GROUP] },
+  {
+    route: 'community/createGroup',
+    what: 'new group',
+    call: (c) => p(c, 'community/createGroup', { title: uniq('g'), access: 'private' }),
+    cells: [E499, E498, OK, OK, OK, OK, OK, OK, OK, OK, OK],
+  },
+  {
+    route: 'community/groups/<id>',
+    what: 'private group',
+    call: (c) => g(c, `community/groups/${c.f.group}`),
+    cells: [GROUP, E498, OK, GROUP, OK, OK, OK, OK, GROUP, GROUP, GROUP],
+  },
+  {
+    route: 'content/groups/<id>',
+    what: 'private group content',
+    call: (c) => g(c, `content/groups/${c.f.group}`),
+    done: (b, c) => b.items.some((i: any) => i.id === c.f.groupItem),
+    cells: [GROUP, E498, OK, GROUP, OK, OK, OK, OK, GROUP, GROUP, GROUP],
+  },
+  {
+    route: 'content/groups/<id>/search',
+    what: 'private group content',
+    call: (c) => g(c, `content/groups/${c.f.group}/search`),
+    done: (b, c) => b.results.some((i: any) => i.id === c.f.groupItem),
+    cells: [GROUP, E498, OK, GROUP, OK, OK, OK, OK, GROUP, GROUP, GROUP],
+  },
   ...(
     [
-      ['addUsers', 'member', false, (c: Ctx) => ({ users: c.f.recipient.username }), (b: any) => b.notAdded.length === 0, 'member',
-        [E499, E498, OK, GROUP, E403, OK, OK, E403, GROUP, GROUP, GROUP]],
-      ['addUsers', 'manager', false, (c: Ctx) => ({ admins: c.f.recipient.username }), (b: any) => b.notAdded.length === 0, 'admin',
-        [E499, E498, OK, GROUP, E403, E403, OK, E403, GROUP, GROUP, GROUP]],
-      ['removeUsers', 'member', true, (c: Ctx) => ({ users: c.f.recipient.username }), (b: any) => b.notRemoved.length === 0, undefined,
-        [E499, E498, OK, GROUP, E403, OK, OK, E403, GROUP, GROUP, GROUP]],
-      ['updateUserMemberships', 'member to manager', true, (c: Ctx) => ({ users: c.f.recipient.username, newMemberType: 'admin' }), (b: any) => b.results[0].success, 'admin',
-        [E499, E498, OK, GROUP, E403, E403, OK, E403, GROUP, GROUP, GROUP]],
+      [
+        'addUsers',
+        'member',
+        false,
+        (c: Ctx) => ({ users: c.f.recipient.username }),
+        (b: any) => b.notAdded.length === 0,
+        'member',
+        [E499, E498, OK, GROUP, E403, OK, OK, E403, GROUP, GROUP, GROUP],
+      ],
+      [
+        'addUsers',
+        'manager',
+        false,
+        (c: Ctx) => ({ admins: c.f.recipient.username }),
+        (b: any) => b.notAdded.length === 0,
+        'admin',
+        [E499, E498, OK, GROUP, E403, E403, OK, E403, GROUP, GROUP, GROUP],
+      ],
+      [
+        'removeUsers',
+        'member',
+        true,
+        (c: Ctx) => ({ users: c.f.recipient.username }),
+        (b: any) => b.notRemoved.length === 0,
+        undefined,
+        [E499, E498, OK, GROUP, E403, OK, OK, E403, GROUP, GROUP, GROUP],
+      ],
+      [
+        'updateUserMemberships',
+        'member to manager',
+        true,
+        (c: Ctx) => ({ users: c.f.recipient.username, newMemberType: 'admin' }),
+        (b: any) => b.results[0].success,
+        'admin',
+        [E499, E498, OK, GROUP, E403, E403, OK, E403, GROUP, GROUP, GROUP],
+      ],
     ] as const
   ).map(([op, what, withRecipient, params, done, after, cells]): Row => ({
     route: `community/groups/<id>/${op}`,
@@ -199,57 +340,125 @@ export const ROWS: Row[] = [
     },
     cells: [...cells],
   })),
-  { route: 'community/groups/<id>/delete', what: 'private group',
+  {
+    route: 'community/groups/<id>/delete',
+    what: 'private group',
     setup: async (c) => ({ group: await freshGroup(c, false) }),
     call: (c) => p(c, `community/groups/${c.s.group}/delete`),
-    verify: async (c, allowed) => expectState(!(await q1(c, 'SELECT 1 FROM groups WHERE id = $1', [c.s.group])) === allowed, 'group presence does not match the answer'),
-    cells: [E499, E498, OK, GROUP, E403, E403, OK, E403, GROUP, GROUP, GROUP] },
+    verify: async (c, allowed) =>
+      expectState(
+        !(await q1(c, 'SELECT 1 FROM groups WHERE id = $1', [c.s.group])) === allowed,
+        'group presence does not match the answer',
+      ),
+    cells: [E499, E498, OK, GROUP, E403, E403, OK, E403, GROUP, GROUP, GROUP],
+  },
 
   // ── sharing ──
-  { route: 'content/users/<user>/items/<id>/share', what: 'private item to the group',
+  {
+    route: 'content/users/<user>/items/<id>/share',
+    what: 'private item to the group',
     setup: async (c) => ({ item: await freshItem(c) }),
-    call: (c) => p(c, `content/users/${owner(c).username}/items/${c.s.item}/share`, { groups: c.f.group }), done: (b) => b.notSharedWith.length === 0,
-    verify: async (c, allowed) => expectState((await groupCount(c, c.s.item, c.f.group)) === (allowed ? 1 : 0), 'share state does not match the answer'),
-    cells: [E499, E498, OK, E403, E403, ITEM, OK, E403, E403, OK, E403] },
-  { route: 'content/users/<user>/items/<id>/share', what: 'private item to everyone',
+    call: (c) => p(c, `content/users/${owner(c).username}/items/${c.s.item}/share`, { groups: c.f.group }),
+    done: (b) => b.notSharedWith.length === 0,
+    verify: async (c, allowed) =>
+      expectState((await groupCount(c, c.s.item, c.f.group)) === (allowed ? 1 : 0), 'share state does not match the answer'),
+    cells: [E499, E498, OK, E403, E403, ITEM, OK, E403, E403, OK, E403],
+  },
+  {
+    route: 'content/users/<user>/items/<id>/share',
+    what: 'private item to everyone',
     setup: async (c) => ({ item: await freshItem(c) }),
     call: (c) => p(c, `content/users/${owner(c).username}/items/${c.s.item}/share`, { everyone: 'true' }),
-    verify: async (c, allowed) => expectState((await q1(c, 'SELECT access FROM items WHERE id = $1', [c.s.item])).access === (allowed ? 'public' : 'private'), 'access does not match the answer'),
-    cells: [E499, E498, OK, E403, E403, E403, OK, E403, E403, OK, E403] },
-  { route: 'content/users/<user>/items/<id>/unshare', what: 'item from the group',
+    verify: async (c, allowed) =>
+      expectState(
+        (await q1(c, 'SELECT access FROM items WHERE id = $1', [c.s.item])).access === (allowed ? 'public' : 'private'),
+        'access does not match the answer',
+      ),
+    cells: [E499, E498, OK, E403, E403, E403, OK, E403, E403, OK, E403],
+  },
+  {
+    route: 'content/users/<user>/items/<id>/unshare',
+    what: 'item from the group',
     setup: async (c) => ({ item: await freshItem(c, { groups: c.f.group }) }),
-    call: (c) => p(c, `content/users/${owner(c).username}/items/${c.s.item}/unshare`, { groups: c.f.group }), done: (b) => b.notUnsharedFrom.length === 0,
-    verify: async (c, allowed) => expectState((await groupCount(c, c.s.item, c.f.group)) === (allowed ? 0 : 1), 'share state does not match the answer'),
-    cells: [E499, E498, OK, E403, E403, OK, OK, E403, E403, OK, E403] },
-  { route: 'content/items/<id>/share', what: 'org item to the group (group-admin route)',
+    call: (c) => p(c, `content/users/${owner(c).username}/items/${c.s.item}/unshare`, { groups: c.f.group }),
+    done: (b) => b.notUnsharedFrom.length === 0,
+    verify: async (c, allowed) =>
+      expectState((await groupCount(c, c.s.item, c.f.group)) === (allowed ? 0 : 1), 'share state does not match the answer'),
+    cells: [E499, E498, OK, E403, E403, OK, OK, E403, E403, OK, E403],
+  },
+  {
+    route: 'content/items/<id>/share',
+    what: 'org item to the group (group-admin route)',
     setup: async (c) => ({ item: await freshItem(c, { org: 'true' }) }),
-    call: (c) => p(c, `content/items/${c.s.item}/share`, { groups: c.f.group }), done: (b) => b.notSharedWith.length === 0,
-    verify: async (c, allowed) => expectState((await groupCount(c, c.s.item, c.f.group)) === (allowed ? 1 : 0), 'share state does not match the answer'),
-    cells: [E499, E498, OK, NOT, NOT, OK, OK, NOT, NOT, OK, NOT] },
-  { route: 'content/items/<id>/unshare', what: 'private item from the group (group-admin route)',
+    call: (c) => p(c, `content/items/${c.s.item}/share`, { groups: c.f.group }),
+    done: (b) => b.notSharedWith.length === 0,
+    verify: async (c, allowed) =>
+      expectState((await groupCount(c, c.s.item, c.f.group)) === (allowed ? 1 : 0), 'share state does not match the answer'),
+    cells: [E499, E498, OK, NOT, NOT, OK, OK, NOT, NOT, OK, NOT],
+  },
+  {
+    route: 'content/items/<id>/unshare',
+    what: 'private item from the group (group-admin route)',
     setup: async (c) => ({ item: await freshItem(c, { groups: c.f.group }) }),
-    call: (c) => p(c, `content/items/${c.s.item}/unshare`, { groups: c.f.group }), done: (b) => b.notUnsharedFrom.length === 0,
-    verify: async (c, allowed) => expectState((await groupCount(c, c.s.item, c.f.group)) === (allowed ? 0 : 1), 'share state does not match the answer'),
-    cells: [E499, E498, OK, ITEM, NOT, OK, OK, NOT, ITEM, OK, ITEM] },
-  { route: 'content/users/<user>/shareItems', what: 'private item to the group',
+    call: (c) => p(c, `content/items/${c.s.item}/unshare`, { groups: c.f.group }),
+    done: (b) => b.notUnsharedFrom.length === 0,
+    verify: async (c, allowed) =>
+      expectState((await groupCount(c, c.s.item, c.f.group)) === (allowed ? 0 : 1), 'share state does not match the answer'),
+    cells: [E499, E498, OK, ITEM, NOT, OK, OK, NOT, ITEM, OK, ITEM],
+  },
+  {
+    route: 'content/users/<user>/shareItems',
+    what: 'private item to the group',
     setup: async (c) => ({ item: await freshItem(c) }),
-    call: (c) => p(c, `content/users/${owner(c).username}/shareItems`, { items: c.s.item, groups: c.f.group }), done: (b) => b.results[0].success,
-    verify: async (c, allowed) => expectState((await groupCount(c, c.s.item, c.f.group)) === (allowed ? 1 : 0), 'share state does not match the answer'),
-    cells: [E499, E498, OK, E403, E403, NOT, OK, E403, E403, OK, E403] },
-  { route: 'content/users/<user>/unshareItems', what: 'item from the group',
+    call: (c) => p(c, `content/users/${owner(c).username}/shareItems`, { items: c.s.item, groups: c.f.group }),
+    done: (b) => b.results[0].success,
+    verify: async (c, allowed) =>
+      expectState((await groupCount(c, c.s.item, c.f.group)) === (allowed ? 1 : 0), 'share state does not match the answer'),
+    cells: [E499, E498, OK, E403, E403, NOT, OK, E403, E403, OK, E403],
+  },
+  {
+    route: 'content/users/<user>/unshareItems',
+    what: 'item from the group',
     setup: async (c) => ({ item: await freshItem(c, { groups: c.f.group }) }),
-    call: (c) => p(c, `content/users/${owner(c).username}/unshareItems`, { items: c.s.item, groups: c.f.group }), done: (b) => b.results[0].success,
-    verify: async (c, allowed) => expectState((await groupCount(c, c.s.item, c.f.group)) === (allowed ? 0 : 1), 'share state does not match the answer'),
-    cells: [E499, E498, OK, E403, E403, OK, OK, E403, E403, OK, E403] },
+    call: (c) => p(c, `content/users/${owner(c).username}/unshareItems`, { items: c.s.item, groups: c.f.group }),
+    done: (b) => b.results[0].success,
+    verify: async (c, allowed) =>
+      expectState((await groupCount(c, c.s.item, c.f.group)) === (allowed ? 0 : 1), 'share state does not match the answer'),
+    cells: [E499, E498, OK, E403, E403, OK, OK, E403, E403, OK, E403],
+  },
 
   // ── feature services ──
-  { route: 'content/users/<user>/createService', what: "in the owner's content", call: (c) => p(c, `content/users/${owner(c).username}/createService`, { createParameters: JSON.stringify({ name: uniq('cs') }), outputType: 'featureService' }),
-    cells: [E499, E498, OK, E403, E403, E403, E403, E403, E403, E403, E403] },
-  { route: 'content/users/<user>/createService', what: 'in own content', call: (c) => p(c, `content/users/${self(c)}/createService`, { createParameters: JSON.stringify({ name: uniq('cs') }), outputType: 'featureService' }),
-    cells: [E499, E498, OK, E403, E403, E403, OK, E403, E403, E403, E403] },
-  { route: 'content/users/<user>/publish', what: "owner's private CSV",
-    call: (c) => p(c, `content/users/${owner(c).username}/publish`, { itemId: c.f.csvItem, filetype: 'csv', publishParameters: JSON.stringify({ name: uniq('pub') }) }),
-    cells: [E499, E498, OK, ITEM, ITEM, ITEM, E403, E403, ITEM, ITEM, ITEM] },
+  {
+    route: 'content/users/<user>/createService',
+    what: "in the owner's content",
+    call: (c) =>
+      p(c, `content/users/${owner(c).username}/createService`, {
+        createParameters: JSON.stringify({ name: uniq('cs') }),
+        outputType: 'featureService',
+      }),
+    cells: [E499, E498, OK, E403, E403, E403, E403, E403, E403, E403, E403],
+  },
+  {
+    route: 'content/users/<user>/createService',
+    what: 'in own content',
+    call: (c) =>
+      p(c, `content/users/${self(c)}/createService`, {
+        createParameters: JSON.stringify({ name: uniq('cs') }),
+        outputType: 'featureService',
+      }),
+    cells: [E499, E498, OK, E403, E403, E403, OK, E403, E403, E403, E403],
+  },
+  {
+    route: 'content/users/<user>/publish',
+    what: "owner's private CSV",
+    call: (c) =>
+      p(c, `content/users/${owner(c).username}/publish`, {
+        itemId: c.f.csvItem,
+        filetype: 'csv',
+        publishParameters: JSON.stringify({ name: uniq('pub') }),
+      }),
+    cells: [E499, E498, OK, ITEM, ITEM, ITEM, E403, E403, ITEM, ITEM, ITEM],
+  },
   ...(
     [
       ['FeatureServer', '', {}],
@@ -263,40 +472,160 @@ export const ROWS: Row[] = [
     call: (c) => get(c.f.svcPrivate.url, path, params, c.token),
     cells: [E499, E498, OK, SVC, SVC, SVC, OK, OK, SVC, SVC, SVC],
   })),
-  { route: 'FeatureServer/<layer>/query', what: 'org service', call: (c) => get(c.f.svcOrg.url, '0/query', { where: '1=1', returnCountOnly: 'true' }, c.token), done: (b) => b.count >= 1,
-    cells: [E499, E498, OK, OK, OK, OK, OK, OK, OK, OK, OK] },
-  { route: 'FeatureServer/<layer>/addFeatures', what: 'private service', call: (c) => post(c.f.svcPrivate.layer, 'addFeatures', { features: JSON.stringify([{ attributes: { Name: 'p' }, geometry: { x: 2, y: 2 } }]) }, c.token),
-    done: (b) => b.addResults[0].success, cells: [E499, E498, OK, SVC, SVC, SVC, OK, E403, SVC, SVC, SVC] },
-  { route: 'FeatureServer/<layer>/addFeatures', what: 'org service', call: (c) => post(c.f.svcOrg.layer, 'addFeatures', { features: JSON.stringify([{ attributes: { Name: 'p' }, geometry: { x: 2, y: 2 } }]) }, c.token),
-    done: (b) => b.addResults[0].success, cells: [E499, E498, OK, E403, E403, E403, OK, E403, OK, E403, E403] },
-  { route: 'FeatureServer/<layer>/updateFeatures', what: 'org service', call: (c) => post(c.f.svcOrg.layer, 'updateFeatures', { features: JSON.stringify([{ attributes: { OBJECTID: 1, Name: 'a' } }]) }, c.token),
-    done: (b) => b.updateResults[0].success, cells: [E499, E498, OK, E403, E403, E403, OK, E403, OK, E403, E403] },
-  { route: 'FeatureServer/<layer>/deleteFeatures', what: 'org service, a fresh feature',
-    setup: async (c) => ({ oid: (await post(c.f.svcOrg.layer, 'addFeatures', { features: JSON.stringify([{ attributes: { Name: 'd' }, geometry: { x: 3, y: 3 } }]) }, owner(c).token)).body.addResults[0].objectId }),
-    call: (c) => post(c.f.svcOrg.layer, 'deleteFeatures', { objectIds: String(c.s.oid) }, c.token), done: (b) => b.deleteResults[0].success,
-    cells: [E499, E498, OK, E403, E403, E403, OK, E403, OK, E403, E403] },
-  { route: 'FeatureServer/<layer>/applyEdits', what: 'org service', call: (c) => post(c.f.svcOrg.layer, 'applyEdits', { adds: JSON.stringify([{ attributes: { Name: 'e' }, geometry: { x: 4, y: 4 } }]) }, c.token),
-    done: (b) => b.addResults[0].success, cells: [E499, E498, OK, E403, E403, E403, OK, E403, OK, E403, E403] },
-  { route: 'admin/services/<name>/FeatureServer/addToDefinition', what: 'org service',
-    call: (c) => post(c.f.svcOrg.admin, 'addToDefinition', { addToDefinition: JSON.stringify({ tables: [{ name: uniq('T'), fields: [{ name: 'N', type: 'esriFieldTypeInteger' }] }] }) }, c.token),
-    cells: [E499, E498, OK, E403, E403, E403, OK, E403, OK, E403, E403] },
-  { route: 'admin/services/<name>/FeatureServer/deleteFromDefinition', what: 'org service, a fresh table',
-    setup: async (c) => ({ id: (await post(c.f.svcOrg.admin, 'addToDefinition', { addToDefinition: JSON.stringify({ tables: [{ name: uniq('T'), fields: [] }] }) }, owner(c).token)).body.layers[0].id }),
-    call: (c) => post(c.f.svcOrg.admin, 'deleteFromDefinition', { deleteFromDefinition: JSON.stringify({ tables: [{ id: c.s.id }] }) }, c.token),
-    cells: [E499, E498, OK, E403, E403, E403, OK, E403, OK, E403, E403] },
+  {
+    route: 'FeatureServer/<layer>/query',
+    what: 'org service',
+    call: (c) => get(c.f.svcOrg.url, '0/query', { where: '1=1', returnCountOnly: 'true' }, c.token),
+    done: (b) => b.count >= 1,
+    cells: [E499, E498, OK, OK, OK, OK, OK, OK, OK, OK, OK],
+  },
+  {
+    route: 'FeatureServer/<layer>/addFeatures',
+    what: 'private service',
+    call: (c) =>
+      post(
+        c.f.svcPrivate.layer,
+        'addFeatures',
+        { features: JSON.stringify([{ attributes: { Name: 'p' }, geometry: { x: 2, y: 2 } }]) },
+        c.token,
+      ),
+    done: (b) => b.addResults[0].success,
+    cells: [E499, E498, OK, SVC, SVC, SVC, OK, E403, SVC, SVC, SVC],
+  },
+  {
+    route: 'FeatureServer/<layer>/addFeatures',
+    what: 'org service',
+    call: (c) =>
+      post(
+        c.f.svcOrg.layer,
+        'addFeatures',
+        { features: JSON.stringify([{ attributes: { Name: 'p' }, geometry: { x: 2, y: 2 } }]) },
+        c.token,
+      ),
+    done: (b) => b.addResults[0].success,
+    cells: [E499, E498, OK, E403, E403, E403, OK, E403, OK, E403, E403],
+  },
+  {
+    route: 'FeatureServer/<layer>/updateFeatures',
+    what: 'org service',
+    call: (c) =>
+      post(c.f.svcOrg.layer, 'updateFeatures', { features: JSON.stringify([{ attributes: { OBJECTID: 1, Name: 'a' } }]) }, c.token),
+    done: (b) => b.updateResults[0].success,
+    cells: [E499, E498, OK, E403, E403, E403, OK, E403, OK, E403, E403],
+  },
+  {
+    route: 'FeatureServer/<layer>/deleteFeatures',
+    what: 'org service, a fresh feature',
+    setup: async (c) => ({
+      oid: (
+        await post(
+          c.f.svcOrg.layer,
+          'addFeatures',
+          { features: JSON.stringify([{ attributes: { Name: 'd' }, geometry: { x: 3, y: 3 } }]) },
+          owner(c).token,
+        )
+      ).body.addResults[0].objectId,
+    }),
+    call: (c) => post(c.f.svcOrg.layer, 'deleteFeatures', { objectIds: String(c.s.oid) }, c.token),
+    done: (b) => b.deleteResults[0].success,
+    cells: [E499, E498, OK, E403, E403, E403, OK, E403, OK, E403, E403],
+  },
+  {
+    route: 'FeatureServer/<layer>/applyEdits',
+    what: 'org service',
+    call: (c) =>
+      post(c.f.svcOrg.layer, 'applyEdits', { adds: JSON.stringify([{ attributes: { Name: 'e' }, geometry: { x: 4, y: 4 } }]) }, c.token),
+    done: (b) => b.addResults[0].success,
+    cells: [E499, E498, OK, E403, E403, E403, OK, E403, OK, E403, E403],
+  },
+  {
+    route: 'admin/services/<name>/FeatureServer/addToDefinition',
+    what: 'org service',
+    call: (c) =>
+      post(
+        c.f.svcOrg.admin,
+        'addToDefinition',
+        { addToDefinition: JSON.stringify({ tables: [{ name: uniq('T'), fields: [{ name: 'N', type: 'esriFieldTypeInteger' }] }] }) },
+        c.token,
+      ),
+    cells: [E499, E498, OK, E403, E403, E403, OK, E403, OK, E403, E403],
+  },
+  {
+    route: 'admin/services/<name>/FeatureServer/deleteFromDefinition',
+    what: 'org service, a fresh table',
+    setup: async (c) => ({
+      id: (
+        await post(
+          c.f.svcOrg.admin,
+          'addToDefinition',
+          { addToDefinition: JSON.stringify({ tables: [{ name: uniq('T'), fields: [] }] }) },
+          owner(c).token,
+        )
+      ).body.layers[0].id,
+    }),
+    call: (c) =>
+      post(c.f.svcOrg.admin, 'deleteFromDefinition', { deleteFromDefinition: JSON.stringify({ tables: [{ id: c.s.id }] }) }, c.token),
+    cells: [E499, E498, OK, E403, E403, E403, OK, E403, OK, E403, E403],
+  },
 
   // ── export: the path user owns the result; writing there is an update, and the copy goes only to a reader ──
-  exportRow("private service into the owner's content", 'svcPrivate', (c) => owner(c).username, [E499, E498, OK, E403, E403, E403, OK, E403, ITEM, E403, E403]),
+  exportRow("private service into the owner's content", 'svcPrivate', (c) => owner(c).username, [
+    E499,
+    E498,
+    OK,
+    E403,
+    E403,
+    E403,
+    OK,
+    E403,
+    ITEM,
+    E403,
+    E403,
+  ]),
   exportRow('private service into own content', 'svcPrivate', self, [E499, E498, OK, ITEM, ITEM, ITEM, OK, OK, ITEM, ITEM, ITEM]),
-  exportRow("private service into a third user's content", 'svcPrivate', (c) => c.f.recipient.username, [E499, E498, E403, E403, E403, E403, E403, E403, ITEM, E403, E403]),
-  exportRow("org service into a third user's content", 'svcOrg', (c) => c.f.recipient.username, [E499, E498, E403, E403, E403, E403, OK, E403, E403, E403, E403]),
+  exportRow("private service into a third user's content", 'svcPrivate', (c) => c.f.recipient.username, [
+    E499,
+    E498,
+    E403,
+    E403,
+    E403,
+    E403,
+    E403,
+    E403,
+    ITEM,
+    E403,
+    E403,
+  ]),
+  exportRow("org service into a third user's content", 'svcOrg', (c) => c.f.recipient.username, [
+    E499,
+    E498,
+    E403,
+    E403,
+    E403,
+    E403,
+    OK,
+    E403,
+    E403,
+    E403,
+    E403,
+  ]),
   exportRow('org service into own content', 'svcOrg', self, [E499, E498, OK, E403, E403, E403, OK, OK, E403, E403, E403]),
 
   // ── operations ──
-  { route: 'admin/queues (Bull Board)', what: 'queue list', raw: true, call: (c) => board(c),
-    cells: [H401, H401, H403, H403, H403, H403, H200, H403, H403, H403, H403] },
-  { route: 'health', what: 'liveness', raw: true, call: (c) => get(c.f.t.root, 'health', {}, c.token),
-    cells: [H200, H200, H200, H200, H200, H200, H200, H200, H200, H200, H200] },
+  {
+    route: 'admin/queues (Bull Board)',
+    what: 'queue list',
+    raw: true,
+    call: (c) => board(c),
+    cells: [H401, H401, H403, H403, H403, H403, H200, H403, H403, H403, H403],
+  },
+  {
+    route: 'health',
+    what: 'liveness',
+    raw: true,
+    call: (c) => get(c.f.t.root, 'health', {}, c.token),
+    cells: [H200, H200, H200, H200, H200, H200, H200, H200, H200, H200, H200],
+  },
 ];
 
 /** Bull Board's JSON API, the way its page calls it once the token is known. */

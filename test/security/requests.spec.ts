@@ -51,7 +51,9 @@ describe('request bodies are bounded before authentication', () => {
   it('a Content-Length over BODY_MAX_MB is answered 413 at once, without waiting for the body', async () => {
     const u = new URL(t.base);
     const socket = net.connect(Number(u.port), '127.0.0.1');
-    socket.write(`POST ${u.pathname}/search HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 2000000000\r\n\r\nf=json`);
+    socket.write(
+      `POST ${u.pathname}/search HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 2000000000\r\n\r\nf=json`,
+    );
     let reply = '';
     socket.on('data', (d) => (reply += d));
     const started = Date.now();
@@ -65,43 +67,67 @@ describe('request bodies are bounded before authentication', () => {
     function* endless() {
       for (let i = 0; i < 4096; i++) yield Buffer.alloc(64 * 1024, 'a'); // 256 MB offered
     }
-    const r = await streamPost(`${t.base}/search`, { 'Content-Type': 'application/x-www-form-urlencoded', 'Transfer-Encoding': 'chunked' }, endless());
+    const r = await streamPost(
+      `${t.base}/search`,
+      { 'Content-Type': 'application/x-www-form-urlencoded', 'Transfer-Encoding': 'chunked' },
+      endless(),
+    );
     expectRefused(r, /BODY_MAX_MB/);
     expect(r.sent).toBeLessThan(40 * MB);
   });
 
   it('multipart: too many fields, a field too large, fields too large together: 413 naming the limit', async () => {
-    const many = streamPost(`${t.base}/search`, { 'Content-Type': MULTIPART }, (function* () {
-      for (let i = 0; i < 150; i++) yield* field(`f${i}`, 'x');
-      yield* end();
-    })());
+    const many = streamPost(
+      `${t.base}/search`,
+      { 'Content-Type': MULTIPART },
+      (function* () {
+        for (let i = 0; i < 150; i++) yield* field(`f${i}`, 'x');
+        yield* end();
+      })(),
+    );
     expectRefused(await many, /more than 100 fields \(BODY_MAX_FIELDS\)/);
-    const one = await streamPost(`${t.base}/search`, { 'Content-Type': MULTIPART }, (function* () {
-      yield* field('q', { size: 60 * MB });
-      yield* end();
-    })());
+    const one = await streamPost(
+      `${t.base}/search`,
+      { 'Content-Type': MULTIPART },
+      (function* () {
+        yield* field('q', { size: 60 * MB });
+        yield* end();
+      })(),
+    );
     // Before the token is known only 512 KB of fields is held; with a valid token in a header, BODY_MAX_MB.
     expectRefused(one, /0.5 MB before the token; send the token/);
     expect(one.sent).toBeLessThan(30 * MB);
-    const known = await streamPost(`${t.base}/search`, { 'Content-Type': MULTIPART, Authorization: `Bearer ${owner.token}` }, (function* () {
-      yield* field('q', { size: 60 * MB });
-      yield* end();
-    })());
+    const known = await streamPost(
+      `${t.base}/search`,
+      { 'Content-Type': MULTIPART, Authorization: `Bearer ${owner.token}` },
+      (function* () {
+        yield* field('q', { size: 60 * MB });
+        yield* end();
+      })(),
+    );
     expectRefused(known, /BODY_MAX_MB/);
     expect(known.sent).toBeLessThan(40 * MB);
-    const several = await streamPost(`${t.base}/content/users/${owner.username}/addItem?token=${owner.token}`, { 'Content-Type': MULTIPART }, (function* () {
-      for (let i = 0; i < 6; i++) yield* field(`f${i}`, { size: 3 * MB });
-      yield* end();
-    })());
+    const several = await streamPost(
+      `${t.base}/content/users/${owner.username}/addItem?token=${owner.token}`,
+      { 'Content-Type': MULTIPART },
+      (function* () {
+        for (let i = 0; i < 6; i++) yield* field(`f${i}`, { size: 3 * MB });
+        yield* end();
+      })(),
+    );
     expectRefused(several, /BODY_MAX_MB/);
   });
 
   it('a file part on an operation that takes none is refused before it is written', async () => {
-    const r = await streamPost(`${t.base}/search?token=${owner.token}`, { 'Content-Type': MULTIPART }, (function* () {
-      yield* field('f', 'json');
-      yield* file('file', 'a.bin', 200 * MB);
-      yield* end();
-    })());
+    const r = await streamPost(
+      `${t.base}/search?token=${owner.token}`,
+      { 'Content-Type': MULTIPART },
+      (function* () {
+        yield* field('f', 'json');
+        yield* file('file', 'a.bin', 200 * MB);
+        yield* end();
+      })(),
+    );
     expect(r.status).toBe(200);
     expect(r.body.error).toMatchObject({ code: 400, message: 'Too many files.' });
     expect(r.sent).toBeLessThan(60 * MB);
@@ -110,13 +136,20 @@ describe('request bodies are bounded before authentication', () => {
   });
 
   it('an invalid token in the query or in a field before the file: 498 before the file is read or written', async () => {
-    for (const [query, before] of [['?token=not-a-token', []], ['', ['token', 'not-a-token']]] as const) {
-      const r = await streamPost(`${t.base}/content/users/${owner.username}/addItem${query}`, { 'Content-Type': MULTIPART }, (function* () {
-        yield* field('f', 'json');
-        if (before.length) yield* field(before[0], before[1]);
-        yield* file('file', 'a.csv', 200 * MB);
-        yield* end();
-      })());
+    for (const [query, before] of [
+      ['?token=not-a-token', []],
+      ['', ['token', 'not-a-token']],
+    ] as const) {
+      const r = await streamPost(
+        `${t.base}/content/users/${owner.username}/addItem${query}`,
+        { 'Content-Type': MULTIPART },
+        (function* () {
+          yield* field('f', 'json');
+          if (before.length) yield* field(before[0], before[1]);
+          yield* file('file', 'a.csv', 200 * MB);
+          yield* end();
+        })(),
+      );
       expect(r.body.error.code).toBe(498);
       expect(r.sent).toBeLessThan(60 * MB);
     }
@@ -125,13 +158,17 @@ describe('request bodies are bounded before authentication', () => {
   });
 
   it('an anonymous file (no token anywhere) is deleted, never adopted, and the reply is 499', async () => {
-    const r = await streamPost(`${t.base}/content/users/${owner.username}/addItem`, { 'Content-Type': MULTIPART }, (function* () {
-      yield* field('title', 'x');
-      yield* field('type', 'CSV');
-      yield* file('file', 'a.csv', 3 * MB);
-      yield* field('f', 'json');
-      yield* end();
-    })());
+    const r = await streamPost(
+      `${t.base}/content/users/${owner.username}/addItem`,
+      { 'Content-Type': MULTIPART },
+      (function* () {
+        yield* field('title', 'x');
+        yield* field('type', 'CSV');
+        yield* file('file', 'a.csv', 3 * MB);
+        yield* field('f', 'json');
+        yield* end();
+      })(),
+    );
     expect(r.body.error.code).toBe(499);
     await settle();
     expect(tmpFiles(t.config.dataDir)).toEqual([]);
@@ -145,16 +182,20 @@ describe('request bodies are bounded before authentication', () => {
       ['field after the file (arcgis-rest-js order)', {}, 'after'],
     ];
     for (const [name, headers, where] of cases) {
-      const r = await streamPost(`${t.base}/content/users/${owner.username}/addItem`, { 'Content-Type': MULTIPART, ...headers }, (function* () {
-        yield* field('f', 'json');
-        yield* field('title', `upload ${name}`);
-        yield* field('type', 'CSV');
-        if (where === 'before') yield* field('token', owner.token);
-        yield* file('file', 'big.csv', 4 * MB);
-        yield* field('filename', 'big.csv');
-        if (where === 'after') yield* field('token', owner.token);
-        yield* end();
-      })());
+      const r = await streamPost(
+        `${t.base}/content/users/${owner.username}/addItem`,
+        { 'Content-Type': MULTIPART, ...headers },
+        (function* () {
+          yield* field('f', 'json');
+          yield* field('title', `upload ${name}`);
+          yield* field('type', 'CSV');
+          if (where === 'before') yield* field('token', owner.token);
+          yield* file('file', 'big.csv', 4 * MB);
+          yield* field('filename', 'big.csv');
+          if (where === 'after') yield* field('token', owner.token);
+          yield* end();
+        })(),
+      );
       expect({ name, body: r.body }).toMatchObject({ name, body: { success: true } });
       const data = await fetch(`${t.base}/content/items/${r.body.id}/data?token=${owner.token}`);
       expect((await data.arrayBuffer()).byteLength).toBe(4 * MB);
@@ -170,11 +211,15 @@ describe('request bodies are bounded before authentication', () => {
     await qr.startTransaction();
     await qr.query('LOCK TABLE tokens IN ACCESS EXCLUSIVE MODE');
     const released = new Promise((r) => setTimeout(r, 2000)).then(() => qr.rollbackTransaction()).finally(() => qr.release());
-    const r = await streamPost(`${t.base}/search`, { 'Content-Type': MULTIPART }, (function* () {
-      yield* field('token', 'not-a-token');
-      yield* field('q', { size: 200 * MB });
-      yield* end();
-    })());
+    const r = await streamPost(
+      `${t.base}/search`,
+      { 'Content-Type': MULTIPART },
+      (function* () {
+        yield* field('token', 'not-a-token');
+        yield* field('q', { size: 200 * MB });
+        yield* end();
+      })(),
+    );
     await released;
     expectRefused(r, /0.5 MB before the token/);
     // Only what the kernel's socket buffers take gets sent; read during the check, it was all 200 MB.
@@ -196,7 +241,9 @@ describe('uploads the client abandons', () => {
       // Anonymous, file first: spooled under UPLOAD_BEFORE_TOKEN_MB until a token would arrive; it never does.
       const socket = net.connect(Number(u.port), '127.0.0.1');
       await new Promise((r) => socket.once('connect', r));
-      socket.write(`POST ${u.pathname}/content/users/admin/addItem HTTP/1.1\r\nHost: x\r\nContent-Type: ${MULTIPART}\r\nContent-Length: ${200 * MB}\r\n\r\n`);
+      socket.write(
+        `POST ${u.pathname}/content/users/admin/addItem HTTP/1.1\r\nHost: x\r\nContent-Type: ${MULTIPART}\r\nContent-Length: ${200 * MB}\r\n\r\n`,
+      );
       socket.write(head);
       for (let sent = 0; sent < 3 * MB; sent += 256 * 1024) socket.write(Buffer.alloc(256 * 1024, 'f'));
       // The file is being written (earlier ones were unlinked when their response closed, so they read "(deleted)").
@@ -207,13 +254,17 @@ describe('uploads the client abandons', () => {
     expect(tmpFiles(t.config.dataDir)).toEqual([]);
     // The spool budget was given back: a signed-in upload still works.
     const token = await adminToken(t.base);
-    const r = await streamPost(`${t.base}/content/users/admin/addItem?token=${token}`, { 'Content-Type': MULTIPART }, (function* () {
-      yield* field('f', 'json');
-      yield* field('title', 'after aborts');
-      yield* field('type', 'CSV');
-      yield* file('file', 'a.csv', MB);
-      yield* end();
-    })());
+    const r = await streamPost(
+      `${t.base}/content/users/admin/addItem?token=${token}`,
+      { 'Content-Type': MULTIPART },
+      (function* () {
+        yield* field('f', 'json');
+        yield* field('title', 'after aborts');
+        yield* field('type', 'CSV');
+        yield* file('file', 'a.csv', MB);
+        yield* end();
+      })(),
+    );
     expect(r.body).toMatchObject({ success: true });
   });
 });
@@ -243,7 +294,11 @@ describe('compressed request bodies', () => {
       });
     }
     // Identity is what every client sends, spelled out or not.
-    const plain = await streamPost(`${t.base}/search`, { 'Content-Type': 'application/x-www-form-urlencoded', 'Content-Encoding': 'identity' }, ['f=json&q=x']);
+    const plain = await streamPost(
+      `${t.base}/search`,
+      { 'Content-Type': 'application/x-www-form-urlencoded', 'Content-Encoding': 'identity' },
+      ['f=json&q=x'],
+    );
     expect(plain.body).toMatchObject({ total: expect.any(Number) });
   });
 });
@@ -256,12 +311,16 @@ describe('files sent before any token are bounded process-wide (UPLOAD_BEFORE_TO
   afterAll(() => t?.close());
 
   it('a file past the budget before its token is cut with a 413 that says how to send the token first', async () => {
-    const r = await streamPost(`${t.base}/content/users/admin/addItem`, { 'Content-Type': MULTIPART }, (function* () {
-      yield* field('title', 'x');
-      yield* file('file', 'a.csv', 100 * MB);
-      yield* field('token', 'whatever');
-      yield* end();
-    })());
+    const r = await streamPost(
+      `${t.base}/content/users/admin/addItem`,
+      { 'Content-Type': MULTIPART },
+      (function* () {
+        yield* field('title', 'x');
+        yield* file('file', 'a.csv', 100 * MB);
+        yield* field('token', 'whatever');
+        yield* end();
+      })(),
+    );
     expectRefused(r, /UPLOAD_BEFORE_TOKEN_MB.*before the file/);
     expect(r.sent).toBeLessThan(40 * MB);
     await settle();
@@ -278,25 +337,37 @@ describe('an anonymous multipart flood against a separate API process', () => {
 
   it('keeps RSS growth under 50 MB, answers every request with 413 or an envelope, and leaves no temp file', async () => {
     const bigFields = (target: string) =>
-      streamPost(`${api.base}/${target}`, { 'Content-Type': MULTIPART }, (function* () {
-        for (let i = 0; i < 90; i++) yield* field(`field${i}`, { size: 4 * MB });
-        yield* file('file', 'big.bin', 200 * MB);
-        yield* end();
-      })());
+      streamPost(
+        `${api.base}/${target}`,
+        { 'Content-Type': MULTIPART },
+        (function* () {
+          for (let i = 0; i < 90; i++) yield* field(`field${i}`, { size: 4 * MB });
+          yield* file('file', 'big.bin', 200 * MB);
+          yield* end();
+        })(),
+      );
     const fileThenFields = () =>
-      streamPost(`${api.base}/content/users/admin/addItem`, { 'Content-Type': MULTIPART }, (function* () {
-        yield* field('title', 'x');
-        yield* file('file', 'big.bin', 3 * MB);
-        for (let i = 0; i < 50; i++) yield* field(`after${i}`, { size: MB });
-        yield* end();
-      })());
+      streamPost(
+        `${api.base}/content/users/admin/addItem`,
+        { 'Content-Type': MULTIPART },
+        (function* () {
+          yield* field('title', 'x');
+          yield* file('file', 'big.bin', 3 * MB);
+          for (let i = 0; i < 50; i++) yield* field(`after${i}`, { size: MB });
+          yield* end();
+        })(),
+      );
     const anonymousFile = () =>
-      streamPost(`${api.base}/content/users/admin/addItem`, { 'Content-Type': MULTIPART }, (function* () {
-        yield* field('title', 'x');
-        yield* field('type', 'CSV');
-        yield* file('file', 'a.csv', 3 * MB);
-        yield* end();
-      })());
+      streamPost(
+        `${api.base}/content/users/admin/addItem`,
+        { 'Content-Type': MULTIPART },
+        (function* () {
+          yield* field('title', 'x');
+          yield* field('type', 'CSV');
+          yield* file('file', 'a.csv', 3 * MB);
+          yield* end();
+        })(),
+      );
     // Warm-up: each kind of request once, so one-time costs (compiled code, pools, buffers) are in the baseline.
     await Promise.all([bigFields('search'), bigFields('content/users/admin/addItem'), fileThenFields(), anonymousFile()]);
     await settle();
@@ -316,7 +387,9 @@ describe('an anonymous multipart flood against a separate API process', () => {
     for (const r of replies.slice(0, 32)) expectRefused(r, /BODY_MAX_MB|before the token|after the file/);
     for (const r of replies.slice(32)) expect(r.body.error.code).toBe(499);
     const growth = peak - baseline;
-    console.log(`flood: RSS baseline ${(baseline / MB).toFixed(1)} MB, peak ${(peak / MB).toFixed(1)} MB, growth ${(growth / MB).toFixed(1)} MB`);
+    console.log(
+      `flood: RSS baseline ${(baseline / MB).toFixed(1)} MB, peak ${(peak / MB).toFixed(1)} MB, growth ${(growth / MB).toFixed(1)} MB`,
+    );
     expect(growth).toBeLessThan(50 * MB);
     await settle();
     expect(tmpFiles(api.dataDir)).toEqual([]);
@@ -337,7 +410,9 @@ describe('Expect: 100-continue', () => {
   async function expectContinue(pathAndQuery: string, contentType: string, length: number, bodyStart: string) {
     const u = new URL(t.base);
     const socket = net.connect(Number(u.port), '127.0.0.1');
-    socket.write(`POST ${u.pathname}/${pathAndQuery} HTTP/1.1\r\nHost: x\r\nContent-Type: ${contentType}\r\nContent-Length: ${length}\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n`);
+    socket.write(
+      `POST ${u.pathname}/${pathAndQuery} HTTP/1.1\r\nHost: x\r\nContent-Type: ${contentType}\r\nContent-Length: ${length}\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n`,
+    );
     let raw = '';
     let interim = false;
     socket.on('data', (d) => {
@@ -374,7 +449,9 @@ describe('files before the token: each address keeps its share, and a stalled bo
     // 8 MB spool, so 2 MB guaranteed per address; a body quiet for 2 s is cut.
     t = await startApp({ UPLOAD_BEFORE_TOKEN_MB: '8', UPLOAD_IDLE_S: '2' });
     // Bound to a referer, not the address: the test's requests claim other addresses through X-Forwarded-For.
-    token = (await post(t.base, 'generateToken', { username: ADMIN.username, password: ADMIN.password, client: 'referer', referer: REFERER })).body.token;
+    token = (
+      await post(t.base, 'generateToken', { username: ADMIN.username, password: ADMIN.password, client: 'referer', referer: REFERER })
+    ).body.token;
   });
   const open: net.Socket[] = [];
   afterAll(async () => {
@@ -392,7 +469,9 @@ describe('files before the token: each address keeps its share, and a stalled bo
     socket.on('data', (d) => (reply += d));
     socket.on('error', () => undefined);
     const closed = new Promise<number>((r) => socket.on('close', () => r(Date.now())));
-    socket.write(`POST ${u.pathname}/content/users/admin/addItem HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: ${address}\r\nContent-Type: ${MULTIPART}\r\nContent-Length: ${200 * MB}\r\n\r\n`);
+    socket.write(
+      `POST ${u.pathname}/content/users/admin/addItem HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: ${address}\r\nContent-Type: ${MULTIPART}\r\nContent-Length: ${200 * MB}\r\n\r\n`,
+    );
     socket.write([...field('title', 'x')].join('') + [...file('file', 'a.csv', 0)][0]);
     socket.write(Buffer.alloc(bytes, 'f'));
     const timer = everyMs ? setInterval(() => socket.writable && socket.write('f'), everyMs) : undefined;
@@ -404,21 +483,29 @@ describe('files before the token: each address keeps its share, and a stalled bo
     const attacker = await Promise.all([trickle('203.0.113.7', 3.5 * MB), trickle('203.0.113.7', 3.5 * MB)]);
     // The spool is full: a third upload from the same address is refused.
     await settle();
-    const third = await streamPost(`${t.base}/content/users/admin/addItem`, { 'Content-Type': MULTIPART, 'X-Forwarded-For': '203.0.113.7' }, (function* () {
-      yield* field('title', 'x');
-      yield* file('file', 'a.csv', 2 * MB);
-      yield* end();
-    })());
+    const third = await streamPost(
+      `${t.base}/content/users/admin/addItem`,
+      { 'Content-Type': MULTIPART, 'X-Forwarded-For': '203.0.113.7' },
+      (function* () {
+        yield* field('title', 'x');
+        yield* file('file', 'a.csv', 2 * MB);
+        yield* end();
+      })(),
+    );
     expectRefused(third, /UPLOAD_BEFORE_TOKEN_MB/);
     // arcgis-rest-js order (token last) from another address, within its share: served.
-    const r = await streamPost(`${t.base}/content/users/admin/addItem`, { 'Content-Type': MULTIPART, 'X-Forwarded-For': '198.51.100.9', Referer: `${REFERER}/app/` }, (function* () {
-      yield* field('f', 'json');
-      yield* field('title', 'while flooded');
-      yield* field('type', 'CSV');
-      yield* file('file', 'a.csv', Math.floor(1.5 * MB));
-      yield* field('token', token);
-      yield* end();
-    })());
+    const r = await streamPost(
+      `${t.base}/content/users/admin/addItem`,
+      { 'Content-Type': MULTIPART, 'X-Forwarded-For': '198.51.100.9', Referer: `${REFERER}/app/` },
+      (function* () {
+        yield* field('f', 'json');
+        yield* field('title', 'while flooded');
+        yield* field('type', 'CSV');
+        yield* file('file', 'a.csv', Math.floor(1.5 * MB));
+        yield* field('token', token);
+        yield* end();
+      })(),
+    );
     expect(r.body).toMatchObject({ success: true });
     // The attacker's uploads past its share were the ones cut.
     expect(attacker.map((a) => a.reply())).toContainEqual(expect.stringMatching(/^HTTP\/1.1 413[^]*other addresses needed/));
@@ -442,14 +529,18 @@ describe('files before the token: each address keeps its share, and a stalled bo
     expect(slow.reply()).toBe('');
     slow.stop();
     // The stalled upload's 7 MB went back: a 5 MB rest-js upload from one address fits again.
-    const r = await streamPost(`${t.base}/content/users/admin/addItem`, { 'Content-Type': MULTIPART, 'X-Forwarded-For': '198.51.100.10', Referer: REFERER }, (function* () {
-      yield* field('f', 'json');
-      yield* field('title', 'after the stall');
-      yield* field('type', 'CSV');
-      yield* file('file', 'a.csv', 5 * MB);
-      yield* field('token', token);
-      yield* end();
-    })());
+    const r = await streamPost(
+      `${t.base}/content/users/admin/addItem`,
+      { 'Content-Type': MULTIPART, 'X-Forwarded-For': '198.51.100.10', Referer: REFERER },
+      (function* () {
+        yield* field('f', 'json');
+        yield* field('title', 'after the stall');
+        yield* field('type', 'CSV');
+        yield* file('file', 'a.csv', 5 * MB);
+        yield* field('token', token);
+        yield* end();
+      })(),
+    );
     expect(r.body).toMatchObject({ success: true });
   }, 30_000);
 });

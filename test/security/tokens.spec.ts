@@ -69,7 +69,9 @@ describe('password length', () => {
       const started = Date.now();
       const r = await signIn({ username: user.username, password }, ip);
       expect({ http: r.status, code: r.body?.error?.code, detail: detail(r) }).toEqual({
-        http: 200, code: 400, detail: "'password' must be at most 256 characters.",
+        http: 200,
+        code: 400,
+        detail: "'password' must be at most 256 characters.",
       });
       expect(Date.now() - started).toBeLessThan(5000);
     }
@@ -80,7 +82,12 @@ describe('password length', () => {
 
   it('refuses an over-long password at user creation, and accepts one at the limit', async () => {
     const root = t.base.replace(/\/sharing\/rest$/, '');
-    const long = await call(root, 'portaladmin/security/users/createUser', { username: uniq('long'), password: 'p'.repeat(257) }, { token: admin });
+    const long = await call(
+      root,
+      'portaladmin/security/users/createUser',
+      { username: uniq('long'), password: 'p'.repeat(257) },
+      { token: admin },
+    );
     expect(detail(long)).toBe("'password' must be at most 256 characters.");
     const username = uniq('edge');
     const ok = await call(root, 'portaladmin/security/users/createUser', { username, password: 'p'.repeat(256) }, { token: admin });
@@ -100,7 +107,9 @@ describe('sign-in throttling', () => {
     const locked = await signIn(user, ip);
     expect(Date.now() - started).toBeLessThan(1000);
     expect({ http: locked.status, code: locked.body?.error?.code, message: locked.body?.error?.message }).toEqual({
-      http: 200, code: 400, message: 'Unable to generate token.',
+      http: 200,
+      code: 400,
+      message: 'Unable to generate token.',
     });
     expect(detail(locked)).toMatch(THROTTLED);
     expect(Number(locked.headers.get('retry-after'))).toBe(2);
@@ -207,7 +216,13 @@ describe('token binding', () => {
     const web = (await signIn(user, ip, { client: 'referer', referer: 'https://app.example.org' })).body;
     expect(code(await self(web.token, { referer: 'https://app.example.org/maps/index.html?x=1' }))).toBe('ok');
     expect(code(await self(web.token, { referer: 'https://app.example.org/' }))).toBe('ok');
-    for (const referer of [undefined, 'https://evil.example/', 'https://app.example.org.evil.example/', 'http://app.example.org/', 'https://app.example.org:8443/']) {
+    for (const referer of [
+      undefined,
+      'https://evil.example/',
+      'https://app.example.org.evil.example/',
+      'http://app.example.org/',
+      'https://app.example.org:8443/',
+    ]) {
       expect([referer, code(await self(web.token, { referer }))]).toEqual([referer, 498]);
     }
     const rest = (await signIn(user, ip, { client: 'referer', referer: '@esri/arcgis-rest-js' })).body;
@@ -236,7 +251,9 @@ describe('token binding', () => {
     try {
       const user = await createUser(direct.base, await adminToken(direct.base));
       // Without a trusted proxy the header is the client's own claim: the token binds to the socket's address.
-      const token = (await call(direct.base, 'generateToken', { username: user.username, password: user.password, client: 'requestip' }, { ip: addr() })).body.token;
+      const token = (
+        await call(direct.base, 'generateToken', { username: user.username, password: user.password, client: 'requestip' }, { ip: addr() })
+      ).body.token;
       const from = (ip?: string) => call(direct.base, 'community/self', {}, { token, ip, method: 'GET' });
       expect(code(await from())).toBe('ok');
       expect(code(await from(addr()))).toBe('ok');
@@ -247,8 +264,15 @@ describe('token binding', () => {
 
   it('downloads with ?token= and the Bull Board cookie follow the same binding', async () => {
     const home = addr();
-    const token = (await call(t.base, 'generateToken', { username: 'admin', password: 'admin-password-1', client: 'requestip' }, { ip: home })).body.token;
-    const added = await call(t.base, 'content/users/admin/addItem', { title: uniq('map'), type: 'Web Map', text: '{"operationalLayers":[]}' }, { token, ip: home });
+    const token = (
+      await call(t.base, 'generateToken', { username: 'admin', password: 'admin-password-1', client: 'requestip' }, { ip: home })
+    ).body.token;
+    const added = await call(
+      t.base,
+      'content/users/admin/addItem',
+      { title: uniq('map'), type: 'Web Map', text: '{"operationalLayers":[]}' },
+      { token, ip: home },
+    );
     const id = added.body.id;
     expect(code(await call(t.base, `content/items/${id}/data`, {}, { token, ip: home, method: 'GET' }))).toBe('ok');
     expect(code(await call(t.base, `content/items/${id}/data`, {}, { token, ip: addr(), method: 'GET' }))).toBe(498);
@@ -267,7 +291,8 @@ describe('token binding', () => {
 describe('derived tokens (generateToken with token and serverUrl)', () => {
   const derive = (parent: string, ip: string, expiration = 20160) =>
     call(t.base, 'generateToken', { serverUrl: `${t.root}/arcgis`, expiration }, { token: parent, ip });
-  const works = async (token: string, ip: string) => !Object.hasOwn((await call(t.base, 'community/self', {}, { token, ip, method: 'GET' })).body ?? {}, 'error');
+  const works = async (token: string, ip: string) =>
+    !Object.hasOwn((await call(t.base, 'community/self', {}, { token, ip, method: 'GET' })).body ?? {}, 'error');
 
   it('never outlive their parent and die with it, down the chain', async () => {
     const user = await createUser(t.base, admin);
@@ -282,7 +307,10 @@ describe('derived tokens (generateToken with token and serverUrl)', () => {
     // The child keeps its parent's binding when it asks for none, and when it asks for another.
     expect(await works(child.token, addr())).toBe(false);
     const elsewhere = addr();
-    const rebinds: Record<string, string>[] = [{ client: 'ip', ip: elsewhere }, { client: 'referer', referer: 'https://evil.example' }];
+    const rebinds: Record<string, string>[] = [
+      { client: 'ip', ip: elsewhere },
+      { client: 'referer', referer: 'https://evil.example' },
+    ];
     for (const rebind of rebinds) {
       const moved = (await call(t.base, 'generateToken', { serverUrl: `${t.root}/arcgis`, ...rebind }, { token: parent.token, ip })).body;
       expect(await works(moved.token, ip)).toBe(true);

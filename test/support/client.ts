@@ -4,14 +4,24 @@ import { ADMIN } from './app';
 export type Reply = { status: number; body: any; text: string; headers: Headers }; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 /** POST form-urlencoded, as the ArcGIS client does by default. Values are sent as given (strings). */
-export async function post(base: string, path: string, params: Record<string, string | number | boolean> = {}, token?: string): Promise<Reply> {
+export async function post(
+  base: string,
+  path: string,
+  params: Record<string, string | number | boolean> = {},
+  token?: string,
+): Promise<Reply> {
   const body = new URLSearchParams();
   for (const [k, v] of Object.entries({ f: 'json', ...params, ...(token ? { token } : {}) })) body.set(k, String(v));
   const res = await fetch(`${base}/${path}`, { method: 'POST', body });
   return read(res);
 }
 
-export async function get(base: string, path: string, params: Record<string, string | number | boolean> = {}, token?: string): Promise<Reply> {
+export async function get(
+  base: string,
+  path: string,
+  params: Record<string, string | number | boolean> = {},
+  token?: string,
+): Promise<Reply> {
   const qs = new URLSearchParams();
   for (const [k, v] of Object.entries({ f: 'json', ...params, ...(token ? { token } : {}) })) qs.set(k, String(v));
   const res = await fetch(`${base}/${path}?${qs}`);
@@ -60,7 +70,12 @@ export async function createGroup(base: string, token: string, params: Record<st
 }
 
 export async function addItem(base: string, owner: string, token: string, params: Record<string, string> = {}): Promise<string> {
-  const r = await post(base, `content/users/${owner}/addItem`, { title: uniq('item'), type: 'Web Map', text: '{"operationalLayers":[]}', ...params }, token);
+  const r = await post(
+    base,
+    `content/users/${owner}/addItem`,
+    { title: uniq('item'), type: 'Web Map', text: '{"operationalLayers":[]}', ...params },
+    token,
+  );
   if (!r.body?.id) throw new Error(`addItem failed: ${r.text}`);
   return r.body.id;
 }

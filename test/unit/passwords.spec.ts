@@ -40,7 +40,10 @@ describe('password hashing limits', () => {
       });
     const accepted = Array.from({ length: 2 + 64 }, task);
     await new Promise((r) => setImmediate(r));
-    await expect(task()).rejects.toMatchObject({ code: 400, details: ['Too many password checks are in progress; try again in a few seconds.'] });
+    await expect(task()).rejects.toMatchObject({
+      code: 400,
+      details: ['Too many password checks are in progress; try again in a few seconds.'],
+    });
     while (gates.length) {
       gates.splice(0).forEach((open) => open());
       await new Promise((r) => setImmediate(r));

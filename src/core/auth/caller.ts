@@ -31,7 +31,14 @@ export const Privilege = {
   PublishFeatures: 'portal:publisher:publishFeatures',
 } as const;
 
-const USER = [Privilege.CreateItem, Privilege.CreateGroup, Privilege.ShareToGroup, Privilege.ShareToOrg, Privilege.ShareToPublic, Privilege.JoinGroup];
+const USER = [
+  Privilege.CreateItem,
+  Privilege.CreateGroup,
+  Privilege.ShareToGroup,
+  Privilege.ShareToOrg,
+  Privilege.ShareToPublic,
+  Privilege.JoinGroup,
+];
 const PUBLISHER = [...USER, Privilege.PublishFeatures];
 const ADMIN = [
   ...PUBLISHER,

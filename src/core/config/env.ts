@@ -13,128 +13,211 @@ class EnvDto {
   @Matches(/^rediss?:\/\/.+/, { message: 'REDIS_URL must be a redis:// URL' })
   REDIS_URL = 'redis://127.0.0.1:6379';
 
-  @Transform(toInt) @IsInt({ message: 'PORT must be an integer' }) @Min(1) @Max(65535)
+  @Transform(toInt)
+  @IsInt({ message: 'PORT must be an integer' })
+  @Min(1)
+  @Max(65535)
   PORT = 3000;
 
-  @IsString() @MinLength(1, { message: 'DATA_DIR must not be empty' })
+  @IsString()
+  @MinLength(1, { message: 'DATA_DIR must not be empty' })
   DATA_DIR = './data';
 
   @Matches(/^(\/[A-Za-z0-9._~-]+)*$/, { message: 'CONTEXT_PATH must be empty or like /portal (no trailing slash)' })
   CONTEXT_PATH = '';
 
-  @IsOptional() @Matches(/^https?:\/\/[^\s/]+(\/[^\s]*)?$/, { message: 'PUBLIC_URL must be an http(s) URL' })
+  @IsOptional()
+  @Matches(/^https?:\/\/[^\s/]+(\/[^\s]*)?$/, { message: 'PUBLIC_URL must be an http(s) URL' })
   PUBLIC_URL?: string;
 
-  @IsOptional() @Matches(/^[A-Za-z0-9_.@-]{3,128}$/, { message: 'ADMIN_USERNAME must be 3-128 of A-Z a-z 0-9 _ . @ -' })
+  @IsOptional()
+  @Matches(/^[A-Za-z0-9_.@-]{3,128}$/, { message: 'ADMIN_USERNAME must be 3-128 of A-Z a-z 0-9 _ . @ -' })
   ADMIN_USERNAME?: string;
 
-  @IsOptional() @IsString() @MinLength(8, { message: 'ADMIN_PASSWORD must be at least 8 characters' })
+  @IsOptional()
+  @IsString()
+  @MinLength(8, { message: 'ADMIN_PASSWORD must be at least 8 characters' })
   @MaxLength(256, { message: 'ADMIN_PASSWORD must be at most 256 characters' })
   ADMIN_PASSWORD?: string;
 
   @IsIn(LOG_LEVELS, { message: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` })
   LOG_LEVEL: (typeof LOG_LEVELS)[number] = 'info';
 
-  @Transform(toInt) @IsInt({ message: 'SHARE_MAX_ITEMS must be an integer' }) @Min(1) @Max(100000)
+  @Transform(toInt)
+  @IsInt({ message: 'SHARE_MAX_ITEMS must be an integer' })
+  @Min(1)
+  @Max(100000)
   SHARE_MAX_ITEMS = 1000;
 
-  @Transform(toInt) @IsInt({ message: 'SHARE_MAX_GROUPS must be an integer' }) @Min(1) @Max(10000)
+  @Transform(toInt)
+  @IsInt({ message: 'SHARE_MAX_GROUPS must be an integer' })
+  @Min(1)
+  @Max(10000)
   SHARE_MAX_GROUPS = 100;
 
-  @Transform(toInt) @IsInt({ message: 'TOKEN_MAX_MINUTES must be an integer' }) @Min(1)
+  @Transform(toInt)
+  @IsInt({ message: 'TOKEN_MAX_MINUTES must be an integer' })
+  @Min(1)
   TOKEN_MAX_MINUTES = 20160;
 
-  @Transform(toInt) @IsInt({ message: 'TOKEN_PURGE_INTERVAL_S must be an integer (0 disables)' }) @Min(0) @Max(86400)
+  @Transform(toInt)
+  @IsInt({ message: 'TOKEN_PURGE_INTERVAL_S must be an integer (0 disables)' })
+  @Min(0)
+  @Max(86400)
   TOKEN_PURGE_INTERVAL_S = 600;
 
-  @Transform(toInt) @IsInt({ message: 'SIGNIN_FREE_FAILURES must be an integer' }) @Min(1) @Max(1000)
+  @Transform(toInt)
+  @IsInt({ message: 'SIGNIN_FREE_FAILURES must be an integer' })
+  @Min(1)
+  @Max(1000)
   SIGNIN_FREE_FAILURES = 5;
 
-  @Transform(toInt) @IsInt({ message: 'SIGNIN_ADDRESS_FREE_FAILURES must be an integer' }) @Min(1) @Max(1000000)
+  @Transform(toInt)
+  @IsInt({ message: 'SIGNIN_ADDRESS_FREE_FAILURES must be an integer' })
+  @Min(1)
+  @Max(1000000)
   SIGNIN_ADDRESS_FREE_FAILURES = 50;
 
-  @Transform(toInt) @IsInt({ message: 'SIGNIN_USER_FREE_FAILURES must be an integer' }) @Min(1) @Max(1000000)
+  @Transform(toInt)
+  @IsInt({ message: 'SIGNIN_USER_FREE_FAILURES must be an integer' })
+  @Min(1)
+  @Max(1000000)
   SIGNIN_USER_FREE_FAILURES = 200;
 
-  @Transform(toInt) @IsInt({ message: 'SIGNIN_MAX_DELAY_S must be an integer' }) @Min(1) @Max(86400)
+  @Transform(toInt)
+  @IsInt({ message: 'SIGNIN_MAX_DELAY_S must be an integer' })
+  @Min(1)
+  @Max(86400)
   SIGNIN_MAX_DELAY_S = 900;
 
-  @Transform(toInt) @IsInt({ message: 'PASSWORD_HASH_CONCURRENCY must be an integer' }) @Min(1) @Max(64)
+  @Transform(toInt)
+  @IsInt({ message: 'PASSWORD_HASH_CONCURRENCY must be an integer' })
+  @Min(1)
+  @Max(64)
   PASSWORD_HASH_CONCURRENCY = 2;
 
-  @Transform(toInt) @IsInt({ message: 'UPLOAD_MAX_MB must be an integer' }) @Min(1)
+  @Transform(toInt)
+  @IsInt({ message: 'UPLOAD_MAX_MB must be an integer' })
+  @Min(1)
   UPLOAD_MAX_MB = 2048;
 
-  @Transform(toInt) @IsInt({ message: 'UPLOAD_BEFORE_TOKEN_MB must be an integer' }) @Min(0)
+  @Transform(toInt)
+  @IsInt({ message: 'UPLOAD_BEFORE_TOKEN_MB must be an integer' })
+  @Min(0)
   UPLOAD_BEFORE_TOKEN_MB = 512;
 
-  @Transform(toInt) @IsInt({ message: 'UPLOAD_IDLE_S must be an integer (seconds)' }) @Min(1) @Max(300)
+  @Transform(toInt)
+  @IsInt({ message: 'UPLOAD_IDLE_S must be an integer (seconds)' })
+  @Min(1)
+  @Max(300)
   UPLOAD_IDLE_S = 15;
 
-  @Transform(toInt) @IsInt({ message: 'BODY_MAX_MB must be an integer' }) @Min(1) @Max(1024)
+  @Transform(toInt)
+  @IsInt({ message: 'BODY_MAX_MB must be an integer' })
+  @Min(1)
+  @Max(1024)
   BODY_MAX_MB = 10;
 
-  @Transform(toInt) @IsInt({ message: 'BODY_MAX_FIELDS must be an integer' }) @Min(10) @Max(100000)
+  @Transform(toInt)
+  @IsInt({ message: 'BODY_MAX_FIELDS must be an integer' })
+  @Min(10)
+  @Max(100000)
   BODY_MAX_FIELDS = 100;
 
-  @Transform(toInt) @IsInt({ message: 'BODY_BUFFER_MB must be an integer' }) @Min(1)
+  @Transform(toInt)
+  @IsInt({ message: 'BODY_BUFFER_MB must be an integer' })
+  @Min(1)
   BODY_BUFFER_MB = 16;
 
   /** Express's 'trust proxy': which hops' X-Forwarded-For to believe (token binding and throttling use the address). */
   // `true` is refused: it trusts every hop, so the left-most X-Forwarded-For entry, which the client writes, would
   // become the address that token binding and throttling rely on.
   @Matches(/^(?!true$)(\d{1,2}|false|[A-Za-z0-9.:/]+(\s*,\s*[A-Za-z0-9.:/]+)*)$/, {
-    message: 'TRUST_PROXY must be a hop count, false, or comma-separated addresses/subnets/loopback/linklocal/uniquelocal (not true: clients could then choose their address)',
+    message:
+      'TRUST_PROXY must be a hop count, false, or comma-separated addresses/subnets/loopback/linklocal/uniquelocal (not true: clients could then choose their address)',
   })
   TRUST_PROXY = 'loopback';
 
   @IsOptional()
   @Matches(/^\s*https?:\/\/[A-Za-z0-9.\-[\]:]+\s*(,\s*https?:\/\/[A-Za-z0-9.\-[\]:]+\s*)*$/, {
-    message: 'CORS_CREDENTIAL_ORIGINS must be comma-separated origins like https://app.example.org (scheme, host, optional port; no path, no *)',
+    message:
+      'CORS_CREDENTIAL_ORIGINS must be comma-separated origins like https://app.example.org (scheme, host, optional port; no path, no *)',
   })
   CORS_CREDENTIAL_ORIGINS?: string;
 
-  @Transform(toInt) @IsInt({ message: 'WORKER_CONCURRENCY must be an integer' }) @Min(1) @Max(64)
+  @Transform(toInt)
+  @IsInt({ message: 'WORKER_CONCURRENCY must be an integer' })
+  @Min(1)
+  @Max(64)
   WORKER_CONCURRENCY = 1;
 
-  @Transform(toInt) @IsInt({ message: 'EXPORT_ZIP_LEVEL must be an integer' }) @Min(0) @Max(9)
+  @Transform(toInt)
+  @IsInt({ message: 'EXPORT_ZIP_LEVEL must be an integer' })
+  @Min(0)
+  @Max(9)
   EXPORT_ZIP_LEVEL = 1;
 
-  @Transform(toInt) @IsInt({ message: 'PUBLISH_MAX_UNPACKED_MB must be an integer (MiB a zipped upload may unpack to)' }) @Min(1)
+  @Transform(toInt)
+  @IsInt({ message: 'PUBLISH_MAX_UNPACKED_MB must be an integer (MiB a zipped upload may unpack to)' })
+  @Min(1)
   PUBLISH_MAX_UNPACKED_MB = 10240;
 
-  @Transform(toInt) @IsInt({ message: 'PUBLISH_MAX_FEATURES must be an integer (features one publish may load)' }) @Min(1)
+  @Transform(toInt)
+  @IsInt({ message: 'PUBLISH_MAX_FEATURES must be an integer (features one publish may load)' })
+  @Min(1)
   PUBLISH_MAX_FEATURES = 20000000;
 
-  @Transform(toInt) @IsInt({ message: 'JOB_LOCK_MS must be an integer' }) @Min(1000) @Max(600000)
+  @Transform(toInt)
+  @IsInt({ message: 'JOB_LOCK_MS must be an integer' })
+  @Min(1000)
+  @Max(600000)
   JOB_LOCK_MS = 30000;
 
   @Matches(/^[A-Za-z0-9_-]{1,64}$/, { message: 'QUEUE_PREFIX must be 1-64 of A-Z a-z 0-9 _ -' })
   QUEUE_PREFIX = 'arcgis';
 
-  @Transform(toInt) @IsInt({ message: 'WORKER_HEARTBEAT_TTL_S must be an integer (seconds)' }) @Min(3) @Max(3600)
+  @Transform(toInt)
+  @IsInt({ message: 'WORKER_HEARTBEAT_TTL_S must be an integer (seconds)' })
+  @Min(3)
+  @Max(3600)
   WORKER_HEARTBEAT_TTL_S = 15;
 
   // Sent as `Authorization: Bearer <token>`, so no white space; 32 characters so it cannot be guessed.
-  @IsOptional() @Matches(/^\S{32,1024}$/, { message: 'METRICS_TOKEN must be 32-1024 characters without white space' })
+  @IsOptional()
+  @Matches(/^\S{32,1024}$/, { message: 'METRICS_TOKEN must be 32-1024 characters without white space' })
   METRICS_TOKEN?: string;
 
-  @Transform(toInt) @IsInt({ message: 'QUERY_TIMEOUT_MS must be an integer' }) @Min(100) @Max(3600000)
+  @Transform(toInt)
+  @IsInt({ message: 'QUERY_TIMEOUT_MS must be an integer' })
+  @Min(100)
+  @Max(3600000)
   QUERY_TIMEOUT_MS = 30000;
 
-  @Transform(toInt) @IsInt({ message: 'QUERY_POOL_SIZE must be an integer' }) @Min(1) @Max(100)
+  @Transform(toInt)
+  @IsInt({ message: 'QUERY_POOL_SIZE must be an integer' })
+  @Min(1)
+  @Max(100)
   QUERY_POOL_SIZE = 5;
 
-  @Transform(toInt) @IsInt({ message: 'GEOMETRY_MAX_VERTICES must be an integer' }) @Min(4)
+  @Transform(toInt)
+  @IsInt({ message: 'GEOMETRY_MAX_VERTICES must be an integer' })
+  @Min(4)
   GEOMETRY_MAX_VERTICES = 1_000_000;
 
-  @Transform(toInt) @IsInt({ message: 'GEOMETRY_MAX_PARTS must be an integer' }) @Min(1)
+  @Transform(toInt)
+  @IsInt({ message: 'GEOMETRY_MAX_PARTS must be an integer' })
+  @Min(1)
   GEOMETRY_MAX_PARTS = 100_000;
 
-  @Transform(toInt) @IsInt({ message: 'GEOMETRY_MAX_REQUEST_VERTICES must be an integer' }) @Min(4)
+  @Transform(toInt)
+  @IsInt({ message: 'GEOMETRY_MAX_REQUEST_VERTICES must be an integer' })
+  @Min(4)
   GEOMETRY_MAX_REQUEST_VERTICES = 4_000_000;
 
-  @Transform(toInt) @IsInt({ message: 'GEOMETRY_TIMEOUT_MS must be an integer' }) @Min(100) @Max(3600000)
+  @Transform(toInt)
+  @IsInt({ message: 'GEOMETRY_TIMEOUT_MS must be an integer' })
+  @Min(100)
+  @Max(3600000)
   GEOMETRY_TIMEOUT_MS = 30000;
 }
 

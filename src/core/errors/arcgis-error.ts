@@ -40,14 +40,28 @@ export const Errors = {
       detail ? [detail] : [],
       'GWM_0003',
     ),
-  badRequest: (message: string, details: string[] = [], messageCode?: string) =>
-    new ArcgisError(400, message, details, messageCode),
+  badRequest: (message: string, details: string[] = [], messageCode?: string) => new ArcgisError(400, message, details, messageCode),
   itemNotFound: (id?: string) =>
-    new ArcgisError(400, 'Item does not exist or is inaccessible.', id ? [`Item '${id}' does not exist or is inaccessible.`] : [], 'CONT_0001'),
+    new ArcgisError(
+      400,
+      'Item does not exist or is inaccessible.',
+      id ? [`Item '${id}' does not exist or is inaccessible.`] : [],
+      'CONT_0001',
+    ),
   groupNotFound: (id?: string) =>
-    new ArcgisError(400, 'Group does not exist or is inaccessible.', id ? [`Group '${id}' does not exist or is inaccessible.`] : [], 'COM_0003'),
+    new ArcgisError(
+      400,
+      'Group does not exist or is inaccessible.',
+      id ? [`Group '${id}' does not exist or is inaccessible.`] : [],
+      'COM_0003',
+    ),
   userNotFound: (name?: string) =>
-    new ArcgisError(400, 'User does not exist or is inaccessible.', name ? [`User '${name}' does not exist or is inaccessible.`] : [], 'COM_0019'),
+    new ArcgisError(
+      400,
+      'User does not exist or is inaccessible.',
+      name ? [`User '${name}' does not exist or is inaccessible.`] : [],
+      'COM_0019',
+    ),
   invalidUrl: (path: string) => new ArcgisError(400, 'Invalid URL', [`No operation at '${path}'.`], 'GWM_0002'),
   internal: () => new ArcgisError(500, 'Unable to complete operation.', ['An unexpected error occurred; it has been logged.']),
 };

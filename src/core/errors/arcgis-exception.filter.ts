@@ -9,10 +9,18 @@ import { ArcgisError, Errors } from './arcgis-error';
  * Writes an error envelope: HTTP 200 as ArcGIS does, or 413 for a refused body. `closeConnection` is for a reply sent
  * before the body was read: the rest of it is not wanted, and a keep-alive connection would have to read it first.
  */
-export function sendErrorReply(req: Request, res: Response, error: ArcgisError, opts: { status?: number; closeConnection?: boolean } = {}): void {
+export function sendErrorReply(
+  req: Request,
+  res: Response,
+  error: ArcgisError,
+  opts: { status?: number; closeConnection?: boolean } = {},
+): void {
   res.locals[ERROR_REPLY] = true;
   if (opts.closeConnection) res.setHeader('Connection', 'close');
-  res.status(opts.status ?? 200).type('application/json').send(JSON.stringify(error.toEnvelope(), null, isPretty(req) ? 2 : undefined));
+  res
+    .status(opts.status ?? 200)
+    .type('application/json')
+    .send(JSON.stringify(error.toEnvelope(), null, isPretty(req) ? 2 : undefined));
 }
 
 /**
@@ -51,7 +59,9 @@ export class ArcgisExceptionFilter implements ExceptionFilter {
       this.logger.warn({ err: exception, requestId: req.requestId, path: req.path }, 'database refused a value');
       return raw.code.startsWith('22')
         ? Errors.badRequest('Invalid parameter value.', ['A value is out of range or not valid for its field.'])
-        : Errors.badRequest('Unable to complete operation.', ['The request conflicts with existing data; it may already exist or have been removed.']);
+        : Errors.badRequest('Unable to complete operation.', [
+            'The request conflicts with existing data; it may already exist or have been removed.',
+          ]);
     }
     // body-parser and busboy errors carry a status or a code of their own; they are the caller's fault.
     if (raw?.type === 'entity.parse.failed') return Errors.badRequest('Unable to parse the request body.', [String(raw.message)]);

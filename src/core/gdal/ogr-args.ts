@@ -16,7 +16,22 @@ export class UnsafeGdalArgumentError extends Error {
 }
 
 /** ogr2ogr options this service uses that take exactly one value. */
-const WITH_VALUE = new Set(['-f', '-nln', '-nlt', '-sql', '-dialect', '-where', '-t_srs', '-s_srs', '-lco', '-dsco', '-gt', '-dim', '-fieldmap', '-limit']);
+const WITH_VALUE = new Set([
+  '-f',
+  '-nln',
+  '-nlt',
+  '-sql',
+  '-dialect',
+  '-where',
+  '-t_srs',
+  '-s_srs',
+  '-lco',
+  '-dsco',
+  '-gt',
+  '-dim',
+  '-fieldmap',
+  '-limit',
+]);
 /** Options that take no value. */
 const FLAGS = new Set(['-append', '-update']);
 /** Options whose value, when it starts with '@', names a file GDAL reads the value from. */
@@ -35,14 +50,16 @@ export class OgrArgs {
     if (!WITH_VALUE.has(name)) throw new UnsafeGdalArgumentError(`ogr2ogr option ${name} is not one this service passes.`);
     const v = String(value);
     if (v.includes('\0')) throw new UnsafeGdalArgumentError(`The value of ${name} holds a NUL character.`);
-    if (READS_FILE.has(name) && v.trimStart().startsWith('@')) throw new UnsafeGdalArgumentError(`The value of ${name} may not start with '@'.`);
+    if (READS_FILE.has(name) && v.trimStart().startsWith('@'))
+      throw new UnsafeGdalArgumentError(`The value of ${name} may not start with '@'.`);
     this.list.push(name, v);
     return this;
   }
 
   /** A source layer name in a positional slot; see canBePositional for names that need another route. */
   layer(name: string): this {
-    if (!OgrArgs.canBePositional(name)) throw new UnsafeGdalArgumentError(`Layer name '${name.slice(0, 64)}' cannot be passed to GDAL as a positional argument.`);
+    if (!OgrArgs.canBePositional(name))
+      throw new UnsafeGdalArgumentError(`Layer name '${name.slice(0, 64)}' cannot be passed to GDAL as a positional argument.`);
     this.list.push(name);
     return this;
   }

@@ -68,7 +68,12 @@ function clientKey(req: Request): string {
   const ip = req.ip ?? req.socket.remoteAddress ?? '';
   if (!ipaddr.isValid(ip)) return ip;
   const addr = ipaddr.process(ip);
-  return addr.kind() === 'ipv6' ? `${(addr as ipaddr.IPv6).parts.slice(0, 4).map((p) => p.toString(16)).join(':')}::/64` : addr.toString();
+  return addr.kind() === 'ipv6'
+    ? `${(addr as ipaddr.IPv6).parts
+        .slice(0, 4)
+        .map((p) => p.toString(16))
+        .join(':')}::/64`
+    : addr.toString();
 }
 
 /** Every client address may spool this part of UPLOAD_BEFORE_TOKEN_MB whatever the others hold (see SpoolBudget). */
@@ -90,7 +95,9 @@ function flatten(source: unknown): Record<string, string> {
 }
 
 function hasBody(req: Request): boolean {
-  return req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0');
+  return (
+    req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0')
+  );
 }
 
 /**
@@ -159,10 +166,14 @@ export function arcgisBodyMiddleware(config: AppConfig, tokenIsValid: TokenCheck
       sendErrorReply(req, res, error, { status: error.code === 413 ? 413 : 200, closeConnection: true });
     };
 
-    const encoding = String(req.headers['content-encoding'] ?? '').trim().toLowerCase();
+    const encoding = String(req.headers['content-encoding'] ?? '')
+      .trim()
+      .toLowerCase();
     if (encoding !== '' && encoding !== 'identity') {
       return refuse(
-        new ArcgisError(415, 'Unsupported request body encoding.', [`Content-Encoding: ${encoding} is not accepted on a request body; send it uncompressed.`]),
+        new ArcgisError(415, 'Unsupported request body encoding.', [
+          `Content-Encoding: ${encoding} is not accepted on a request body; send it uncompressed.`,
+        ]),
       );
     }
 
@@ -172,7 +183,11 @@ export function arcgisBodyMiddleware(config: AppConfig, tokenIsValid: TokenCheck
     const declared = req.headers['content-length'] !== undefined ? Number(req.headers['content-length']) : undefined;
     const max = fileRoute ? uploadMax + bodyMaxBytes : bodyMaxBytes;
     if (declared !== undefined && declared > max) {
-      return refuse(tooLarge(`The body is ${declared} bytes; the limit is ${mb(max)} (${fileRoute ? 'UPLOAD_MAX_MB plus BODY_MAX_MB' : 'BODY_MAX_MB'}).`));
+      return refuse(
+        tooLarge(
+          `The body is ${declared} bytes; the limit is ${mb(max)} (${fileRoute ? 'UPLOAD_MAX_MB plus BODY_MAX_MB' : 'BODY_MAX_MB'}).`,
+        ),
+      );
     }
     // A token sent outside the body is checked before the body is read: a known sender gets the full field limit, and
     // a file for a bad token is refused at once (the guard would answer 498 only after the upload).
@@ -209,7 +224,11 @@ export function arcgisBodyMiddleware(config: AppConfig, tokenIsValid: TokenCheck
       if (checkingToken || req.isPaused()) lastByteAt = Date.now();
       const quiet = Date.now() - lastByteAt;
       if (quiet < idleMs) return void (idleTimer = setTimeout(watchIdle, idleMs - quiet).unref());
-      refuse(new ArcgisError(408, 'Request timeout.', [`No part of the body arrived for ${config.http.uploadIdleS} s (UPLOAD_IDLE_S) before the token was known.`]));
+      refuse(
+        new ArcgisError(408, 'Request timeout.', [
+          `No part of the body arrived for ${config.http.uploadIdleS} s (UPLOAD_IDLE_S) before the token was known.`,
+        ]),
+      );
     };
     let checkingToken: Promise<void> | undefined;
     res.on('close', () => clearTimeout(idleTimer));
@@ -223,7 +242,8 @@ export function arcgisBodyMiddleware(config: AppConfig, tokenIsValid: TokenCheck
         if (err) {
           const e = err as { type?: string; status?: number; message?: string };
           if (e.type === 'entity.too.large') return refuse(tooLarge(`The body is larger than ${mb(bodyMaxBytes)} (BODY_MAX_MB).`));
-          if (e.type === 'parameters.too.many') return refuse(tooLarge(`The body has more than ${bodyMaxFields} parameters (BODY_MAX_FIELDS).`));
+          if (e.type === 'parameters.too.many')
+            return refuse(tooLarge(`The body has more than ${bodyMaxFields} parameters (BODY_MAX_FIELDS).`));
           // Malformed bodies go to the request guard as before, which raises them through the error filter.
           r.bodyError = err;
           return finish(r, {}, next);
@@ -247,7 +267,14 @@ export function arcgisBodyMiddleware(config: AppConfig, tokenIsValid: TokenCheck
         headers: req.headers,
         // Browsers and the client send UTF-8 file names; busboy would read them as latin1.
         defParamCharset: 'utf8',
-        limits: { fieldNameSize: 256, fieldSize: bodyMaxBytes, fields: bodyMaxFields, files: 1, parts: bodyMaxFields + 1, fileSize: uploadMax },
+        limits: {
+          fieldNameSize: 256,
+          fieldSize: bodyMaxBytes,
+          fields: bodyMaxFields,
+          files: 1,
+          parts: bodyMaxFields + 1,
+          fileSize: uploadMax,
+        },
       });
     } catch (e) {
       r.bodyError = Object.assign(new Error((e as Error).message), { status: 400 });
@@ -256,7 +283,8 @@ export function arcgisBodyMiddleware(config: AppConfig, tokenIsValid: TokenCheck
     const fields: Record<string, string | string[]> = {};
     let fieldBytes = 0;
     let fieldsAtFile: number | undefined;
-    const fieldLimit = () => (fieldsAtFile !== undefined ? fieldsAtFile + AFTER_FILE_FIELDS : callerKnown ? bodyMaxBytes : FIELDS_BEFORE_TOKEN);
+    const fieldLimit = () =>
+      fieldsAtFile !== undefined ? fieldsAtFile + AFTER_FILE_FIELDS : callerKnown ? bodyMaxBytes : FIELDS_BEFORE_TOKEN;
     const checkFields = () => {
       if (refused || checkingToken || fieldBytes <= fieldLimit()) return;
       const what =
@@ -324,11 +352,19 @@ export function arcgisBodyMiddleware(config: AppConfig, tokenIsValid: TokenCheck
         }
         if (refused) return void stream.resume();
         if (!callerKnown && config.http.uploadBeforeTokenBytes === 0) {
-          return refuse(tooLarge('A file is accepted only after the token (query string, Authorization header, or a field before the file); UPLOAD_BEFORE_TOKEN_MB is 0.'));
+          return refuse(
+            tooLarge(
+              'A file is accepted only after the token (query string, Authorization header, or a field before the file); UPLOAD_BEFORE_TOKEN_MB is 0.',
+            ),
+          );
         }
         if (!callerKnown) {
           spooled = spool.open(clientKey(req), () =>
-            refuse(tooLarge(`Files sent before the token are limited to ${mb(config.http.uploadBeforeTokenBytes)} at once (UPLOAD_BEFORE_TOKEN_MB); other addresses needed this upload's share. Send the token in the query string, an Authorization header, or a field before the file.`)),
+            refuse(
+              tooLarge(
+                `Files sent before the token are limited to ${mb(config.http.uploadBeforeTokenBytes)} at once (UPLOAD_BEFORE_TOKEN_MB); other addresses needed this upload's share. Send the token in the query string, an Authorization header, or a field before the file.`,
+              ),
+            ),
           );
         }
         const file = path.join(tmp, `upload-${randomUUID()}`);
@@ -339,7 +375,11 @@ export function arcgisBodyMiddleware(config: AppConfig, tokenIsValid: TokenCheck
             size += chunk.length;
             fileBytes += chunk.length;
             if (!callerKnown && !spooled!.take(chunk.length)) {
-              refuse(tooLarge(`Files sent before the token are limited to ${mb(config.http.uploadBeforeTokenBytes)} at once (UPLOAD_BEFORE_TOKEN_MB), a quarter of it per client address when others are waiting; send the token in the query string, an Authorization header, or a field before the file.`));
+              refuse(
+                tooLarge(
+                  `Files sent before the token are limited to ${mb(config.http.uploadBeforeTokenBytes)} at once (UPLOAD_BEFORE_TOKEN_MB), a quarter of it per client address when others are waiting; send the token in the query string, an Authorization header, or a field before the file.`,
+                ),
+              );
               return done(new Error('refused'));
             }
             done(null, chunk);

@@ -17,11 +17,15 @@ export class ByteBudget {
       await new Promise<void>((resolve, reject) => {
         const entry = { bytes: want, grant: () => resolve() };
         this.waiting.push(entry);
-        signal.addEventListener('abort', () => {
-          const i = this.waiting.indexOf(entry);
-          if (i >= 0) this.waiting.splice(i, 1);
-          reject(new Error('request closed while waiting for body memory'));
-        }, { once: true });
+        signal.addEventListener(
+          'abort',
+          () => {
+            const i = this.waiting.indexOf(entry);
+            if (i >= 0) this.waiting.splice(i, 1);
+            reject(new Error('request closed while waiting for body memory'));
+          },
+          { once: true },
+        );
         this.drain();
       });
     } else {
@@ -37,7 +41,7 @@ export class ByteBudget {
   }
 
   private drain(): void {
-    for (let i = 0; i < this.waiting.length; ) {
+    for (let i = 0; i < this.waiting.length;) {
       const w = this.waiting[i];
       if (this.used + w.bytes > this.capacity) {
         i++;
@@ -95,7 +99,11 @@ export class SpoolBudget {
   /** @internal */
   take(spool: Spool, bytes: number): boolean {
     if (this.used + bytes > this.capacity && this.held(spool.address) + bytes <= this.share) {
-      for (let victim = this.overShare(spool.address); victim && this.used + bytes > this.capacity; victim = this.overShare(spool.address)) {
+      for (
+        let victim = this.overShare(spool.address);
+        victim && this.used + bytes > this.capacity;
+        victim = this.overShare(spool.address)
+      ) {
         victim.release();
         victim.preempted();
       }

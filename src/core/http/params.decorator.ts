@@ -31,7 +31,12 @@ export const Params = createParamDecorator((dto: Ctor<object>, ctx: ExecutionCon
 /** Comma-joined list (how the client sends arrays); blanks dropped, entries trimmed. */
 export const CsvList = () =>
   Transform(({ value }) =>
-    typeof value === 'string' ? value.split(',').map((s) => s.trim()).filter((s) => s.length > 0) : value,
+    typeof value === 'string'
+      ? value
+          .split(',')
+          .map((s) => s.trim())
+          .filter((s) => s.length > 0)
+      : value,
   );
 
 /** "true"/"false" (any case); anything else stays a string so validation can name it. */

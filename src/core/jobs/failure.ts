@@ -12,7 +12,20 @@ export class PermanentJobError extends Error {}
 
 /** PostgreSQL SQLSTATEs of faults that go away: connection (08), resources (53), operator intervention (57P0x), system (58), locks. */
 const PG_TRANSIENT = /^(08|53|58)|^(40001|40P01|55P03|55006|57014|57P01|57P02|57P03)$/;
-const NODE_TRANSIENT = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ENOSPC', 'EMFILE', 'ENFILE', 'EBUSY', 'EAGAIN']);
+const NODE_TRANSIENT = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  'ENOSPC',
+  'EMFILE',
+  'ENFILE',
+  'EBUSY',
+  'EAGAIN',
+]);
 const MESSAGE_TRANSIENT =
   /connection refused|could not connect|server closed the connection|terminating connection|connection (is |was )?(closed|terminated|reset|lost)|no connection to the server|the database system is (starting up|shutting down|in recovery)|too many clients|timeout expired|deadlock detected|could not serialize|lock timeout|No space left on device|could not extend file|out of memory|ECONNREFUSED|ECONNRESET|MaxRetriesPerRequest/i;
 
@@ -24,7 +37,7 @@ export type Verdict = 'permanent' | 'transient' | 'unknown';
 export function classifyFailure(e: unknown): Verdict {
   if (e instanceof PermanentJobError || e instanceof ArcgisError) return 'permanent';
   const seen = new Set<unknown>();
-  for (let cur: unknown = e; cur && typeof cur === 'object' && !seen.has(cur); ) {
+  for (let cur: unknown = e; cur && typeof cur === 'object' && !seen.has(cur);) {
     seen.add(cur);
     const f = cur as Failure;
     const code = typeof f.code === 'string' ? f.code : '';

@@ -27,7 +27,11 @@ export class JobQueueService implements OnApplicationShutdown {
   queue(name: QueueName): Queue {
     let q = this.queues.get(name);
     if (!q) {
-      q = new Queue(name, { connection: bullConnection(this.config), prefix: this.config.queuePrefix, defaultJobOptions: DEFAULT_JOB_OPTIONS });
+      q = new Queue(name, {
+        connection: bullConnection(this.config),
+        prefix: this.config.queuePrefix,
+        defaultJobOptions: DEFAULT_JOB_OPTIONS,
+      });
       this.queues.set(name, q);
     }
     return q;

@@ -22,7 +22,10 @@ export class JobsRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   /** Inserts a queued job row; pass the EntityManager of an open transaction to commit it with other rows. */
-  async create(j: { id: string; type: JobType; ownerId: string; sourceItemId: string | null; resultItemId: string | null; params: object }, m?: EntityManager): Promise<void> {
+  async create(
+    j: { id: string; type: JobType; ownerId: string; sourceItemId: string | null; resultItemId: string | null; params: object },
+    m?: EntityManager,
+  ): Promise<void> {
     await (m ?? this.db).query(
       `INSERT INTO jobs (id, type, owner_id, source_item_id, result_item_id, status, status_message, params) VALUES ($1, $2, $3, $4, $5, 'queued', 'queued', $6)`,
       [j.id, j.type, j.ownerId, j.sourceItemId, j.resultItemId, JSON.stringify(j.params)],
@@ -56,12 +59,16 @@ export class JobsRepository {
 
   /** Unfinished jobs older than a few seconds (younger ones may still be on their way into Redis). */
   async unfinished(): Promise<JobRow[]> {
-    return this.db.query(`SELECT * FROM jobs WHERE status IN ('queued','processing') AND created < now() - interval '5 seconds' ORDER BY created LIMIT 1000`);
+    return this.db.query(
+      `SELECT * FROM jobs WHERE status IN ('queued','processing') AND created < now() - interval '5 seconds' ORDER BY created LIMIT 1000`,
+    );
   }
 
   async activeForItem(itemId: string): Promise<JobRow[]> {
     // Jobs producing the item, and jobs reading it (an export of a service being deleted).
-    return this.db.query(`SELECT * FROM jobs WHERE (result_item_id = $1 OR source_item_id = $1) AND status IN ('queued','processing')`, [itemId]);
+    return this.db.query(`SELECT * FROM jobs WHERE (result_item_id = $1 OR source_item_id = $1) AND status IN ('queued','processing')`, [
+      itemId,
+    ]);
   }
 
   /** Moves a queued (or re-delivered processing) job to processing; returns null if it is finished or gone. */
@@ -82,7 +89,12 @@ export class JobsRepository {
    * Final states also move the result item, in the same transaction, so the two never disagree. Returns the
    * finished row, or null when the job was already finished (by another delivery, a cancel, a stall...).
    */
-  async finish(id: string, status: 'completed' | 'failed' | 'cancelled', message: string, item?: { size?: number; filePath?: string; name?: string; contentType?: string }): Promise<JobRow | null> {
+  async finish(
+    id: string,
+    status: 'completed' | 'failed' | 'cancelled',
+    message: string,
+    item?: { size?: number; filePath?: string; name?: string; contentType?: string },
+  ): Promise<JobRow | null> {
     return this.db.transaction(async (m) => {
       const [rows]: [JobRow[], number] = await m.query(
         `UPDATE jobs SET status = $2, status_message = $3, finished = now() WHERE id = $1 AND status IN ('queued','processing') RETURNING *`,
@@ -95,7 +107,15 @@ export class JobsRepository {
           `UPDATE items SET status = $2, status_message = $3, size = coalesce($4, size), file_path = coalesce($5, file_path),
                   name = coalesce($6, name), content_type = coalesce($7, content_type), modified = now()
             WHERE id = $1`,
-          [job.result_item_id, status === 'completed' ? 'completed' : 'failed', message, item?.size ?? null, item?.filePath ?? null, item?.name ?? null, item?.contentType ?? null],
+          [
+            job.result_item_id,
+            status === 'completed' ? 'completed' : 'failed',
+            message,
+            item?.size ?? null,
+            item?.filePath ?? null,
+            item?.name ?? null,
+            item?.contentType ?? null,
+          ],
         );
       }
       return job;

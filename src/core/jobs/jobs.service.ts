@@ -67,7 +67,8 @@ export class JobsService {
     if (row.type !== 'export') return;
     const root = path.resolve(this.config.dataDir);
     try {
-      if (row.result_item_id && /^[0-9a-f]{32}$/.test(row.result_item_id)) await fs.rm(path.join(root, 'items', row.result_item_id), { recursive: true, force: true });
+      if (row.result_item_id && /^[0-9a-f]{32}$/.test(row.result_item_id))
+        await fs.rm(path.join(root, 'items', row.result_item_id), { recursive: true, force: true });
       const tmp = path.join(root, 'tmp');
       for (const name of await fs.readdir(tmp).catch(() => [] as string[])) {
         if (name.startsWith(`export-${row.id}-`)) await fs.rm(path.join(tmp, name), { recursive: true, force: true });
@@ -86,7 +87,9 @@ export class JobsService {
     for (const job of active) {
       await this.end(job.id, 'cancelled', 'Cancelled: the item was deleted.');
       await this.queue.remove(JOB_QUEUE[QUEUE_OF_TYPE[job.type]], job.id);
-      await this.repo.endSessions(job.id).catch((e) => this.logger.warn(`could not end the sessions of job ${job.id}: ${(e as Error).message}`));
+      await this.repo
+        .endSessions(job.id)
+        .catch((e) => this.logger.warn(`could not end the sessions of job ${job.id}: ${(e as Error).message}`));
     }
     return active.length;
   }

@@ -73,7 +73,9 @@ export function startQueueWorker(queue: QueueName, config: AppConfig, jobs: Jobs
     if (!job) return;
     const attempts = job.opts.attempts ?? DEFAULT_JOB_OPTIONS.attempts;
     if (err instanceof UnrecoverableError || job.attemptsMade >= attempts || /stalled/i.test(err.message)) {
-      jobs.end(job.data.jobId, 'failed', failureMessage(err)).catch((e) => logger.error(`could not record failure of ${job.data.jobId}: ${(e as Error).message}`));
+      jobs
+        .end(job.data.jobId, 'failed', failureMessage(err))
+        .catch((e) => logger.error(`could not record failure of ${job.data.jobId}: ${(e as Error).message}`));
     }
   });
   return worker;

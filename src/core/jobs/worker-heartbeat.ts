@@ -49,7 +49,9 @@ export class WorkerRegistry {
     try {
       return await Promise.race([
         aliveWorkers(this.redis, this.config),
-        new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`Redis did not answer in ${timeoutMs} ms`)), timeoutMs))),
+        new Promise<never>(
+          (_, reject) => (timer = setTimeout(() => reject(new Error(`Redis did not answer in ${timeoutMs} ms`)), timeoutMs)),
+        ),
       ]);
     } finally {
       clearTimeout(timer);

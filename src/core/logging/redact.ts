@@ -37,7 +37,19 @@ export function redactUrl(url: string): string {
 }
 
 /** Fields of an error that describe it without repeating what was sent: no SQL, no bound values, no row detail. */
-const SAFE_FIELDS = ['code', 'messageCode', 'status', 'statusCode', 'type', 'severity', 'constraint', 'table', 'column', 'schema', 'routine'] as const;
+const SAFE_FIELDS = [
+  'code',
+  'messageCode',
+  'status',
+  'statusCode',
+  'type',
+  'severity',
+  'constraint',
+  'table',
+  'column',
+  'schema',
+  'routine',
+] as const;
 
 /**
  * The err serializer of every log line (API and worker) and of start-up failures. A whitelist, because TypeORM's
@@ -50,7 +62,8 @@ export function errorForLog(err: unknown, depth = 0): unknown {
   const source = err as Record<string, unknown>;
   const type = err instanceof Error ? err.constructor.name : typeof source.type === 'string' ? source.type : 'Object';
   const out: Record<string, unknown> = { type, message: source.message, stack: source.stack };
-  const driver = typeof source.driverError === 'object' && source.driverError !== null ? (source.driverError as Record<string, unknown>) : undefined;
+  const driver =
+    typeof source.driverError === 'object' && source.driverError !== null ? (source.driverError as Record<string, unknown>) : undefined;
   for (const field of SAFE_FIELDS) {
     if (field === 'type') continue;
     const value = source[field] ?? driver?.[field];

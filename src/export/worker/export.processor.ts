@@ -36,7 +36,13 @@ export class ExportProcessor implements OnApplicationBootstrap, BeforeApplicatio
   ) {}
 
   onApplicationBootstrap(): void {
-    this.worker = startQueueWorker(QueueName.Export, this.config, this.jobsService, { [JobName.ExportItem]: (job) => this.exportItem(job) }, this.logger);
+    this.worker = startQueueWorker(
+      QueueName.Export,
+      this.config,
+      this.jobsService,
+      { [JobName.ExportItem]: (job) => this.exportItem(job) },
+      this.logger,
+    );
     const sweep = () => this.sweep().catch((e) => this.logger.warn(`temp sweep failed: ${(e as Error).message}`));
     void sweep();
     this.sweeper = setInterval(sweep, SWEEP_EVERY_MS);
@@ -73,7 +79,10 @@ export class ExportProcessor implements OnApplicationBootstrap, BeforeApplicatio
     await fs.mkdir(workDir, { recursive: true });
     const abort = new AbortController();
     const poll = setInterval(() => {
-      this.jobs.find(row.id).then((r) => (!r || r.status === 'cancelled') && abort.abort(), () => undefined);
+      this.jobs.find(row.id).then(
+        (r) => (!r || r.status === 'cancelled') && abort.abort(),
+        () => undefined,
+      );
     }, CANCEL_POLL_MS);
     let lastProgress = 0;
     try {
@@ -93,7 +102,9 @@ export class ExportProcessor implements OnApplicationBootstrap, BeforeApplicatio
           lastProgress = now;
           const pct = Math.round(((p.layerIndex + p.fraction) / p.layerCount) * 100);
           void job.updateProgress({ layer: p.layerIndex, layers: p.layerCount, percent: pct }).catch(() => undefined);
-          void this.jobs.progress(row.id, `processing: ${pct}% (layer ${p.layerIndex + 1} of ${p.layerCount}) ${p.message}`.trim()).catch(() => undefined);
+          void this.jobs
+            .progress(row.id, `processing: ${pct}% (layer ${p.layerIndex + 1} of ${p.layerCount}) ${p.message}`.trim())
+            .catch(() => undefined);
         },
       });
       if (abort.signal.aborted) return;
@@ -111,7 +122,12 @@ export class ExportProcessor implements OnApplicationBootstrap, BeforeApplicatio
   /** The file is moved into place before the row says completed, so a completed item always has its file. */
   private async complete(jobId: string, itemId: string, out: { path: string; fileName: string; contentType: string; size: number }) {
     const filePath = await this.files.adopt(itemId, out.path, out.fileName);
-    const done = await this.jobs.finish(jobId, 'completed', 'completed', { size: out.size, filePath, name: out.fileName, contentType: out.contentType });
+    const done = await this.jobs.finish(jobId, 'completed', 'completed', {
+      size: out.size,
+      filePath,
+      name: out.fileName,
+      contentType: out.contentType,
+    });
     // Not finished by us: cancelled, or failed meanwhile (a stall past its lock, the reconciler): such an item must
     // have no file, so drop the one just moved in. Completed by an earlier delivery of the same job: the file is
     // the same export; keep it.

@@ -93,9 +93,14 @@ export async function appendLayer(sink: JsonSink, geojsonPath: string, layer: Ex
     for await (const raw of lines) {
       // GDAL's GeoJSON writer puts each feature on one line: `{ "type": "Feature", ... },` (strings escape newlines).
       if (!raw.startsWith('{ "type": "Feature"')) continue;
-      const f = JSON.parse(raw.endsWith(',') ? raw.slice(0, -1) : raw) as { properties?: Record<string, unknown>; geometry?: GeoJson | null };
+      const f = JSON.parse(raw.endsWith(',') ? raw.slice(0, -1) : raw) as {
+        properties?: Record<string, unknown>;
+        geometry?: GeoJson | null;
+      };
       const geometry = o.withGeometry ? toEsriGeometry(f.geometry) : undefined;
-      await sink.write(`${count ? ',' : ''}${JSON.stringify(geometry ? { attributes: f.properties ?? {}, geometry } : { attributes: f.properties ?? {} })}`);
+      await sink.write(
+        `${count ? ',' : ''}${JSON.stringify(geometry ? { attributes: f.properties ?? {}, geometry } : { attributes: f.properties ?? {} })}`,
+      );
       if (++count % every === 0) {
         o.signal?.throwIfAborted();
         o.onFeatures?.(count);

@@ -12,10 +12,7 @@ export interface LayerTarget {
 }
 
 /** How the staged files become the one download. */
-export type PlanResult =
-  | { kind: 'file'; path: string }
-  | { kind: 'zip'; dir: string }
-  | { kind: 'featurecollection'; path: string };
+export type PlanResult = { kind: 'file'; path: string } | { kind: 'zip'; dir: string } | { kind: 'featurecollection'; path: string };
 
 export interface ExportPlan {
   fileName: string;
@@ -32,20 +29,32 @@ export function planExport(format: ExportFormat, layerNames: string[], baseName:
   const spec = FORMATS[format];
   const base = safeBaseName(baseName);
   const names = uniqueLayerNames(layerNames, spec.maxLayerName);
-  const zip = (layers: LayerTarget[]): ExportPlan => ({ fileName: `${base}.zip`, contentType: ZIP_CONTENT_TYPE, layers, result: { kind: 'zip', dir: 'out' } });
+  const zip = (layers: LayerTarget[]): ExportPlan => ({
+    fileName: `${base}.zip`,
+    contentType: ZIP_CONTENT_TYPE,
+    layers,
+    result: { kind: 'zip', dir: 'out' },
+  });
   switch (spec.layout) {
     case 'container': {
       // FileGDB is a directory, so it travels zipped; GeoPackage and SQLite are single files.
       const dataset = format === 'filegdb' ? `out/${base}.${spec.ext}` : `${base}.${spec.ext}`;
       const layers = names.map((layerName, i) => ({ layerName, dataset, update: i > 0 }));
-      return format === 'filegdb' ? zip(layers) : { fileName: dataset, contentType: spec.contentType, layers, result: { kind: 'file', path: dataset } };
+      return format === 'filegdb'
+        ? zip(layers)
+        : { fileName: dataset, contentType: spec.contentType, layers, result: { kind: 'file', path: dataset } };
     }
     case 'shapefile':
       return zip(names.map((layerName) => ({ layerName, dataset: `out/${layerName}.shp`, update: false })));
     case 'per-layer': {
       if (names.length === 1) {
         const path = `${base}.${spec.ext}`;
-        return { fileName: path, contentType: spec.contentType, layers: [{ layerName: names[0], dataset: path, update: false }], result: { kind: 'file', path } };
+        return {
+          fileName: path,
+          contentType: spec.contentType,
+          layers: [{ layerName: names[0], dataset: path, update: false }],
+          result: { kind: 'file', path },
+        };
       }
       return zip(names.map((layerName) => ({ layerName, dataset: `out/${layerName}.${spec.ext}`, update: false })));
     }

@@ -74,14 +74,19 @@ export const SHAPEFILE_MAX_FIELDS = 255;
 
 export function checkShapefileFields(layerName: string, fieldCount: number): void {
   if (fieldCount > SHAPEFILE_MAX_FIELDS) {
-    throw new ExportWriteError(`Layer '${layerName}' has ${fieldCount} fields; a shapefile holds at most ${SHAPEFILE_MAX_FIELDS}. Choose File Geodatabase, GeoPackage or CSV.`);
+    throw new ExportWriteError(
+      `Layer '${layerName}' has ${fieldCount} fields; a shapefile holds at most ${SHAPEFILE_MAX_FIELDS}. Choose File Geodatabase, GeoPackage or CSV.`,
+    );
   }
 }
 
 const gb = (n: number) => `${(n / 2 ** 30).toFixed(2)} GB`;
 
 export function checkShapefileSizes(layerName: string, sizes: ShapefileSizes, when: 'estimated' | 'written'): void {
-  for (const [ext, bytes] of [['.shp', sizes.shp], ['.dbf', sizes.dbf]] as const) {
+  for (const [ext, bytes] of [
+    ['.shp', sizes.shp],
+    ['.dbf', sizes.dbf],
+  ] as const) {
     if (bytes > SHAPEFILE_MAX_BYTES) {
       throw new ExportWriteError(
         `Layer '${layerName}': its shapefile ${ext} ${when === 'estimated' ? 'would be about' : 'reached'} ${gb(bytes)}, over the 2 GB a shapefile component may hold. ` +
@@ -94,7 +99,9 @@ export function checkShapefileSizes(layerName: string, sizes: ShapefileSizes, wh
 /** FlatGeobuf (GDAL 3.6) drops features without geometry without a word; refuse rather than lose rows. */
 export function checkGeometryPresent(layerName: string, format: string, m: LayerMeasure, hasGeometry: boolean): void {
   if (!hasGeometry) {
-    throw new ExportWriteError(`Layer '${layerName}': ${format} needs geometry; export it with includeGeometry=true or choose another format.`);
+    throw new ExportWriteError(
+      `Layer '${layerName}': ${format} needs geometry; export it with includeGeometry=true or choose another format.`,
+    );
   }
   if (m.nullGeometries > 0) {
     throw new ExportWriteError(

@@ -49,7 +49,13 @@ export class Progress {
 export const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
 
 /** Shapefile progress is exact (records in the .dbf so far); other formats report bytes written. */
-export function startTicker(stage: string, format: ExportJob['format'], target: LayerTarget, rows: number, report: (within: number, message: string) => void): () => void {
+export function startTicker(
+  stage: string,
+  format: ExportJob['format'],
+  target: LayerTarget,
+  rows: number,
+  report: (within: number, message: string) => void,
+): () => void {
   let busy = false;
   let stopped = false;
   const path = join(stage, target.dataset);
@@ -59,7 +65,11 @@ export function startTicker(stage: string, format: ExportJob['format'], target: 
     try {
       if (format === 'shapefile') {
         const n = await dbfRecordsWritten(path.replace(/\.shp$/, '.dbf'));
-        if (n !== null && rows > 0 && !stopped) report(n / rows, `Writing '${target.layerName}': ${Math.min(n, rows).toLocaleString('en-US')} of ${rows.toLocaleString('en-US')} features`);
+        if (n !== null && rows > 0 && !stopped)
+          report(
+            n / rows,
+            `Writing '${target.layerName}': ${Math.min(n, rows).toLocaleString('en-US')} of ${rows.toLocaleString('en-US')} features`,
+          );
       } else {
         const s = await stat(path).catch(() => null);
         if (s?.isFile() && !stopped) report(0, `Writing '${target.layerName}': ${mb(s.size)} written`);

@@ -60,7 +60,11 @@ export async function writeFieldMapping(dir: string, layerName: string, fields: 
   await writeFile(`${dir}/${layerName}_fieldnames.csv`, fieldNameMappingCsv(fields, written), 'utf8');
 }
 
-const sizeOf = (p: string) => stat(p).then((s) => s.size, () => 0);
+const sizeOf = (p: string) =>
+  stat(p).then(
+    (s) => s.size,
+    () => 0,
+  );
 
 /** Checks the written .shp/.dbf against the 2 GB limit (GDAL's 2GB_LIMIT=YES is the first guard). */
 export async function checkWrittenShapefile(dir: string, layerName: string): Promise<void> {

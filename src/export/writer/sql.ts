@@ -34,9 +34,13 @@ export function xyColumns(layer: ExportLayerSource): [string, string] {
   const x = layer.xColumnName?.trim() || 'x';
   const y = layer.yColumnName?.trim() || 'y';
   const clash = (c: string) => layer.fields.find((f) => f.name.toLowerCase() === c.toLowerCase());
-  if (x.toLowerCase() === y.toLowerCase()) throw new ExportWriteError(`Layer '${layer.name}': xColumnName and yColumnName must differ (both are '${x}').`);
+  if (x.toLowerCase() === y.toLowerCase())
+    throw new ExportWriteError(`Layer '${layer.name}': xColumnName and yColumnName must differ (both are '${x}').`);
   for (const c of [x, y]) {
-    if (clash(c)) throw new ExportWriteError(`Layer '${layer.name}': the coordinate column name '${c}' is already a field name; choose another xColumnName/yColumnName.`);
+    if (clash(c))
+      throw new ExportWriteError(
+        `Layer '${layer.name}': the coordinate column name '${c}' is already a field name; choose another xColumnName/yColumnName.`,
+      );
     if (c.length > 63) throw new ExportWriteError(`Layer '${layer.name}': the coordinate column name '${c}' is longer than 63 characters.`);
   }
   return [x, y];

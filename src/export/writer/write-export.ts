@@ -43,8 +43,13 @@ function checkLimits(job: ExportJob, plan: ExportPlan, measures: LayerMeasure[])
  */
 async function classifyTranslateError(e: unknown, layer: ExportLayerSource, target: ResolvedSrs | null, conn: string): Promise<unknown> {
   const msg = e instanceof Error ? e.message : String(e);
-  if (/2GB/i.test(msg)) return new ExportWriteError(`Layer '${layer.name}': a shapefile component reached 2 GB. Use a where clause to export fewer features, or choose File Geodatabase or GeoPackage.`);
-  const transformFailure = /ERROR:\s+transform/i.test(msg) || (target !== null && layer.includeGeometry && !!layer.geometryType && (await reprojectionFails(conn, layer, target)));
+  if (/2GB/i.test(msg))
+    return new ExportWriteError(
+      `Layer '${layer.name}': a shapefile component reached 2 GB. Use a where clause to export fewer features, or choose File Geodatabase or GeoPackage.`,
+    );
+  const transformFailure =
+    /ERROR:\s+transform/i.test(msg) ||
+    (target !== null && layer.includeGeometry && !!layer.geometryType && (await reprojectionFails(conn, layer, target)));
   if (transformFailure) {
     return new ExportWriteError(
       `Layer '${layer.name}': some features could not be projected to the requested spatial reference (they lie outside its area of use). Choose another targetSR or filter them out with a where clause.`,
@@ -86,7 +91,11 @@ export async function writeExport(job: ExportJob): Promise<ExportOutput> {
   job.signal?.throwIfAborted();
   configureGdal();
   const { format, signal } = job;
-  const plan = planExport(format, job.layers.map((l) => l.name), job.baseName);
+  const plan = planExport(
+    format,
+    job.layers.map((l) => l.name),
+    job.baseName,
+  );
   const target = await resolveTarget(job.target);
   const appName = job.sessionName ? `${job.sessionName}-${randomUUID().slice(0, 8)}` : `export-${randomUUID()}`;
   const conn = exportConnection(job.pg, appName);
@@ -104,7 +113,11 @@ export async function writeExport(job: ExportJob): Promise<ExportOutput> {
     src = opened;
     checkLimits(job, plan, measures);
     const packaging = plan.result.kind === 'file' ? 0 : 0.05;
-    const progress = new Progress(job, measures.map((m) => Math.max(m.rows, 1)), packaging);
+    const progress = new Progress(
+      job,
+      measures.map((m) => Math.max(m.rows, 1)),
+      packaging,
+    );
     for (const dir of new Set(plan.layers.map((l) => dirname(join(stage, l.dataset))))) await mkdir(dir, { recursive: true });
 
     if (plan.result.kind === 'zip' && zipLevel > 0) ahead = new ZipAhead(join(stage, plan.result.dir), join(stage, '.zip-ahead'), zipLevel);
@@ -145,7 +158,12 @@ export async function writeExport(job: ExportJob): Promise<ExportOutput> {
           withGeometry,
           sr,
           signal,
-          onFeatures: (n) => progress.layer(i, translateShare + (1 - translateShare) * (n / Math.max(rows, 1)), `Converting '${layer.name}': ${n.toLocaleString('en-US')} features`),
+          onFeatures: (n) =>
+            progress.layer(
+              i,
+              translateShare + (1 - translateShare) * (n / Math.max(rows, 1)),
+              `Converting '${layer.name}': ${n.toLocaleString('en-US')} features`,
+            ),
         });
         await rm(join(stage, t.dataset), { force: true });
       }
@@ -159,7 +177,11 @@ export async function writeExport(job: ExportJob): Promise<ExportOutput> {
     if (plan.result.kind === 'zip') {
       progress.finishing(1 - packaging, `Packaging ${plan.fileName}`);
       if (format === 'shapefile') {
-        await writeFile(join(stage, 'out', 'README.txt'), shapefileReadme(plan.layers.map((l, i) => ({ layerName: l.layerName, source: job.layers[i].name }))), 'utf8');
+        await writeFile(
+          join(stage, 'out', 'README.txt'),
+          shapefileReadme(plan.layers.map((l, i) => ({ layerName: l.layerName, source: job.layers[i].name }))),
+          'utf8',
+        );
       }
       await zipDirectory(join(stage, plan.result.dir), staged, { signal, level: zipLevel, ahead: await ahead?.finish() });
     } else if (sink) {

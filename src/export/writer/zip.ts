@@ -56,7 +56,8 @@ const UNIX_FILE = (0o100644 << 16) >>> 0;
 /** Writes all of data at position: a short write (a full disk) is an error, never a silent hole. */
 export async function writeAll(handle: FileHandle, data: Buffer, position: number): Promise<void> {
   const { bytesWritten } = await handle.write(data, 0, data.length, position);
-  if (bytesWritten !== data.length) throw new Error(`zip: only ${bytesWritten} of ${data.length} bytes could be written (is the disk full?)`);
+  if (bytesWritten !== data.length)
+    throw new Error(`zip: only ${bytesWritten} of ${data.length} bytes could be written (is the disk full?)`);
 }
 
 /** Readers compare "version needed" between the two headers: 4.5 wherever the entry needs any ZIP64 field. */
@@ -181,7 +182,15 @@ function endRecords(count: number, cdOffset: number, cdSize: number, force: bool
  * Copies (level 0) or deflates one file into out at position; returns the entry's CRC and sizes. Every chunk is
  * read back for the CRC, so a chunk deflated ahead whose bytes GDAL changed afterwards is deflated again.
  */
-async function writeData(src: FileHandle, size: number, out: FileHandle, position: number, level: number, ahead?: Map<number, DeflatedChunk>, signal?: AbortSignal) {
+async function writeData(
+  src: FileHandle,
+  size: number,
+  out: FileHandle,
+  position: number,
+  level: number,
+  ahead?: Map<number, DeflatedChunk>,
+  signal?: AbortSignal,
+) {
   const pending: Promise<Buffer>[] = [];
   let crc = 0;
   let written = 0;
@@ -198,7 +207,8 @@ async function writeData(src: FileHandle, size: number, out: FileHandle, positio
       const { start, length } = r;
       const buf = Buffer.allocUnsafe(length);
       const read = src.read(buf, 0, length, start).then(({ bytesRead }) => {
-        if (bytesRead !== length) throw new Error(`zip: a file changed size while it was being zipped (read ${bytesRead} of ${length} bytes)`);
+        if (bytesRead !== length)
+          throw new Error(`zip: a file changed size while it was being zipped (read ${bytesRead} of ${length} bytes)`);
         return buf;
       });
       read.catch(() => undefined); // awaited in order below
@@ -225,14 +235,27 @@ async function writeData(src: FileHandle, size: number, out: FileHandle, positio
 }
 
 /** Writes one file's entry at offset; returns it and where the next one starts. */
-async function addEntry(out: FileHandle, path: string, name: string, offset: number, level: number, opts: ZipOptions): Promise<[Entry, number]> {
+async function addEntry(
+  out: FileHandle,
+  path: string,
+  name: string,
+  offset: number,
+  level: number,
+  opts: ZipOptions,
+): Promise<[Entry, number]> {
   const force = opts.forceZip64 === true;
   const src = await open(path, 'r');
   try {
     const info = await src.stat();
     const entry: Entry = {
-      name: Buffer.from(name, 'utf8'), offset, crc: 0, size: info.size, compressed: 0,
-      method: level === 0 ? 0 : 8, zip64: force || info.size >= ZIP64_ENTRY, ...dosDateTime(info.mtime),
+      name: Buffer.from(name, 'utf8'),
+      offset,
+      crc: 0,
+      size: info.size,
+      compressed: 0,
+      method: level === 0 ? 0 : 8,
+      zip64: force || info.size >= ZIP64_ENTRY,
+      ...dosDateTime(info.mtime),
     };
     const headerLength = localHeader(entry, force).length;
     Object.assign(entry, await writeData(src, info.size, out, offset + headerLength, level, opts.ahead?.get(path), opts.signal));

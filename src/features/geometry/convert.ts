@@ -36,13 +36,18 @@ function coords(v: unknown, where: string, min: number): number[][] {
 
 /** Counts a geometry's vertices against the limits before they are read; `parts` are rings or paths. */
 function measure(vertices: number, limits: GeometryLimits, allowance: Allowance): void {
-  if (vertices > limits.maxVertices) throw new GeometryError(`The geometry has more than ${limits.maxVertices} vertices (the server's limit per geometry).`);
+  if (vertices > limits.maxVertices)
+    throw new GeometryError(`The geometry has more than ${limits.maxVertices} vertices (the server's limit per geometry).`);
   allowance.vertices -= vertices;
-  if (allowance.vertices < 0) throw new Refused('Unable to complete operation.', [`The request has more than ${limits.maxRequestVertices} vertices in all (the server's limit per request).`]);
+  if (allowance.vertices < 0)
+    throw new Refused('Unable to complete operation.', [
+      `The request has more than ${limits.maxRequestVertices} vertices in all (the server's limit per request).`,
+    ]);
 }
 
 function measureParts(parts: unknown[], what: 'rings' | 'paths', limits: GeometryLimits, allowance: Allowance): void {
-  if (parts.length > limits.maxParts) throw new GeometryError(`The geometry has more than ${limits.maxParts} ${what} (the server's limit per geometry).`);
+  if (parts.length > limits.maxParts)
+    throw new GeometryError(`The geometry has more than ${limits.maxParts} ${what} (the server's limit per geometry).`);
   let n = 0;
   for (const p of parts) n += Array.isArray(p) ? p.length : 0;
   measure(n, limits, allowance);
@@ -116,7 +121,11 @@ export function convertEdits(task: EditsTask): EditsTaskResult {
       parseList(name, text, task.maxFeatures).map((f): ParsedFeature => {
         const object = typeof f === 'object' && f !== null && !Array.isArray(f);
         const o = (object ? f : {}) as { attributes?: unknown; geometry?: unknown };
-        return { object, attributes: o.attributes, geometry: object ? geometry(o.geometry, task.geometryType, task.limits, allowance) : { kind: 'absent' } };
+        return {
+          object,
+          attributes: o.attributes,
+          geometry: object ? geometry(o.geometry, task.geometryType, task.limits, allowance) : { kind: 'absent' },
+        };
       }),
     );
     return { ok: true, lists };

@@ -42,7 +42,10 @@ export class GeometryPool implements OnModuleDestroy {
     try {
       result = await this.pool.run({ lists, geometryType, maxFeatures, limits: { maxVertices, maxParts, maxRequestVertices } }, { signal });
     } catch (e) {
-      if (signal.aborted) throw Errors.badRequest('Unable to complete operation.', [`Converting the geometries took longer than ${timeoutMs} ms (the server's limit).`]);
+      if (signal.aborted)
+        throw Errors.badRequest('Unable to complete operation.', [
+          `Converting the geometries took longer than ${timeoutMs} ms (the server's limit).`,
+        ]);
       throw e;
     }
     if (!result.ok) throw Errors.badRequest(result.message, result.details);

@@ -28,11 +28,13 @@ interface Budget {
 
 function spend(budget: Budget, n: number): void {
   budget.left -= n;
-  if (budget.left < 0) throw new GeometryError(`The polygon's rings overlap too much to be assembled (more than ${RING_TEST_BUDGET} ring tests).`);
+  if (budget.left < 0)
+    throw new GeometryError(`The polygon's rings overlap too much to be assembled (more than ${RING_TEST_BUDGET} ring tests).`);
 }
 
 /** Even-odd ray test to the right of (x, y); the edge rule makes a vertex on the ray count once. */
-const crosses = (a: number[], b: number[], x: number, y: number) => a[1] > y !== b[1] > y && x < ((b[0] - a[0]) * (y - a[1])) / (b[1] - a[1]) + a[0];
+const crosses = (a: number[], b: number[], x: number, y: number) =>
+  a[1] > y !== b[1] > y && x < ((b[0] - a[0]) * (y - a[1])) / (b[1] - a[1]) + a[0];
 
 class Shell {
   private edges?: Flatbush;

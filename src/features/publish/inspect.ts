@@ -117,7 +117,9 @@ export async function inspectSource(filePath: string, type: PublishFileType, opt
       break;
   }
   if (!layers.length) {
-    throw new PublishError(skipped.length ? `The file has no layer that can be published: ${skipped.join(' ')}` : 'The file contains no layers.');
+    throw new PublishError(
+      skipped.length ? `The file has no layer that can be published: ${skipped.join(' ')}` : 'The file contains no layers.',
+    );
   }
   if (skipped.length) layers[0].warnings.push(...skipped);
   if (layers.length > max) throw tooManyLayers(layers.length, max);
@@ -148,7 +150,13 @@ interface LayerContext {
   countRows?: () => Promise<number>;
 }
 
-async function inspectDataset(ds: gdal.Dataset, type: PublishFileType, base: Partial<LayerContext>, skipped: string[], max: number): Promise<SourceLayer[]> {
+async function inspectDataset(
+  ds: gdal.Dataset,
+  type: PublishFileType,
+  base: Partial<LayerContext>,
+  skipped: string[],
+  max: number,
+): Promise<SourceLayer[]> {
   try {
     const n = ds.layers.count();
     if (n === 0) throw new PublishError(`The ${FORMAT_LABEL[type]} contains no vector layers.`);
@@ -157,13 +165,19 @@ async function inspectDataset(ds: gdal.Dataset, type: PublishFileType, base: Par
     for (let i = 0; i < n; i++) {
       const layer = ds.layers.get(i);
       out.push(
-        ...(await describeLayer(ds, layer, type, {
-          sourceName: layer.name,
-          assumedSrid: FALLBACK_SRID,
-          lengths: type === 'geopackage' ? 'sql-native' : type === 'geojson' ? 'sql-ogr' : 'declared',
-          emptyIsError: n === 1 && type === 'geojson',
-          ...base,
-        }, skipped)),
+        ...(await describeLayer(
+          ds,
+          layer,
+          type,
+          {
+            sourceName: layer.name,
+            assumedSrid: FALLBACK_SRID,
+            lengths: type === 'geopackage' ? 'sql-native' : type === 'geojson' ? 'sql-ogr' : 'declared',
+            emptyIsError: n === 1 && type === 'geojson',
+            ...base,
+          },
+          skipped,
+        )),
       );
     }
     return out;
@@ -173,7 +187,8 @@ async function inspectDataset(ds: gdal.Dataset, type: PublishFileType, base: Par
 }
 
 async function inspectCsv(abs: string, csv: CsvOptions): Promise<SourceLayer[]> {
-  if (csv.srid !== undefined && (!Number.isInteger(csv.srid) || csv.srid <= 0)) throw new PublishError('The CSV spatial reference must be a positive EPSG code.');
+  if (csv.srid !== undefined && (!Number.isInteger(csv.srid) || csv.srid <= 0))
+    throw new PublishError('The CSV spatial reference must be a positive EPSG code.');
   const header = readCsvHeader(abs);
   const cols = pickCoordinateColumns(header, csv.xField, csv.yField);
   if (!cols) {
@@ -186,14 +201,20 @@ async function inspectCsv(abs: string, csv: CsvOptions): Promise<SourceLayer[]> 
   const { ds, close } = await openCsvForInspect(abs, name, cols2);
   try {
     const layer = ds.layers.get(0);
-    const layers = await describeLayer(ds, layer, 'csv', {
-      sourceName: name,
-      csv: cols2,
-      assumedSrid: normaliseWkid(csv.srid ?? FALLBACK_SRID),
-      lengths: 'csv',
-      emptyIsError: true,
-      countRows: () => countCsvRows(abs),
-    }, []);
+    const layers = await describeLayer(
+      ds,
+      layer,
+      'csv',
+      {
+        sourceName: name,
+        csv: cols2,
+        assumedSrid: normaliseWkid(csv.srid ?? FALLBACK_SRID),
+        lengths: 'csv',
+        emptyIsError: true,
+        countRows: () => countCsvRows(abs),
+      },
+      [],
+    );
     if (layers[0] && layers[0].featureCount === 0) throw new PublishError('The CSV file has no data rows.');
     if (layers[0]?.definition.kind !== 'Feature Layer') {
       throw new PublishError(`The CSV columns '${cols.x}' and '${cols.y}' could not be read as coordinates.`);
@@ -214,7 +235,8 @@ async function inspectShapefiles(abs: string, skipped: string[], max: number): P
   for (const member of shps) {
     const stem = member.slice(0, -4).toLowerCase();
     for (const ext of ['shx', 'dbf']) {
-      if (!lower.has(`${stem}.${ext}`)) throw new PublishError(`The shapefile '${member}' is incomplete: its .${ext} file is missing from the zip.`);
+      if (!lower.has(`${stem}.${ext}`))
+        throw new PublishError(`The shapefile '${member}' is incomplete: its .${ext} file is missing from the zip.`);
     }
     let ds: gdal.Dataset;
     try {
@@ -224,7 +246,8 @@ async function inspectShapefiles(abs: string, skipped: string[], max: number): P
     }
     const layers = await inspectDataset(ds, 'shapefile', { member, emptyIsError: false }, skipped, max);
     if (!lower.has(`${stem}.prj`)) {
-      for (const l of layers) l.warnings.push(`The shapefile '${member}' has no .prj file; its coordinates are taken to be WGS 84 (EPSG:4326).`);
+      for (const l of layers)
+        l.warnings.push(`The shapefile '${member}' has no .prj file; its coordinates are taken to be WGS 84 (EPSG:4326).`);
     }
     out.push(...layers);
   }
@@ -295,7 +318,8 @@ function horizontalSrid(s: gdal.SpatialReference, c: number): number | null {
     const datum = node('DATUM');
     try {
       const twin = gdal.SpatialReference.fromEPSG(datum - 2000);
-      if (twin.isGeographic() && datum === Number(twin.getAuthorityCode('DATUM')) && !/CS\[ellipsoidal,3\]/.test(twin.toWKT())) return datum - 2000;
+      if (twin.isGeographic() && datum === Number(twin.getAuthorityCode('DATUM')) && !/CS\[ellipsoidal,3\]/.test(twin.toWKT()))
+        return datum - 2000;
     } catch {
       // no such code
     }
@@ -311,7 +335,11 @@ function horizontalSrid(s: gdal.SpatialReference, c: number): number | null {
  */
 async function geometryCounts(ds: gdal.Dataset, layer: gdal.Layer): Promise<{ type: string | null; count: number }[]> {
   const geom = layer.geomColumn || 'GEOMETRY';
-  const rs = await ds.executeSQLAsync(`SELECT ST_GeometryType(${q(geom)}) AS t, COUNT(*) AS n FROM ${q(layer.name)} GROUP BY 1`, undefined, 'SQLITE');
+  const rs = await ds.executeSQLAsync(
+    `SELECT ST_GeometryType(${q(geom)}) AS t, COUNT(*) AS n FROM ${q(layer.name)} GROUP BY 1`,
+    undefined,
+    'SQLITE',
+  );
   const counts = new Map<string | null, number>();
   for (let f = await rs.features.firstAsync(); f; f = await rs.features.nextAsync()) {
     const t = f.fields.get('t');
@@ -329,14 +357,27 @@ interface Part {
   name: string;
 }
 
-async function describeLayer(ds: gdal.Dataset, layer: gdal.Layer, type: PublishFileType, ctx: LayerContext, skipped: string[]): Promise<SourceLayer[]> {
+async function describeLayer(
+  ds: gdal.Dataset,
+  layer: gdal.Layer,
+  type: PublishFileType,
+  ctx: LayerContext,
+  skipped: string[],
+): Promise<SourceLayer[]> {
   const warnings: string[] = [];
   // First async touch of the layer: for the CSV VRT this runs the type detection off the event loop (and the row
   // count, done in JS, runs meanwhile).
   const count = ctx.countRows
     ? (await Promise.all([ctx.countRows(), layer.features.firstAsync()]))[0]
     : await layer.features.countAsync(true);
-  const name = (ctx.member ? ctx.member.split('/').pop()!.replace(/\.shp$/i, '') : layer.name || ctx.sourceName).slice(0, 128) || 'layer';
+  const name =
+    (ctx.member
+      ? ctx.member
+          .split('/')
+          .pop()!
+          .replace(/\.shp$/i, '')
+      : layer.name || ctx.sourceName
+    ).slice(0, 128) || 'layer';
 
   // Fields
   const all = layer.fields.map((f) => ({ name: f.name, type: f.type, width: f.width }));
@@ -345,7 +386,8 @@ async function describeLayer(ds: gdal.Dataset, layer: gdal.Layer, type: PublishF
     warnings.push(`Field '${f.name}' (binary data) was left out.`);
     return false;
   });
-  if (kept.length > MAX_SOURCE_FIELDS) throw new PublishError(`Layer '${name}' has ${kept.length} fields; at most ${MAX_SOURCE_FIELDS} can be published.`);
+  if (kept.length > MAX_SOURCE_FIELDS)
+    throw new PublishError(`Layer '${name}' has ${kept.length} fields; at most ${MAX_SOURCE_FIELDS} can be published.`);
   const names = assignFieldNames(kept.map((f) => f.name));
   const strings = kept.filter((f) => esriFieldType(f.type) === 'esriFieldTypeString').map((f) => f.name);
   const observed = new Map<string, number>();
@@ -374,7 +416,9 @@ async function describeLayer(ds: gdal.Dataset, layer: gdal.Layer, type: PublishF
   if (cls.kind === 'none') {
     parts.push({ family: null, curve: false, where: null, count, name });
   } else if (cls.kind === 'unsupported') {
-    throw new PublishError(`Layer '${name}' holds ${cls.name} geometries, which cannot be published; points, multipoints, lines and polygons can.`);
+    throw new PublishError(
+      `Layer '${name}' holds ${cls.name} geometries, which cannot be published; points, multipoints, lines and polygons can.`,
+    );
   } else if (cls.kind === 'family') {
     parts.push({ family: cls.family, curve: cls.curve, where: null, count, name });
   } else {
@@ -388,7 +432,9 @@ async function describeLayer(ds: gdal.Dataset, layer: gdal.Layer, type: PublishF
     if (!plan.parts.length) {
       if (plan.skipped.length) {
         const kinds = plan.skipped.map((s) => s.type).join(', ');
-        throw new PublishError(`Layer '${name}' holds only ${kinds} geometries, which cannot be published; points, multipoints, lines and polygons can.`);
+        throw new PublishError(
+          `Layer '${name}' holds only ${kinds} geometries, which cannot be published; points, multipoints, lines and polygons can.`,
+        );
       }
       warnings.push(`Layer '${name}' has no geometries and is published as a table.`);
       parts.push({ family: null, curve: false, where: null, count, name });
@@ -415,11 +461,13 @@ async function describeLayer(ds: gdal.Dataset, layer: gdal.Layer, type: PublishF
   if (!srs) {
     sourceSrid = ctx.assumedSrid;
     sourceHasSrs = false;
-    if (type !== 'csv' && type !== 'shapefile' && parts.some((p) => p.family)) warnings.push(`Layer '${name}' has no spatial reference; its coordinates are taken to be EPSG:${ctx.assumedSrid}.`);
+    if (type !== 'csv' && type !== 'shapefile' && parts.some((p) => p.family))
+      warnings.push(`Layer '${name}' has no spatial reference; its coordinates are taken to be EPSG:${ctx.assumedSrid}.`);
   } else {
     sourceSrid = sridOf(srs);
     sourceHasSrs = true;
-    if (sourceSrid === null && parts.some((p) => p.family)) warnings.push(`The spatial reference of layer '${name}' matches no EPSG code; its features are projected to WGS 84 (EPSG:4326).`);
+    if (sourceSrid === null && parts.some((p) => p.family))
+      warnings.push(`The spatial reference of layer '${name}' matches no EPSG code; its features are projected to WGS 84 (EPSG:4326).`);
   }
   const srid = sourceSrid ?? FALLBACK_SRID;
 

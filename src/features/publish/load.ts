@@ -66,7 +66,8 @@ const SAFE_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 const LOAD_PHASE = 0.9;
 
 /** Messages of load failures caused by the data (not worth a retry). */
-const DATA_ERROR = /invalid input|value too long|out of range|violates|does not match column|geometry type|invalid byte sequence|non-closed|too few points|not a valid|parse error/i;
+const DATA_ERROR =
+  /invalid input|value too long|out of range|violates|does not match column|geometry type|invalid byte sequence|non-closed|too few points|not a valid|parse error/i;
 
 /** "COPY statement failed. ERROR: X CONTEXT: COPY t, line 2, column shape: ..." -> "X (feature 2)". */
 export function describeCopyError(msg: string): string {
@@ -89,8 +90,15 @@ interface TargetInfo {
 }
 
 /** Loads `src` (from inspectSource on the same file) into the table; returns the number of rows loaded. */
-export async function loadLayer(filePath: string, type: PublishFileType, src: SourceLayer, target: LoadTarget, opts: LoadOptions = {}): Promise<LoadResult> {
-  if (!SAFE_NAME.test(target.schema) || !SAFE_NAME.test(target.table)) throw new Error(`Unsupported target table name ${target.schema}.${target.table}.`);
+export async function loadLayer(
+  filePath: string,
+  type: PublishFileType,
+  src: SourceLayer,
+  target: LoadTarget,
+  opts: LoadOptions = {},
+): Promise<LoadResult> {
+  if (!SAFE_NAME.test(target.schema) || !SAFE_NAME.test(target.table))
+    throw new Error(`Unsupported target table name ${target.schema}.${target.table}.`);
   if (opts.signal?.aborted) throw new PublishAbortedError();
   const abs = path.resolve(filePath);
   const db = connectionOf(target);
@@ -107,7 +115,10 @@ export async function loadLayer(filePath: string, type: PublishFileType, src: So
     if (target.srid !== undefined && info.geometry && info.geometry.srid !== target.srid) {
       throw new Error(`Target ${info.qualified} has SRID ${info.geometry.srid}, not ${target.srid}.`);
     }
-    if (!!info.geometry !== !!src.geometry) throw new Error(`Target ${info.qualified} ${info.geometry ? 'has' : 'has no'} geometry column but the source layer ${src.geometry ? 'has geometry' : 'has none'}.`);
+    if (!!info.geometry !== !!src.geometry)
+      throw new Error(
+        `Target ${info.qualified} ${info.geometry ? 'has' : 'has no'} geometry column but the source layer ${src.geometry ? 'has geometry' : 'has none'}.`,
+      );
     const mapped = new Set(src.fieldMap.map((f) => f.column));
     const unmapped = info.fields.filter((c) => !mapped.has(c));
     // COPY writes NULL, not the column default, into columns no source field feeds.
@@ -169,7 +180,9 @@ export async function loadLayer(filePath: string, type: PublishFileType, src: So
       // The backend may not exist yet (GDAL still connecting), so keep cancelling until the translate settles.
       const cancel = async () => {
         while (!settled) {
-          await client.query(`SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE application_name = $1`, [appName]).catch(() => undefined);
+          await client
+            .query(`SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE application_name = $1`, [appName])
+            .catch(() => undefined);
           await new Promise((r) => setTimeout(r, 200));
         }
       };
@@ -183,7 +196,9 @@ export async function loadLayer(filePath: string, type: PublishFileType, src: So
       out.close();
     } catch (e) {
       if (aborted) throw new PublishAbortedError();
-      const msg = String((e as Error).message ?? e).replace(/\s+/g, ' ').trim();
+      const msg = String((e as Error).message ?? e)
+        .replace(/\s+/g, ' ')
+        .trim();
       if (DATA_ERROR.test(msg)) throw new PublishError(`Layer '${src.definition.name}' could not be loaded: ${describeCopyError(msg)}`);
       throw new Error(`Loading layer '${src.definition.name}' failed: ${msg}`);
     } finally {
@@ -204,7 +219,9 @@ export async function loadLayer(filePath: string, type: PublishFileType, src: So
     const loaded = Number((await client.query<{ n: string }>(`SELECT count(*) AS n FROM ${info.qualified}`)).rows[0].n);
     if (opts.maxFeatures !== undefined && loaded > opts.maxFeatures) {
       await client.query(`TRUNCATE ${info.qualified} RESTART IDENTITY`);
-      throw new PublishError(`Layer '${src.definition.name}' holds more than ${opts.maxFeatures.toLocaleString('en-US')} features, more than this publish may still load.`);
+      throw new PublishError(
+        `Layer '${src.definition.name}' holds more than ${opts.maxFeatures.toLocaleString('en-US')} features, more than this publish may still load.`,
+      );
     }
     report(1);
     return { loaded, timings: { copy, indexes: t2 - t1, analyze: t3 - t2 } };
@@ -261,7 +278,8 @@ async function describeTarget(client: Client, target: LoadTarget): Promise<Targe
     [qualified],
   );
   const pks = cols.rows.filter((c) => c.pk);
-  if (pks.length !== 1 || !/^(integer|bigint)$/.test(pks[0].type)) throw new Error(`Target ${qualified} needs a single integer primary key (the OBJECTID).`);
+  if (pks.length !== 1 || !/^(integer|bigint)$/.test(pks[0].type))
+    throw new Error(`Target ${qualified} needs a single integer primary key (the OBJECTID).`);
   const geoms = cols.rows.filter((c) => /^geometry\b/.test(c.type));
   if (geoms.length > 1) throw new Error(`Target ${qualified} has more than one geometry column.`);
   let geometry: TargetInfo['geometry'] = null;
@@ -303,7 +321,9 @@ async function rebuildIndexes(client: Client, defs: string[], info: TargetInfo):
     );
     if (!has.rowCount) {
       const table = info.qualified.split('.').pop()!.replace(/"/g, '');
-      await client.query(`CREATE INDEX ${ident(`${table}_${info.geometry.column}_gist`)} ON ${info.qualified} USING gist (${ident(info.geometry.column)})`);
+      await client.query(
+        `CREATE INDEX ${ident(`${table}_${info.geometry.column}_gist`)} ON ${info.qualified} USING gist (${ident(info.geometry.column)})`,
+      );
     }
   }
   await client.query(`RESET maintenance_work_mem`);
@@ -331,7 +351,8 @@ async function openSource(abs: string, type: PublishFileType, src: SourceLayer):
 
 /** OGR SQL also reads backslash escapes inside quoted names, so names holding one are refused rather than quoted. */
 const sqlQuote = (name: string, why: string) => {
-  if (/[\\"]/.test(name)) throw new PublishError(`Layer '${name}' ${why} and its name holds '\\' or '"', which cannot be passed safely; rename the layer.`);
+  if (/[\\"]/.test(name))
+    throw new PublishError(`Layer '${name}' ${why} and its name holds '\\' or '"', which cannot be passed safely; rename the layer.`);
   return `"${name}"`;
 };
 
@@ -346,7 +367,8 @@ function translateArgs(ds: gdal.Dataset, src: SourceLayer, info: TargetInfo, tar
   const byName = new Map(src.fieldMap.map((f) => [f.source, f.column]));
   const sourceFields = layer.fields.getNames();
   for (const f of src.fieldMap) {
-    if (!sourceFields.includes(f.source)) throw new PublishError(`Field '${f.source}' of layer '${src.definition.name}' is no longer in the file.`);
+    if (!sourceFields.includes(f.source))
+      throw new PublishError(`Field '${f.source}' of layer '${src.definition.name}' is no longer in the file.`);
   }
   // -fieldmap: for each source field (in source order) the index of its target field, -1 to leave it out.
   const fieldmap = sourceFields.map((s) => {
@@ -367,7 +389,9 @@ function translateArgs(ds: gdal.Dataset, src: SourceLayer, info: TargetInfo, tar
   // GDAL stops reading after this many features, whatever the file's headers claimed: the caller sees one too many.
   if (maxFeatures !== undefined) args.option('-limit', maxFeatures + 1);
   if (src.geometry?.where) {
-    args.option('-dialect', 'OGRSQL').option('-sql', `SELECT * FROM ${sqlQuote(layer.name, 'mixes geometry types')} WHERE ${src.geometry.where}`);
+    args
+      .option('-dialect', 'OGRSQL')
+      .option('-sql', `SELECT * FROM ${sqlQuote(layer.name, 'mixes geometry types')} WHERE ${src.geometry.where}`);
   } else if (OgrArgs.canBePositional(layer.name)) {
     args.layer(layer.name);
   } else {

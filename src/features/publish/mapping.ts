@@ -55,7 +55,10 @@ export function sanitizeFieldName(raw: string, index: number): string {
   if (VALID_NAME.test(raw)) return raw;
   let s = raw.normalize('NFKD').replace(/[\u0300-\u036f]/g, '');
   const lead = s.startsWith('_') ? '_' : '';
-  s = s.replace(/[^A-Za-z0-9_]+/g, '_').replace(/^_+|_+$/g, '').replace(/__+/g, '_');
+  s = s
+    .replace(/[^A-Za-z0-9_]+/g, '_')
+    .replace(/^_+|_+$/g, '')
+    .replace(/__+/g, '_');
   if (!s) return `field_${index + 1}`;
   s = lead + s;
   if (/^[0-9]/.test(s)) s = `F${s}`;
@@ -246,7 +249,13 @@ export function planGeometry(counts: { type: string | null; count: number }[]): 
     const g = groups.get(key);
     if (!g) continue;
     const family: GeometryFamily = key === 'points' ? (g.multi ? 'multipoint' : 'point') : key;
-    parts.push({ family, curve: g.curve, types: g.types, includeNull: parts.length === 0 && nullCount > 0, count: g.count + (parts.length === 0 ? nullCount : 0) });
+    parts.push({
+      family,
+      curve: g.curve,
+      types: g.types,
+      includeNull: parts.length === 0 && nullCount > 0,
+      count: g.count + (parts.length === 0 ? nullCount : 0),
+    });
   }
   return { parts, skipped, nullCount };
 }
@@ -285,7 +294,9 @@ export function pickCoordinateColumns(header: string[], xField?: string, yField?
     const y = find(yField);
     const missing = [!x && xField, !y && yField].filter(Boolean);
     if (missing.length) {
-      throw new PublishError(`The CSV file has no column named ${missing.map((m) => `'${m}'`).join(' or ')}. Its columns are: ${listColumns(header)}.`);
+      throw new PublishError(
+        `The CSV file has no column named ${missing.map((m) => `'${m}'`).join(' or ')}. Its columns are: ${listColumns(header)}.`,
+      );
     }
     if (x === y) throw new PublishError('The x and y coordinates must come from two different columns.');
     return { x: x!, y: y! };
@@ -299,6 +310,9 @@ export function pickCoordinateColumns(header: string[], xField?: string, yField?
 }
 
 export function listColumns(header: string[]): string {
-  const shown = header.slice(0, 20).map((h) => `'${h}'`).join(', ');
+  const shown = header
+    .slice(0, 20)
+    .map((h) => `'${h}'`)
+    .join(', ');
   return header.length > 20 ? `${shown} and ${header.length - 20} more` : shown || '(none)';
 }

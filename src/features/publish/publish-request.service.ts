@@ -48,34 +48,52 @@ export class PublishRequestService {
     this.files = new FileStore(config);
   }
 
-
   /** Creates the service item (processing) and the job, then enqueues; loading happens in the worker. */
   async publish(caller: Caller, ownerName: string, p: PublishDto, root: string) {
     const type = FILE_TYPES[p.filetype.trim().toLowerCase()];
-    if (!type) throw Errors.badRequest(`Unsupported filetype '${p.filetype.slice(0, 32)}'.`, ['Supported: geojson, csv, shapefile, geoPackage.']);
+    if (!type)
+      throw Errors.badRequest(`Unsupported filetype '${p.filetype.slice(0, 32)}'.`, ['Supported: geojson, csv, shapefile, geoPackage.']);
     const sourceId = p.itemId.toLowerCase();
     const source = await this.content.findVisibleItem(sourceId, caller);
     if (!source) throw Errors.itemNotFound(sourceId);
     if (source.owner_id !== caller.userId) throw Errors.forbidden('Only the owner of the file item may publish it.');
     const storage = await this.content.findStorage(sourceId);
     if (!storage?.file_path || !type.itemTypes.includes(source.type)) {
-      throw Errors.badRequest('The item cannot be published as this file type.', [`filetype '${p.filetype}' needs an uploaded ${type.itemTypes[0]} file item; this is a ${source.type}${storage?.file_path ? '' : ' without a file'}.`]);
+      throw Errors.badRequest('The item cannot be published as this file type.', [
+        `filetype '${p.filetype}' needs an uploaded ${type.itemTypes[0]} file item; this is a ${source.type}${storage?.file_path ? '' : ' without a file'}.`,
+      ]);
     }
     if (type.kind === 'shapefile') await this.checkZip(storage.file_path);
     const pp = requiredJsonParam<Record<string, unknown>>('publishParameters', p.publishParameters);
     const itemInfo = jsonParam<Record<string, unknown>>('itemInfo', p.itemInfo) ?? { title: source.title };
-    const csv = type.kind === 'csv' ? { xField: str(pp.longitudeFieldName ?? pp.xField), yField: str(pp.latitudeFieldName ?? pp.yField) } : undefined;
+    const csv =
+      type.kind === 'csv' ? { xField: str(pp.longitudeFieldName ?? pp.xField), yField: str(pp.latitudeFieldName ?? pp.yField) } : undefined;
     const service = await this.features.newService(caller, ownerName, pp, itemInfo, undefined, root, 'processing');
     const jobId = newId();
-    const params: PublishJobParams = { fileType: type.kind, sourceItemId: sourceId, serviceItemId: service.itemId, ...(csv ? { csv } : {}) };
+    const params: PublishJobParams = {
+      fileType: type.kind,
+      sourceItemId: sourceId,
+      serviceItemId: service.itemId,
+      ...(csv ? { csv } : {}),
+    };
     // One transaction: a service item left 'processing' without a job row would never be finished by anyone.
-    await this.jobs.createWith({ id: jobId, type: 'publish', ownerId: caller.userId, sourceItemId: sourceId, resultItemId: service.itemId, params }, (m) =>
-      this.features.insertService(service, m),
+    await this.jobs.createWith(
+      { id: jobId, type: 'publish', ownerId: caller.userId, sourceItemId: sourceId, resultItemId: service.itemId, params },
+      (m) => this.features.insertService(service, m),
     );
     await this.jobsService.submit({ name: JobName.PublishItem, data: { jobId } }, 'publish job');
     return {
       services: [
-        { type: 'Feature Service', serviceurl: service.url, encodedServiceURL: encodeURI(service.url), size: -1, jobId, serviceItemId: service.itemId, serviceItemName: service.name, success: true },
+        {
+          type: 'Feature Service',
+          serviceurl: service.url,
+          encodedServiceURL: encodeURI(service.url),
+          size: -1,
+          jobId,
+          serviceItemId: service.itemId,
+          serviceItemName: service.name,
+          success: true,
+        },
       ],
     };
   }

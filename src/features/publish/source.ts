@@ -105,7 +105,11 @@ const xml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replac
  * only asynchronous way to pass open options; the VRT opens the CSV lazily, so the first async call on its layer
  * (countAsync) runs the detection scan off the event loop. `close` disposes of both.
  */
-export async function openCsvForInspect(absPath: string, layerName: string, cols: CsvColumns): Promise<{ ds: gdal.Dataset; close: () => void }> {
+export async function openCsvForInspect(
+  absPath: string,
+  layerName: string,
+  cols: CsvColumns,
+): Promise<{ ds: gdal.Dataset; close: () => void }> {
   const options = Object.entries(csvOptions(cols, true))
     .map(([k, v]) => `<OOI key="${xml(k)}">${xml(v)}</OOI>`)
     .join('');

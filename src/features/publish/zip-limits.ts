@@ -30,11 +30,15 @@ const mb = (n: number) => `${Math.round(n / 1024 / 1024).toLocaleString('en-US')
 export const tooLarge = (bytes: number, max: number) =>
   new PublishError(`The zip file unpacks to more than ${mb(max)} (at least ${mb(bytes)}); the limit is ${mb(max)}.`);
 export const tooManyFeatures = (n: number, max: number) =>
-  new PublishError(`The file holds more than ${max.toLocaleString('en-US')} features (at least ${n.toLocaleString('en-US')}); at most ${max.toLocaleString('en-US')} can be published at once.`);
+  new PublishError(
+    `The file holds more than ${max.toLocaleString('en-US')} features (at least ${n.toLocaleString('en-US')}); at most ${max.toLocaleString('en-US')} can be published at once.`,
+  );
 
 function openZip(path: string): Promise<yauzl.ZipFile> {
   return new Promise((resolve, reject) =>
-    yauzl.open(path, { lazyEntries: true, autoClose: true, validateEntrySizes: true }, (err, zip) => (err || !zip ? reject(err) : resolve(zip))),
+    yauzl.open(path, { lazyEntries: true, autoClose: true, validateEntrySizes: true }, (err, zip) =>
+      err || !zip ? reject(err) : resolve(zip),
+    ),
   );
 }
 
@@ -74,7 +78,8 @@ export async function checkZipDirectory(path: string, limits: ZipLimits): Promis
     if (out.unpackedBytes > limits.maxUnpackedBytes) throw tooLarge(out.unpackedBytes, limits.maxUnpackedBytes);
     if (/\.shx$/i.test(e.fileName)) {
       out.shapefileFeatures += Math.max(0, Math.floor((e.uncompressedSize - 100) / 8));
-      if (limits.maxFeatures !== undefined && out.shapefileFeatures > limits.maxFeatures) throw tooManyFeatures(out.shapefileFeatures, limits.maxFeatures);
+      if (limits.maxFeatures !== undefined && out.shapefileFeatures > limits.maxFeatures)
+        throw tooManyFeatures(out.shapefileFeatures, limits.maxFeatures);
     }
   });
   return out;
@@ -89,7 +94,9 @@ export async function checkZipContents(path: string, limits: ZipLimits, signal?:
   await walk(path, async (entry, zip) => {
     signal?.throwIfAborted();
     if (isDirectory(entry)) return;
-    const stream = await new Promise<NodeJS.ReadableStream>((resolve, reject) => zip.openReadStream(entry, (err, s) => (err || !s ? reject(err) : resolve(s))));
+    const stream = await new Promise<NodeJS.ReadableStream>((resolve, reject) =>
+      zip.openReadStream(entry, (err, s) => (err || !s ? reject(err) : resolve(s))),
+    );
     await new Promise<void>((resolve, reject) => {
       const readable = stream as NodeJS.ReadableStream & { destroy(e?: Error): void };
       readable.on('data', (chunk: Buffer) => {
@@ -97,7 +104,13 @@ export async function checkZipContents(path: string, limits: ZipLimits, signal?:
         if (total > limits.maxUnpackedBytes) readable.destroy(tooLarge(total, limits.maxUnpackedBytes));
       });
       readable.on('error', (e: Error) =>
-        reject(e instanceof PublishError ? e : new PublishError(`The zip member '${entry.fileName.slice(0, 200)}' could not be read (${e.message}); the archive is damaged or its sizes are wrong.`)),
+        reject(
+          e instanceof PublishError
+            ? e
+            : new PublishError(
+                `The zip member '${entry.fileName.slice(0, 200)}' could not be read (${e.message}); the archive is damaged or its sizes are wrong.`,
+              ),
+        ),
       );
       readable.on('end', () => resolve());
     });

@@ -40,18 +40,7 @@ export type TrimSide = 'BOTH' | 'LEADING' | 'TRAILING';
 /** INTEGER and DOUBLE PRECISION are normalised to INT and DOUBLE by the parser. */
 export type CastType = 'INT' | 'SMALLINT' | 'FLOAT' | 'REAL' | 'DOUBLE' | 'VARCHAR' | 'DATE' | 'TIMESTAMP';
 export type FunctionName =
-  | 'UPPER'
-  | 'LOWER'
-  | 'CHAR_LENGTH'
-  | 'ABS'
-  | 'CEILING'
-  | 'FLOOR'
-  | 'ROUND'
-  | 'MOD'
-  | 'POWER'
-  | 'LOG'
-  | 'LOG10'
-  | 'CONCAT';
+  'UPPER' | 'LOWER' | 'CHAR_LENGTH' | 'ABS' | 'CEILING' | 'FLOOR' | 'ROUND' | 'MOD' | 'POWER' | 'LOG' | 'LOG10' | 'CONCAT';
 
 /** [min, max] argument counts of the plain functions (max Infinity = variadic). */
 export const FUNCTION_ARITY: Record<FunctionName, [number, number]> = {
@@ -74,37 +63,132 @@ interface Base {
   type?: ValueType;
 }
 
-export interface AndOrNode extends Base { kind: 'and' | 'or'; args: WhereNode[] }
-export interface NotNode extends Base { kind: 'not'; arg: WhereNode }
-export interface CompareNode extends Base { kind: 'compare'; op: CompareOp; left: WhereNode; right: WhereNode }
-export interface BetweenNode extends Base { kind: 'between'; negated: boolean; expr: WhereNode; low: WhereNode; high: WhereNode }
-export interface InNode extends Base { kind: 'in'; negated: boolean; expr: WhereNode; list: WhereNode[] }
+export interface AndOrNode extends Base {
+  kind: 'and' | 'or';
+  args: WhereNode[];
+}
+export interface NotNode extends Base {
+  kind: 'not';
+  arg: WhereNode;
+}
+export interface CompareNode extends Base {
+  kind: 'compare';
+  op: CompareOp;
+  left: WhereNode;
+  right: WhereNode;
+}
+export interface BetweenNode extends Base {
+  kind: 'between';
+  negated: boolean;
+  expr: WhereNode;
+  low: WhereNode;
+  high: WhereNode;
+}
+export interface InNode extends Base {
+  kind: 'in';
+  negated: boolean;
+  expr: WhereNode;
+  list: WhereNode[];
+}
 /** `escape` is the single ESCAPE character; without it ArcGIS LIKE has no escape character at all. */
-export interface LikeNode extends Base { kind: 'like'; negated: boolean; expr: WhereNode; pattern: WhereNode; escape?: string }
-export interface IsNullNode extends Base { kind: 'isNull'; negated: boolean; expr: WhereNode }
-export interface ArithNode extends Base { kind: 'arith'; op: ArithOp; left: WhereNode; right: WhereNode }
-export interface NegNode extends Base { kind: 'neg'; arg: WhereNode }
+export interface LikeNode extends Base {
+  kind: 'like';
+  negated: boolean;
+  expr: WhereNode;
+  pattern: WhereNode;
+  escape?: string;
+}
+export interface IsNullNode extends Base {
+  kind: 'isNull';
+  negated: boolean;
+  expr: WhereNode;
+}
+export interface ArithNode extends Base {
+  kind: 'arith';
+  op: ArithOp;
+  left: WhereNode;
+  right: WhereNode;
+}
+export interface NegNode extends Base {
+  kind: 'neg';
+  arg: WhereNode;
+}
 /** `name` is as written until checked, then the layer's spelling; `field` is set by the checker. */
-export interface FieldNode extends Base { kind: 'field'; name: string; quoted?: boolean; field?: WhereField }
+export interface FieldNode extends Base {
+  kind: 'field';
+  name: string;
+  quoted?: boolean;
+  field?: WhereField;
+}
 /** `text` is canonical (see literals.ts); int literals may be negative only after string coercion. */
-export interface NumberNode extends Base { kind: 'number'; text: string; numType: 'int' | 'float' }
-export interface StringNode extends Base { kind: 'string'; value: string }
+export interface NumberNode extends Base {
+  kind: 'number';
+  text: string;
+  numType: 'int' | 'float';
+}
+export interface StringNode extends Base {
+  kind: 'string';
+  value: string;
+}
 /** yyyy-mm-dd */
-export interface DateNode extends Base { kind: 'date'; value: string }
+export interface DateNode extends Base {
+  kind: 'date';
+  value: string;
+}
 /** yyyy-mm-dd hh:mm:ss[.ffffff], read as UTC */
-export interface TimestampNode extends Base { kind: 'timestamp'; value: string }
+export interface TimestampNode extends Base {
+  kind: 'timestamp';
+  value: string;
+}
 /** Lower-case canonical UUID; only produced by coercing a string literal compared with a GUID field. */
-export interface GuidNode extends Base { kind: 'guid'; value: string }
+export interface GuidNode extends Base {
+  kind: 'guid';
+  value: string;
+}
 /** `INTERVAL '3' DAY`; `value` is canonical number text (may be negative). */
-export interface IntervalNode extends Base { kind: 'interval'; value: string; unit: IntervalUnit }
-export interface CurrentNode extends Base { kind: 'current'; which: 'CURRENT_DATE' | 'CURRENT_TIMESTAMP' }
-export interface CallNode extends Base { kind: 'call'; fn: FunctionName; args: WhereNode[] }
-export interface ExtractNode extends Base { kind: 'extract'; part: ExtractPart; arg: WhereNode }
-export interface SubstringNode extends Base { kind: 'substring'; arg: WhereNode; start: WhereNode; length?: WhereNode }
-export interface TrimNode extends Base { kind: 'trim'; side?: TrimSide; chars?: WhereNode; arg: WhereNode }
-export interface PositionNode extends Base { kind: 'position'; sub: WhereNode; arg: WhereNode }
+export interface IntervalNode extends Base {
+  kind: 'interval';
+  value: string;
+  unit: IntervalUnit;
+}
+export interface CurrentNode extends Base {
+  kind: 'current';
+  which: 'CURRENT_DATE' | 'CURRENT_TIMESTAMP';
+}
+export interface CallNode extends Base {
+  kind: 'call';
+  fn: FunctionName;
+  args: WhereNode[];
+}
+export interface ExtractNode extends Base {
+  kind: 'extract';
+  part: ExtractPart;
+  arg: WhereNode;
+}
+export interface SubstringNode extends Base {
+  kind: 'substring';
+  arg: WhereNode;
+  start: WhereNode;
+  length?: WhereNode;
+}
+export interface TrimNode extends Base {
+  kind: 'trim';
+  side?: TrimSide;
+  chars?: WhereNode;
+  arg: WhereNode;
+}
+export interface PositionNode extends Base {
+  kind: 'position';
+  sub: WhereNode;
+  arg: WhereNode;
+}
 /** `length` only for VARCHAR(n). */
-export interface CastNode extends Base { kind: 'cast'; arg: WhereNode; to: CastType; length?: number }
+export interface CastNode extends Base {
+  kind: 'cast';
+  arg: WhereNode;
+  to: CastType;
+  length?: number;
+}
 
 export type WhereNode =
   | AndOrNode

@@ -74,11 +74,19 @@ class Checker {
         return { ...n, left, right, type: 'bool' };
       }
       case 'between': {
-        const [expr, [low, high]] = this.comparableList(this.value(n.expr), [n.low, n.high].map((x) => this.value(x)), n.pos);
+        const [expr, [low, high]] = this.comparableList(
+          this.value(n.expr),
+          [n.low, n.high].map((x) => this.value(x)),
+          n.pos,
+        );
         return { ...n, expr, low, high, type: 'bool' };
       }
       case 'in': {
-        const [expr, list] = this.comparableList(this.value(n.expr), n.list.map((x) => this.value(x)), n.pos);
+        const [expr, list] = this.comparableList(
+          this.value(n.expr),
+          n.list.map((x) => this.value(x)),
+          n.pos,
+        );
         return { ...n, expr, list, type: 'bool' };
       }
       case 'like':
@@ -172,9 +180,7 @@ class Checker {
     if (a.kind === 'string') a = coerceLiteral(a, b.type!);
     if (b.kind === 'string') b = coerceLiteral(b, a.type!);
     const ok =
-      (isNumeric(a.type) && isNumeric(b.type)) ||
-      (isTemporal(a.type) && isTemporal(b.type)) ||
-      (isStringy(a.type) && isStringy(b.type));
+      (isNumeric(a.type) && isNumeric(b.type)) || (isTemporal(a.type) && isTemporal(b.type)) || (isStringy(a.type) && isStringy(b.type));
     if (!ok) throw whereError(`Cannot compare ${DESCRIBE[a.type!]} with ${DESCRIBE[b.type!]}${op ? ` using ${op}` : ''}`, pos);
     return [a, b];
   }
@@ -194,7 +200,8 @@ class Checker {
       // Postgres fails at run time on a pattern ending in the escape character, so only literal patterns are
       // allowed with ESCAPE, and they are checked here.
       if (pattern.kind !== 'string') throw whereError('With ESCAPE the LIKE pattern must be a string literal', n.pattern.pos);
-      if (!escapeUseOk(pattern.value, n.escape)) throw whereError(`The LIKE pattern ends with the escape character ${show(n.escape)}`, n.pattern.pos);
+      if (!escapeUseOk(pattern.value, n.escape))
+        throw whereError(`The LIKE pattern ends with the escape character ${show(n.escape)}`, n.pattern.pos);
     }
     return { ...n, expr, pattern, type: 'bool' };
   }
@@ -223,7 +230,8 @@ class Checker {
         // Dates are left out: their text form would depend on the session's DateStyle and TimeZone.
         const args = n.args.map((a) => {
           const v = this.value(a);
-          if (!isNumeric(v.type) && !isStringy(v.type)) throw whereError(`CONCAT needs strings or numbers, not ${DESCRIBE[v.type!]}`, a.pos);
+          if (!isNumeric(v.type) && !isStringy(v.type))
+            throw whereError(`CONCAT needs strings or numbers, not ${DESCRIBE[v.type!]}`, a.pos);
           return v;
         });
         return { ...n, args, type: 'text' };
@@ -285,7 +293,11 @@ function coerceLiteral(s: StringNode, target: ValueType): WhereNode {
   }
   if (isTemporal(target)) {
     const d = parseTemporal(s.value);
-    if (!d) throw whereError(`Cannot compare a date with the string ${show(s.value)} (use DATE 'yyyy-mm-dd' or TIMESTAMP 'yyyy-mm-dd hh:mm:ss')`, s.pos);
+    if (!d)
+      throw whereError(
+        `Cannot compare a date with the string ${show(s.value)} (use DATE 'yyyy-mm-dd' or TIMESTAMP 'yyyy-mm-dd hh:mm:ss')`,
+        s.pos,
+      );
     return { kind: d.kind, value: d.value, pos: s.pos, type: d.kind };
   }
   if (target === 'uuid') {

@@ -100,7 +100,10 @@ function readNumber(src: string, start: number, out: Token[]): number {
     i++;
     while (isDigit(src[i] ?? '')) i++;
   }
-  if ((src[i] === 'e' || src[i] === 'E') && (isDigit(src[i + 1] ?? '') || ('+-'.includes(src[i + 1] ?? 'x') && isDigit(src[i + 2] ?? '')))) {
+  if (
+    (src[i] === 'e' || src[i] === 'E') &&
+    (isDigit(src[i + 1] ?? '') || ('+-'.includes(src[i + 1] ?? 'x') && isDigit(src[i + 2] ?? '')))
+  ) {
     i += 2;
     while (isDigit(src[i] ?? '')) i++;
   }

@@ -278,7 +278,8 @@ class Parser {
     const u = this.next();
     if (u.t !== 'ident' || !(u.upper in UNIT_SECONDS)) throw this.unexpected(u, 'DAY, HOUR, MINUTE or SECOND');
     const unit = u.upper as IntervalUnit;
-    if (!n || Math.abs(Number(n.text) * UNIT_SECONDS[unit]) > MAX_INTERVAL_SECONDS) throw whereError(`Invalid INTERVAL value ${show(s.v)}`, s.pos);
+    if (!n || Math.abs(Number(n.text) * UNIT_SECONDS[unit]) > MAX_INTERVAL_SECONDS)
+      throw whereError(`Invalid INTERVAL value ${show(s.v)}`, s.pos);
     return { kind: 'interval', value: n.text, unit, pos };
   }
 
@@ -347,7 +348,10 @@ class Parser {
         return { to: 'VARCHAR', length: len };
       }
       default:
-        throw whereError(`Unknown type ${t.t === 'eof' ? 'at the end' : show('v' in t ? t.v : '')} in CAST (use INT, SMALLINT, FLOAT, REAL, DOUBLE, VARCHAR(n), DATE or TIMESTAMP)`, t.pos);
+        throw whereError(
+          `Unknown type ${t.t === 'eof' ? 'at the end' : show('v' in t ? t.v : '')} in CAST (use INT, SMALLINT, FLOAT, REAL, DOUBLE, VARCHAR(n), DATE or TIMESTAMP)`,
+          t.pos,
+        );
     }
   }
 

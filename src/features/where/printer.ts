@@ -10,8 +10,27 @@ type Prec = (typeof Prec)[keyof typeof Prec];
 
 /** Words a bare identifier must not be printed as: quoting them keeps the printed text unambiguous. */
 const KEYWORDS = new Set([
-  'AND', 'OR', 'NOT', 'IN', 'IS', 'NULL', 'LIKE', 'BETWEEN', 'ESCAPE', 'FROM', 'FOR', 'AS', 'SELECT',
-  'DATE', 'TIMESTAMP', 'INTERVAL', 'CURRENT_DATE', 'CURRENT_TIMESTAMP', 'BOTH', 'LEADING', 'TRAILING',
+  'AND',
+  'OR',
+  'NOT',
+  'IN',
+  'IS',
+  'NULL',
+  'LIKE',
+  'BETWEEN',
+  'ESCAPE',
+  'FROM',
+  'FOR',
+  'AS',
+  'SELECT',
+  'DATE',
+  'TIMESTAMP',
+  'INTERVAL',
+  'CURRENT_DATE',
+  'CURRENT_TIMESTAMP',
+  'BOTH',
+  'LEADING',
+  'TRAILING',
 ]);
 
 const str = (v: string) => `'${v.replace(/'/g, "''")}'`;

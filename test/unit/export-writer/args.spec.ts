@@ -12,53 +12,167 @@ const args = (format: ExportFormat, layer = pointLayer(), target: ResolvedSrs | 
 
 describe('buildTranslateArgs: point layer, every format', () => {
   it('shapefile: UTF-8 (.cpg), a hard 2 GB limit, the declared geometry type', () => {
-    expect(args('shapefile')).toEqual(['-f', 'ESRI Shapefile', '-sql', SELECT_POINTS, '-nln', 'Cities', '-nlt', 'POINT', '-lco', 'ENCODING=UTF-8', '-lco', '2GB_LIMIT=YES']);
+    expect(args('shapefile')).toEqual([
+      '-f',
+      'ESRI Shapefile',
+      '-sql',
+      SELECT_POINTS,
+      '-nln',
+      'Cities',
+      '-nlt',
+      'POINT',
+      '-lco',
+      'ENCODING=UTF-8',
+      '-lco',
+      '2GB_LIMIT=YES',
+    ]);
   });
 
   it('csv: x/y columns computed in SQL, no GDAL geometry', () => {
-    expect(args('csv')).toEqual(['-f', 'CSV', '-sql', `SELECT ${POINT_COLS}, ST_X("shape") AS "x", ST_Y("shape") AS "y" ${FROM_POINTS}`, '-nln', 'Cities', '-nlt', 'NONE', '-lco', 'STRING_QUOTING=IF_NEEDED']);
+    expect(args('csv')).toEqual([
+      '-f',
+      'CSV',
+      '-sql',
+      `SELECT ${POINT_COLS}, ST_X("shape") AS "x", ST_Y("shape") AS "y" ${FROM_POINTS}`,
+      '-nln',
+      'Cities',
+      '-nlt',
+      'NONE',
+      '-lco',
+      'STRING_QUOTING=IF_NEEDED',
+    ]);
   });
 
   it('csv: x/y after transform to the target, with the requested names', () => {
     const layer = pointLayer({ xColumnName: 'Easting', yColumnName: 'Northing' });
     const g = 'ST_Transform("shape", 3857)';
-    expect(args('csv', layer, WEB_MERCATOR)).toEqual(['-f', 'CSV', '-sql', `SELECT ${POINT_COLS}, ST_X(${g}) AS "Easting", ST_Y(${g}) AS "Northing" ${FROM_POINTS}`, '-nln', 'Cities', '-nlt', 'NONE', '-lco', 'STRING_QUOTING=IF_NEEDED']);
+    expect(args('csv', layer, WEB_MERCATOR)).toEqual([
+      '-f',
+      'CSV',
+      '-sql',
+      `SELECT ${POINT_COLS}, ST_X(${g}) AS "Easting", ST_Y(${g}) AS "Northing" ${FROM_POINTS}`,
+      '-nln',
+      'Cities',
+      '-nlt',
+      'NONE',
+      '-lco',
+      'STRING_QUOTING=IF_NEEDED',
+    ]);
   });
 
   it('filegdb: the OID field becomes the FID', () => {
-    expect(args('filegdb')).toEqual(['-f', 'OpenFileGDB', '-sql', SELECT_POINTS, '-nln', 'Cities', '-nlt', 'POINT', '-lco', 'FID=OBJECTID']);
+    expect(args('filegdb')).toEqual([
+      '-f',
+      'OpenFileGDB',
+      '-sql',
+      SELECT_POINTS,
+      '-nln',
+      'Cities',
+      '-nlt',
+      'POINT',
+      '-lco',
+      'FID=OBJECTID',
+    ]);
   });
 
   it('filegdb: a second layer is added with -update and no -f', () => {
-    expect(args('filegdb', pointLayer(), null, true)).toEqual(['-update', '-sql', SELECT_POINTS, '-nln', 'Cities', '-nlt', 'POINT', '-lco', 'FID=OBJECTID']);
+    expect(args('filegdb', pointLayer(), null, true)).toEqual([
+      '-update',
+      '-sql',
+      SELECT_POINTS,
+      '-nln',
+      'Cities',
+      '-nlt',
+      'POINT',
+      '-lco',
+      'FID=OBJECTID',
+    ]);
   });
 
   it('geojson: RFC 7946, always WGS84 (no -t_srs when the layer already is)', () => {
     expect(args('geojson')).toEqual(['-f', 'GeoJSON', '-sql', SELECT_POINTS, '-nln', 'Cities', '-nlt', 'POINT', '-lco', 'RFC7946=YES']);
-    expect(args('geojson', pointLayer({ srid: 3857 }), WEB_MERCATOR)).toEqual(['-f', 'GeoJSON', '-sql', SELECT_POINTS, '-nln', 'Cities', '-nlt', 'POINT', '-t_srs', 'EPSG:4326', '-lco', 'RFC7946=YES']);
+    expect(args('geojson', pointLayer({ srid: 3857 }), WEB_MERCATOR)).toEqual([
+      '-f',
+      'GeoJSON',
+      '-sql',
+      SELECT_POINTS,
+      '-nln',
+      'Cities',
+      '-nlt',
+      'POINT',
+      '-t_srs',
+      'EPSG:4326',
+      '-lco',
+      'RFC7946=YES',
+    ]);
   });
 
   it('kml: EPSG:4326 whatever targetSR says', () => {
-    expect(args('kml', pointLayer({ srid: 2056 }), WEB_MERCATOR)).toEqual(['-f', 'KML', '-sql', SELECT_POINTS, '-nln', 'Cities', '-nlt', 'POINT', '-t_srs', 'EPSG:4326']);
+    expect(args('kml', pointLayer({ srid: 2056 }), WEB_MERCATOR)).toEqual([
+      '-f',
+      'KML',
+      '-sql',
+      SELECT_POINTS,
+      '-nln',
+      'Cities',
+      '-nlt',
+      'POINT',
+      '-t_srs',
+      'EPSG:4326',
+    ]);
   });
 
   it('excel: x/y columns like CSV', () => {
-    expect(args('excel')).toEqual(['-f', 'XLSX', '-sql', `SELECT ${POINT_COLS}, ST_X("shape") AS "x", ST_Y("shape") AS "y" ${FROM_POINTS}`, '-nln', 'Cities', '-nlt', 'NONE']);
+    expect(args('excel')).toEqual([
+      '-f',
+      'XLSX',
+      '-sql',
+      `SELECT ${POINT_COLS}, ST_X("shape") AS "x", ST_Y("shape") AS "y" ${FROM_POINTS}`,
+      '-nln',
+      'Cities',
+      '-nlt',
+      'NONE',
+    ]);
   });
 
   it('featurecollection: GeoJSON in the target SR, dates as epoch ms', () => {
     const cols = '"objectid" AS "OBJECTID", "name" AS "Name", "pop" AS "Pop", (extract(epoch from "founded") * 1000)::bigint AS "Founded"';
     expect(args('featurecollection', pointLayer(), WEB_MERCATOR)).toEqual([
-      '-f', 'GeoJSON', '-sql', `SELECT ${cols}, "shape" ${FROM_POINTS}`, '-nln', 'Cities', '-nlt', 'POINT', '-t_srs', 'EPSG:3857', '-lco', 'RFC7946=NO',
+      '-f',
+      'GeoJSON',
+      '-sql',
+      `SELECT ${cols}, "shape" ${FROM_POINTS}`,
+      '-nln',
+      'Cities',
+      '-nlt',
+      'POINT',
+      '-t_srs',
+      'EPSG:3857',
+      '-lco',
+      'RFC7946=NO',
     ]);
   });
 
   it('geopackage: FID from the OID field, -t_srs for the target', () => {
-    expect(args('geopackage', pointLayer(), WEB_MERCATOR)).toEqual(['-f', 'GPKG', '-sql', SELECT_POINTS, '-nln', 'Cities', '-nlt', 'POINT', '-t_srs', 'EPSG:3857', '-lco', 'FID=OBJECTID']);
+    expect(args('geopackage', pointLayer(), WEB_MERCATOR)).toEqual([
+      '-f',
+      'GPKG',
+      '-sql',
+      SELECT_POINTS,
+      '-nln',
+      'Cities',
+      '-nlt',
+      'POINT',
+      '-t_srs',
+      'EPSG:3857',
+      '-lco',
+      'FID=OBJECTID',
+    ]);
   });
 
   it('flatgeobuf: a spatial index up to 100,000 rows, streamed without one above', () => {
-    const fgb = (rows?: number) => buildTranslateArgs({ layer: pointLayer(), format: 'flatgeobuf', layerName: 'Cities', update: false, target: null, rows });
+    const fgb = (rows?: number) =>
+      buildTranslateArgs({ layer: pointLayer(), format: 'flatgeobuf', layerName: 'Cities', update: false, target: null, rows });
     expect(fgb(0)).toEqual(['-f', 'FlatGeobuf', '-sql', SELECT_POINTS, '-nln', 'Cities', '-nlt', 'POINT', '-lco', 'SPATIAL_INDEX=YES']);
     expect(fgb(100_000)).toContain('SPATIAL_INDEX=YES');
     expect(fgb(100_001)).toContain('SPATIAL_INDEX=NO');
@@ -66,8 +180,35 @@ describe('buildTranslateArgs: point layer, every format', () => {
   });
 
   it('sqlite: SpatiaLite, names kept as they are', () => {
-    expect(args('sqlite')).toEqual(['-f', 'SQLite', '-dsco', 'SPATIALITE=YES', '-sql', SELECT_POINTS, '-nln', 'Cities', '-nlt', 'POINT', '-lco', 'LAUNDER=NO', '-lco', 'FID=OBJECTID']);
-    expect(args('sqlite', pointLayer(), null, true)).toEqual(['-update', '-sql', SELECT_POINTS, '-nln', 'Cities', '-nlt', 'POINT', '-lco', 'LAUNDER=NO', '-lco', 'FID=OBJECTID']);
+    expect(args('sqlite')).toEqual([
+      '-f',
+      'SQLite',
+      '-dsco',
+      'SPATIALITE=YES',
+      '-sql',
+      SELECT_POINTS,
+      '-nln',
+      'Cities',
+      '-nlt',
+      'POINT',
+      '-lco',
+      'LAUNDER=NO',
+      '-lco',
+      'FID=OBJECTID',
+    ]);
+    expect(args('sqlite', pointLayer(), null, true)).toEqual([
+      '-update',
+      '-sql',
+      SELECT_POINTS,
+      '-nln',
+      'Cities',
+      '-nlt',
+      'POINT',
+      '-lco',
+      'LAUNDER=NO',
+      '-lco',
+      'FID=OBJECTID',
+    ]);
   });
 });
 
@@ -75,11 +216,35 @@ describe('buildTranslateArgs: polygons, tables and includeGeometry=false', () =>
   const SELECT_POLYS = 'SELECT "objectid" AS "OBJECTID", "label" AS "Label", "shape" FROM "svc_abc"."l1" WHERE (1=1) ORDER BY "objectid"';
 
   it('csv: polygons as WKT, reprojected by GDAL', () => {
-    expect(args('csv', polygonLayer(), WEB_MERCATOR)).toEqual(['-f', 'CSV', '-sql', SELECT_POLYS, '-nln', 'Cities', '-nlt', 'MULTIPOLYGON', '-t_srs', 'EPSG:3857', '-lco', 'STRING_QUOTING=IF_NEEDED', '-lco', 'GEOMETRY=AS_WKT']);
+    expect(args('csv', polygonLayer(), WEB_MERCATOR)).toEqual([
+      '-f',
+      'CSV',
+      '-sql',
+      SELECT_POLYS,
+      '-nln',
+      'Cities',
+      '-nlt',
+      'MULTIPOLYGON',
+      '-t_srs',
+      'EPSG:3857',
+      '-lco',
+      'STRING_QUOTING=IF_NEEDED',
+      '-lco',
+      'GEOMETRY=AS_WKT',
+    ]);
   });
 
   it('excel: polygons without geometry', () => {
-    expect(args('excel', polygonLayer())).toEqual(['-f', 'XLSX', '-sql', 'SELECT "objectid" AS "OBJECTID", "label" AS "Label" FROM "svc_abc"."l1" WHERE (1=1) ORDER BY "objectid"', '-nln', 'Cities', '-nlt', 'NONE']);
+    expect(args('excel', polygonLayer())).toEqual([
+      '-f',
+      'XLSX',
+      '-sql',
+      'SELECT "objectid" AS "OBJECTID", "label" AS "Label" FROM "svc_abc"."l1" WHERE (1=1) ORDER BY "objectid"',
+      '-nln',
+      'Cities',
+      '-nlt',
+      'NONE',
+    ]);
   });
 
   it('shapefile: polygons are MULTIPOLYGON; lines MULTILINESTRING; multipoints MULTIPOINT', () => {

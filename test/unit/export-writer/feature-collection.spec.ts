@@ -1,22 +1,58 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { appendLayer, COLLECTION_HEAD, COLLECTION_TAIL, esriSpatialReference, JsonSink, layerDefinition, toEsriGeometry } from '../../../src/export/writer/feature-collection';
+import {
+  appendLayer,
+  COLLECTION_HEAD,
+  COLLECTION_TAIL,
+  esriSpatialReference,
+  JsonSink,
+  layerDefinition,
+  toEsriGeometry,
+} from '../../../src/export/writer/feature-collection';
 import { pointLayer, polygonLayer } from './fixtures';
 
-const ccwSquare = [[0, 0], [1, 0], [1, 1], [0, 1], [0, 0]];
+const ccwSquare = [
+  [0, 0],
+  [1, 0],
+  [1, 1],
+  [0, 1],
+  [0, 0],
+];
 const cwSquare = [...ccwSquare].reverse();
 
 describe('toEsriGeometry', () => {
   it('maps points, multipoints and lines', () => {
     expect(toEsriGeometry({ type: 'Point', coordinates: [1, 2] })).toEqual({ x: 1, y: 2 });
     expect(toEsriGeometry({ type: 'MultiPoint', coordinates: [[1, 2]] })).toEqual({ points: [[1, 2]] });
-    expect(toEsriGeometry({ type: 'MultiLineString', coordinates: [[[0, 0], [1, 1]]] })).toEqual({ paths: [[[0, 0], [1, 1]]] });
+    expect(
+      toEsriGeometry({
+        type: 'MultiLineString',
+        coordinates: [
+          [
+            [0, 0],
+            [1, 1],
+          ],
+        ],
+      }),
+    ).toEqual({
+      paths: [
+        [
+          [0, 0],
+          [1, 1],
+        ],
+      ],
+    });
     expect(toEsriGeometry(null)).toBeUndefined();
   });
 
   it('winds exterior rings clockwise and holes counter-clockwise', () => {
-    const hole = [[0.2, 0.2], [0.4, 0.2], [0.4, 0.4], [0.2, 0.2]]; // counter-clockwise already
+    const hole = [
+      [0.2, 0.2],
+      [0.4, 0.2],
+      [0.4, 0.4],
+      [0.2, 0.2],
+    ]; // counter-clockwise already
     const g = toEsriGeometry({ type: 'MultiPolygon', coordinates: [[ccwSquare, [...hole].reverse()], [cwSquare]] });
     expect(g).toEqual({ rings: [cwSquare, hole, cwSquare] });
   });
@@ -26,7 +62,12 @@ describe('layer definition and spatial reference', () => {
   it('describes fields the way layer info does', () => {
     const def = layerDefinition(pointLayer(), true, { wkid: 4326 });
     expect(def).toMatchObject({ name: 'Cities', type: 'Feature Layer', geometryType: 'esriGeometryPoint', objectIdField: 'OBJECTID' });
-    expect(def.fields.map((f) => `${f.name}:${f.type}`)).toEqual(['OBJECTID:esriFieldTypeOID', 'Name:esriFieldTypeString', 'Pop:esriFieldTypeInteger', 'Founded:esriFieldTypeDate']);
+    expect(def.fields.map((f) => `${f.name}:${f.type}`)).toEqual([
+      'OBJECTID:esriFieldTypeOID',
+      'Name:esriFieldTypeString',
+      'Pop:esriFieldTypeInteger',
+      'Founded:esriFieldTypeDate',
+    ]);
     expect(layerDefinition(pointLayer(), false, { wkid: 4326 })).not.toHaveProperty('geometryType');
   });
 

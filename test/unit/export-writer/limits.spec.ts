@@ -1,4 +1,12 @@
-import { checkExcelRows, checkGeometryPresent, checkShapefileFields, checkShapefileSizes, EXCEL_MAX_ROWS, estimateShapefile, SHAPEFILE_MAX_BYTES } from '../../../src/export/writer/limits';
+import {
+  checkExcelRows,
+  checkGeometryPresent,
+  checkShapefileFields,
+  checkShapefileSizes,
+  EXCEL_MAX_ROWS,
+  estimateShapefile,
+  SHAPEFILE_MAX_BYTES,
+} from '../../../src/export/writer/limits';
 import { ExportWriteError } from '../../../src/export/writer';
 import { field, pointLayer, polygonLayer } from './fixtures';
 
@@ -8,7 +16,9 @@ describe('Excel sheet limit', () => {
   it('allows 1,048,575 rows plus the header and refuses one more', () => {
     expect(() => checkExcelRows('Cities', EXCEL_MAX_ROWS - 1)).not.toThrow();
     expect(() => checkExcelRows('Cities', EXCEL_MAX_ROWS)).toThrow(ExportWriteError);
-    expect(() => checkExcelRows('Cities', 5_000_000)).toThrow("Layer 'Cities' has 5,000,000 rows; an Excel sheet holds at most 1,048,575 plus the header.");
+    expect(() => checkExcelRows('Cities', 5_000_000)).toThrow(
+      "Layer 'Cities' has 5,000,000 rows; an Excel sheet holds at most 1,048,575 plus the header.",
+    );
   });
 });
 
@@ -24,15 +34,26 @@ describe('shapefile size estimate', () => {
   });
 
   it('caps text at 254 bytes and uses the GDAL widths for other types', () => {
-    const layer = pointLayer({ fields: [field('T', 'esriFieldTypeString', 100_000), field('B', 'esriFieldTypeBigInteger'), field('G', 'esriFieldTypeGlobalID'), field('S', 'esriFieldTypeSmallInteger')] });
+    const layer = pointLayer({
+      fields: [
+        field('T', 'esriFieldTypeString', 100_000),
+        field('B', 'esriFieldTypeBigInteger'),
+        field('G', 'esriFieldTypeGlobalID'),
+        field('S', 'esriFieldTypeSmallInteger'),
+      ],
+    });
     expect(estimateShapefile(layer, measure(1), false).dbf).toBe(32 + 4 * 32 + 1 + (1 + 254 + 18 + 80 + 5) + 1);
   });
 
   it('refuses a component over 2 GB with an actionable message', () => {
     expect(() => checkShapefileSizes('Cities', { shp: SHAPEFILE_MAX_BYTES, dbf: 1 }, 'estimated')).not.toThrow();
-    expect(() => checkShapefileSizes('Cities', { shp: 1, dbf: SHAPEFILE_MAX_BYTES + 1 }, 'estimated')).toThrow(/\.dbf would be about 2\.00 GB.*File Geodatabase or GeoPackage/);
+    expect(() => checkShapefileSizes('Cities', { shp: 1, dbf: SHAPEFILE_MAX_BYTES + 1 }, 'estimated')).toThrow(
+      /\.dbf would be about 2\.00 GB.*File Geodatabase or GeoPackage/,
+    );
     // 80 M points: 28 bytes each in the .shp.
-    expect(() => checkShapefileSizes('Cities', estimateShapefile(pointLayer(), measure(80_000_000), true), 'estimated')).toThrow(ExportWriteError);
+    expect(() => checkShapefileSizes('Cities', estimateShapefile(pointLayer(), measure(80_000_000), true), 'estimated')).toThrow(
+      ExportWriteError,
+    );
   });
 });
 

@@ -58,7 +58,10 @@ describe('planExport (zip layout decisions)', () => {
     const plan = planExport(format, two, 'b');
     expect(plan.fileName).toBe(`b.${ext}`);
     expect(plan.contentType).toBe(contentType);
-    expect(plan.layers.map((l) => [l.dataset, l.update])).toEqual([[`b.${ext}`, false], [`b.${ext}`, true]]);
+    expect(plan.layers.map((l) => [l.dataset, l.update])).toEqual([
+      [`b.${ext}`, false],
+      [`b.${ext}`, true],
+    ]);
     expect(plan.result).toEqual({ kind: 'file', path: `b.${ext}` });
   });
 
@@ -69,7 +72,12 @@ describe('planExport (zip layout decisions)', () => {
     ['excel', 'xlsx', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'],
     ['flatgeobuf', 'fgb', 'application/octet-stream'],
   ] as const)('%s: a plain file for one layer, a zip entry per layer for several', (format, ext, contentType) => {
-    expect(planExport(format, one, 'b')).toEqual({ fileName: `b.${ext}`, contentType, layers: [{ layerName: 'Cities', dataset: `b.${ext}`, update: false }], result: { kind: 'file', path: `b.${ext}` } });
+    expect(planExport(format, one, 'b')).toEqual({
+      fileName: `b.${ext}`,
+      contentType,
+      layers: [{ layerName: 'Cities', dataset: `b.${ext}`, update: false }],
+      result: { kind: 'file', path: `b.${ext}` },
+    });
     const plan = planExport(format, two, 'b');
     expect(plan).toMatchObject({ fileName: 'b.zip', contentType: 'application/zip', result: { kind: 'zip', dir: 'out' } });
     expect(plan.layers.map((l) => l.dataset)).toEqual([`out/Cities.${ext}`, `out/Parcels.${ext}`]);

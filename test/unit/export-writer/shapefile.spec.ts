@@ -4,7 +4,12 @@ import { field } from './fixtures';
 
 describe('shapefile field-name mapping', () => {
   it('pairs each original name with the .dbf name and says what was lost', () => {
-    const fields = [field('OBJECTID', 'esriFieldTypeOID'), field('population_density_2020', 'esriFieldTypeDouble'), field('Founded', 'esriFieldTypeDate'), field('Notes', 'esriFieldTypeString', 1000)];
+    const fields = [
+      field('OBJECTID', 'esriFieldTypeOID'),
+      field('population_density_2020', 'esriFieldTypeDouble'),
+      field('Founded', 'esriFieldTypeDate'),
+      field('Notes', 'esriFieldTypeString', 1000),
+    ];
     expect(fieldNameMappingCsv(fields, ['OBJECTID', 'population', 'Founded', 'Notes']).split('\r\n')).toEqual([
       'field_name,shapefile_field_name,alias,note',
       'OBJECTID,OBJECTID,OBJECTID,',
@@ -29,7 +34,9 @@ describe('shapefile field-name mapping', () => {
 
 describe('exportConnection', () => {
   it('adds a UTC session and the application name used to cancel', () => {
-    expect(exportConnection("PG:host='h' dbname='d'", 'export-1')).toBe("PG:host='h' dbname='d' options='-c TimeZone=UTC' application_name='export-1'");
+    expect(exportConnection("PG:host='h' dbname='d'", 'export-1')).toBe(
+      "PG:host='h' dbname='d' options='-c TimeZone=UTC' application_name='export-1'",
+    );
   });
 
   it('leaves caller options alone and strips odd characters from the name', () => {

@@ -21,7 +21,10 @@ with zipfile.ZipFile(sys.argv[1]) as z:
 print(json.dumps({"bad": bad, "entries": entries}))
 `;
 
-interface Read { bad: string | null; entries: { name: string; method: number; size: number; compressed: number; sha256: string; mode: number }[] }
+interface Read {
+  bad: string | null;
+  entries: { name: string; method: number; size: number; compressed: number; sha256: string; mode: number }[];
+}
 const readZip = (path: string): Read => JSON.parse(execFileSync('python3', ['-c', READ_ZIP, path], { encoding: 'utf8' }));
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
@@ -59,7 +62,10 @@ describe('zipDirectory', () => {
   });
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-  const expected = () => Object.keys(files).sort().map((name) => ({ name, size: files[name].length, sha256: sha256(files[name]) }));
+  const expected = () =>
+    Object.keys(files)
+      .sort()
+      .map((name) => ({ name, size: files[name].length, sha256: sha256(files[name]) }));
 
   it.each([
     ['stored', 0, false],
@@ -105,8 +111,15 @@ describe('zipDirectory', () => {
     utimesSync(join(dir, 'future.txt'), new Date('2200-06-01T00:00:00Z'), new Date('2200-06-01T00:00:00Z'));
     const zip = join(root, 'times.zip');
     await zipDirectory(dir, zip);
-    const dates = execFileSync('python3', ['-c', 'import sys, zipfile; print([list(i.date_time) for i in zipfile.ZipFile(sys.argv[1]).infolist()])', zip], { encoding: 'utf8' });
-    expect(JSON.parse(dates)).toEqual([[2107, 12, 31, 23, 59, 58], [1980, 1, 1, 0, 0, 0]]);
+    const dates = execFileSync(
+      'python3',
+      ['-c', 'import sys, zipfile; print([list(i.date_time) for i in zipfile.ZipFile(sys.argv[1]).infolist()])', zip],
+      { encoding: 'utf8' },
+    );
+    expect(JSON.parse(dates)).toEqual([
+      [2107, 12, 31, 23, 59, 58],
+      [1980, 1, 1, 0, 0, 0],
+    ]);
   });
 
   it('an empty folder gives an empty but valid zip', async () => {

@@ -35,7 +35,9 @@ describe('countCsvRows', () => {
 
   it('counts across read chunks', async () => {
     const file = path.join(dir, 'big.csv');
-    const rows = Array.from({ length: 60_000 }, (_, i) => (i % 7 === 0 ? `${i},"multi\nline ${'x'.repeat(i % 50)}"` : `${i},plain ${'y'.repeat(i % 40)}`));
+    const rows = Array.from({ length: 60_000 }, (_, i) =>
+      i % 7 === 0 ? `${i},"multi\nline ${'x'.repeat(i % 50)}"` : `${i},plain ${'y'.repeat(i % 40)}`,
+    );
     writeFileSync(file, `id,text\n${rows.join('\n')}\n`);
     expect(await countCsvRows(file)).toBe(60_000);
     expect(gdalCount(file)).toBe(60_000);

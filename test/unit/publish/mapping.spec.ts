@@ -71,13 +71,22 @@ describe('field names', () => {
 
   it('always yields names parseLayerDefinition accepts', () => {
     fc.assert(
-      fc.property(fc.array(fc.oneof(fc.string(), fc.constantFrom('OBJECTID', 'objectid', 'shape', 'SHAPE', 'oid', 'a b', 'a_b', '1', 'é')), { maxLength: 30 }), (names) => {
-        const out = assignFieldNames(names);
-        expect(out).toHaveLength(names.length);
-        const def = parseLayerDefinition({ name: 'l', geometryType: 'esriGeometryPoint', fields: out.map((name) => ({ name, type: 'esriFieldTypeString' })) }, 'Feature Layer', 4326);
-        expect(def.fields[0].name).toBe('OBJECTID');
-        expect(def.fields).toHaveLength(names.length + 1);
-      }),
+      fc.property(
+        fc.array(fc.oneof(fc.string(), fc.constantFrom('OBJECTID', 'objectid', 'shape', 'SHAPE', 'oid', 'a b', 'a_b', '1', 'é')), {
+          maxLength: 30,
+        }),
+        (names) => {
+          const out = assignFieldNames(names);
+          expect(out).toHaveLength(names.length);
+          const def = parseLayerDefinition(
+            { name: 'l', geometryType: 'esriGeometryPoint', fields: out.map((name) => ({ name, type: 'esriFieldTypeString' })) },
+            'Feature Layer',
+            4326,
+          );
+          expect(def.fields[0].name).toBe('OBJECTID');
+          expect(def.fields).toHaveLength(names.length + 1);
+        },
+      ),
     );
   });
 });
@@ -163,7 +172,9 @@ describe('geometry types', () => {
   });
 
   it('keeps points as points when there is no multipoint', () => {
-    expect(planGeometry([{ type: 'POINT', count: 2 }]).parts).toEqual([{ family: 'point', curve: false, types: ['POINT'], includeNull: false, count: 2 }]);
+    expect(planGeometry([{ type: 'POINT', count: 2 }]).parts).toEqual([
+      { family: 'point', curve: false, types: ['POINT'], includeNull: false, count: 2 },
+    ]);
     expect(planGeometry([{ type: null, count: 2 }])).toEqual({ parts: [], skipped: [], nullCount: 2 });
   });
 
@@ -212,7 +223,9 @@ describe('connection strings', () => {
 describe('load error messages', () => {
   it('keeps the server message and the feature number', () => {
     expect(
-      describeCopyError('COPY statement failed. ERROR: Geometry type (MultiPoint) does not match column type (Point) CONTEXT: COPY edge, line 2, column shape: "0104000020E61000000200"'),
+      describeCopyError(
+        'COPY statement failed. ERROR: Geometry type (MultiPoint) does not match column type (Point) CONTEXT: COPY edge, line 2, column shape: "0104000020E61000000200"',
+      ),
     ).toBe('Geometry type (MultiPoint) does not match column type (Point) (feature 2)');
     expect(describeCopyError('ERROR: value too long for type character varying(5)')).toBe('value too long for type character varying(5)');
   });

@@ -46,8 +46,12 @@ describe('compileWhere', () => {
       sql: `(("created" >= (($1::date)::timestamp AT TIME ZONE 'UTC')) AND ("created" < (($2::timestamp) AT TIME ZONE 'UTC')))`,
       values: ['2020-01-01', '2020-01-02 00:00:00'],
     });
-    expect(compiled('EXTRACT(HOUR FROM created) = 1').sql).toBe(`((EXTRACT(HOUR FROM ("created" AT TIME ZONE 'UTC')))::integer = $1::integer)`);
-    expect(compiled('created > CURRENT_DATE').sql).toBe(`("created" > ((((CURRENT_TIMESTAMP AT TIME ZONE 'UTC')::date))::timestamp AT TIME ZONE 'UTC'))`);
+    expect(compiled('EXTRACT(HOUR FROM created) = 1').sql).toBe(
+      `((EXTRACT(HOUR FROM ("created" AT TIME ZONE 'UTC')))::integer = $1::integer)`,
+    );
+    expect(compiled('created > CURRENT_DATE').sql).toBe(
+      `("created" > ((((CURRENT_TIMESTAMP AT TIME ZONE 'UTC')::date))::timestamp AT TIME ZONE 'UTC'))`,
+    );
   });
 
   it('binds a GUID written with braces as uuid, and compares other strings as text', () => {
@@ -55,7 +59,9 @@ describe('compileWhere', () => {
       sql: '("globalid" = $1::uuid)',
       values: ['6f1d3c1a-0000-4000-8000-00000000000a'],
     });
-    expect(compiled("globalid IN ('x', '6f1d3c1a-0000-4000-8000-00000000000a')").sql).toBe('(("globalid")::text IN ($1::text, ($2::uuid)::text))');
+    expect(compiled("globalid IN ('x', '6f1d3c1a-0000-4000-8000-00000000000a')").sql).toBe(
+      '(("globalid")::text IN ($1::text, ($2::uuid)::text))',
+    );
   });
 
   it('gives LIKE no escape character unless ESCAPE is given', () => {

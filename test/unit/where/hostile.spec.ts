@@ -3,7 +3,6 @@ import { compileWhere, parseWhere } from '../../../src/features/where/compile';
 import { FIELDS, rejection } from './fixtures';
 import { HARMLESS, HOSTILE } from './hostile-inputs';
 
-
 describe('hostile where clauses', () => {
   /** Test names show the start of each input only. */
   const label = (w: string) => (w.length > 60 ? `${JSON.stringify(w.slice(0, 60))}… (${w.length} chars)` : JSON.stringify(w));

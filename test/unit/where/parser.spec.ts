@@ -121,7 +121,15 @@ describe('where parser: accepted clauses', () => {
           kind: 'or',
           args: [
             { kind: 'like', negated: false, expr: { kind: 'field', name: 'NAME' }, pattern: { kind: 'string', value: 'a%' } },
-            { kind: 'not', arg: { kind: 'compare', op: '>', left: { kind: 'field', name: 'RATIO' }, right: { kind: 'number', text: '2.5', numType: 'float' } } },
+            {
+              kind: 'not',
+              arg: {
+                kind: 'compare',
+                op: '>',
+                left: { kind: 'field', name: 'RATIO' },
+                right: { kind: 'number', text: '2.5', numType: 'float' },
+              },
+            },
           ],
         },
       ],
@@ -155,9 +163,16 @@ describe('where parser: accepted clauses', () => {
     ];
     expect(parseWhere('A = 1', fields)).toMatchObject({ left: { field: { column: 'a2' } } });
     expect(rejection(() => parseWhere('"a" = 1 AND b = 1', fields)).details[0]).toBe("Unknown field 'b' at position 13.");
-    const tie = [fields[0], { name: 'B', type: 'esriFieldTypeInteger' as const, column: 'b' }, { name: 'b ', type: 'esriFieldTypeInteger' as const, column: 'c' }];
+    const tie = [
+      fields[0],
+      { name: 'B', type: 'esriFieldTypeInteger' as const, column: 'b' },
+      { name: 'b ', type: 'esriFieldTypeInteger' as const, column: 'c' },
+    ];
     expect(parseWhere('b = 1', tie)).toMatchObject({ left: { field: { column: 'b' } } });
-    const twins = [{ name: 'Ab', type: 'esriFieldTypeInteger' as const, column: 'x' }, { name: 'aB', type: 'esriFieldTypeInteger' as const, column: 'y' }];
+    const twins = [
+      { name: 'Ab', type: 'esriFieldTypeInteger' as const, column: 'x' },
+      { name: 'aB', type: 'esriFieldTypeInteger' as const, column: 'y' },
+    ];
     expect(rejection(() => parseWhere('AB = 1', twins)).details[0]).toBe("Field name 'AB' is ambiguous at position 1.");
   });
 });
@@ -225,7 +240,7 @@ describe('where parser: rejected clauses', () => {
     [`pop IN (${ones(1001)})`, 'The IN list has more than 1000 values at position 8.'],
     ['name = NULL', 'NULL is only allowed in IS NULL and IS NOT NULL at position 8.'],
     ['pop IN (1, NULL)', 'NULL is only allowed'],
-    ['name IS 5', "Expected NULL but found number 5 at position 9."],
+    ['name IS 5', 'Expected NULL but found number 5 at position 9.'],
     ["UPPER(pop) = 'a'", 'UPPER needs a string, not a number at position 7.'],
     ["UPPER(name, name) = 'a'", 'UPPER takes 1 argument, not 2 at position 1.'],
     ["ROUND() = 'a'", 'ROUND takes 1 or 2 arguments, not 0'],
@@ -245,7 +260,7 @@ describe('where parser: rejected clauses', () => {
     ['[pop] = 1', "Unexpected character '[' at position 1."],
     ['pop = 1 & 1', "Unexpected character '&'"],
     ['pop == 1', "Unexpected '=' at position 6."],
-    ["name = ’x’", "Unexpected character '’' (strings are quoted with ') at position 8."],
+    ['name = ’x’', "Unexpected character '’' (strings are quoted with ') at position 8."],
     ['name = `x`', "Unexpected character '`'"],
     ['pop = 1\u0000', 'Control character U+0000 is not allowed at position 8.'],
     ["name = 'a\u0007b'", 'Control character U+0007 is not allowed at position 10.'],
@@ -264,7 +279,9 @@ describe('where parser: rejected clauses', () => {
   });
 
   it('honours configured limits', () => {
-    expect(rejection(() => parseWhere('pop = 12', FIELDS, { maxLength: 7 })).details).toEqual(['The where clause is longer than 7 characters.']);
+    expect(rejection(() => parseWhere('pop = 12', FIELDS, { maxLength: 7 })).details).toEqual([
+      'The where clause is longer than 7 characters.',
+    ]);
     expect(parseWhere('pop = 1', FIELDS, { maxLength: 7 })).toBeDefined();
     expect(rejection(() => parseWhere('pop IN (1,2,3)', FIELDS, { maxInList: 2 })).details[0]).toContain('more than 2 values');
     expect(parseWhere('pop IN (1,2)', FIELDS, { maxInList: 2 })).toBeDefined();

@@ -34,7 +34,13 @@ export class PublishProcessor implements OnApplicationBootstrap, BeforeApplicati
   ) {}
 
   onApplicationBootstrap(): void {
-    this.worker = startQueueWorker(QueueName.Publish, this.config, this.jobsService, { [JobName.PublishItem]: (job) => this.publish(job) }, this.logger);
+    this.worker = startQueueWorker(
+      QueueName.Publish,
+      this.config,
+      this.jobsService,
+      { [JobName.PublishItem]: (job) => this.publish(job) },
+      this.logger,
+    );
   }
 
   /** Before the database closes: the running job finishes (and writes its result) first. */
@@ -47,7 +53,10 @@ export class PublishProcessor implements OnApplicationBootstrap, BeforeApplicati
     if (!row) return;
     const abort = new AbortController();
     const poll = setInterval(() => {
-      this.jobs.find(row.id).then((r) => (!r || r.status === 'cancelled') && abort.abort(), () => undefined);
+      this.jobs.find(row.id).then(
+        (r) => (!r || r.status === 'cancelled') && abort.abort(),
+        () => undefined,
+      );
     }, CANCEL_POLL_MS);
     try {
       await this.run(job, row.id, row.params as unknown as PublishJobParams, abort.signal);
@@ -80,8 +89,15 @@ export class PublishProcessor implements OnApplicationBootstrap, BeforeApplicati
     signal.throwIfAborted();
     // A retried attempt starts over: layers a failed attempt created are dropped with their data.
     const previous = await this.features.layers(service.item_id);
-    if (previous.length) await this.features.deleteLayers(service.item_id, previous.map((l) => l.layer_id));
-    const added = await this.features.addLayers(service, sources.map((s) => ({ def: s.definition })));
+    if (previous.length)
+      await this.features.deleteLayers(
+        service.item_id,
+        previous.map((l) => l.layer_id),
+      );
+    const added = await this.features.addLayers(
+      service,
+      sources.map((s) => ({ def: s.definition })),
+    );
     if (typeof added === 'string') throw new PermanentJobError(added);
     const total = sources.reduce((n, s) => n + Math.max(1, s.featureCount), 0);
     let done = 0;
@@ -90,20 +106,26 @@ export class PublishProcessor implements OnApplicationBootstrap, BeforeApplicati
     for (const [i, src] of sources.entries()) {
       signal.throwIfAborted();
       const layer = (await this.features.layer(service.item_id, added[i].id))!;
-      const result = await loadLayer(file, p.fileType, src, { pg: gdalPgConnection(this.config.databaseUrl), schema: service.schema_name, table: layer.table_name, srid: layer.srid }, {
-        signal,
-        sessionName: jobSessionName(jobId, 'publish'),
-        // The file's own counts can lie (a GeoPackage's cached count, a .shx): the load enforces the rest of the budget.
-        maxFeatures: maxFeatures - loaded,
-        onProgress: (fraction) => {
-          const now = Date.now();
-          if (now - last < PROGRESS_EVERY_MS) return;
-          last = now;
-          const pct = Math.round(((done + fraction * Math.max(1, src.featureCount)) / total) * 100);
-          void job.updateProgress({ layer: i, layers: sources.length, percent: pct }).catch(() => undefined);
-          void this.jobs.progress(jobId, `processing: ${pct}% (layer ${i + 1} of ${sources.length})`).catch(() => undefined);
+      const result = await loadLayer(
+        file,
+        p.fileType,
+        src,
+        { pg: gdalPgConnection(this.config.databaseUrl), schema: service.schema_name, table: layer.table_name, srid: layer.srid },
+        {
+          signal,
+          sessionName: jobSessionName(jobId, 'publish'),
+          // The file's own counts can lie (a GeoPackage's cached count, a .shx): the load enforces the rest of the budget.
+          maxFeatures: maxFeatures - loaded,
+          onProgress: (fraction) => {
+            const now = Date.now();
+            if (now - last < PROGRESS_EVERY_MS) return;
+            last = now;
+            const pct = Math.round(((done + fraction * Math.max(1, src.featureCount)) / total) * 100);
+            void job.updateProgress({ layer: i, layers: sources.length, percent: pct }).catch(() => undefined);
+            void this.jobs.progress(jobId, `processing: ${pct}% (layer ${i + 1} of ${sources.length})`).catch(() => undefined);
+          },
         },
-      });
+      );
       loaded += result.loaded;
       done += Math.max(1, src.featureCount);
     }
