@@ -203,7 +203,8 @@ describe('ops: workers, health and metrics', () => {
         jobs[0].value,
       );
       const [{ size }] = await t.db.query(
-        `SELECT sum(i.size)::int AS size FROM jobs j JOIN items i ON i.id = j.result_item_id WHERE j.status = 'completed'`,
+        `SELECT sum(i.size)::int AS size FROM jobs j JOIN items i ON i.id = j.result_item_id
+          WHERE j.type = 'export' AND j.params->>'format' = 'csv' AND j.status = 'completed'`,
       );
       expect(size).toBeGreaterThan(0);
       expect(find('arcgis_export_bytes', { format: 'csv' })[0].value).toBe(size);
