@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { startApp, TestApp } from '../support/app';
-import { adminToken, createUser, get, post, uniq } from '../support/client';
+import { adminToken, createHostedService, createUser, get, post, uniq } from '../support/client';
 import { spawnWorker, startWorker } from '../support/worker';
 
 /**
@@ -24,33 +24,21 @@ describe('export pipeline under faults', () => {
     t = await startApp({ JOB_LOCK_MS: '4000' });
     dir = mkdtempSync(path.join(tmpdir(), 'export-faults-'));
     pub = await createUser(t.base, await adminToken(t.base), 'org_publisher');
-    const created = (
-      await post(
-        t.base,
-        `content/users/${pub.username}/createService`,
-        { createParameters: JSON.stringify({ name: uniq('faults') }), outputType: 'featureService' },
-        pub.token,
-      )
-    ).body;
-    await post(
-      created.serviceurl.replace('/rest/services/', '/rest/admin/services/'),
-      'addToDefinition',
-      {
-        addToDefinition: JSON.stringify({
-          layers: [
-            {
-              name: 'Big',
-              geometryType: 'esriGeometryPoint',
-              fields: [
-                { name: 'Name', type: 'esriFieldTypeString' },
-                { name: 'N', type: 'esriFieldTypeInteger' },
-              ],
-            },
-            { name: 'Small', geometryType: 'esriGeometryPoint', fields: [{ name: 'N', type: 'esriFieldTypeInteger' }] },
+    const created = await createHostedService(
+      t.base,
+      pub,
+      [
+        {
+          name: 'Big',
+          geometryType: 'esriGeometryPoint',
+          fields: [
+            { name: 'Name', type: 'esriFieldTypeString' },
+            { name: 'N', type: 'esriFieldTypeInteger' },
           ],
-        }),
-      },
-      pub.token,
+        },
+        { name: 'Small', geometryType: 'esriGeometryPoint', fields: [{ name: 'N', type: 'esriFieldTypeInteger' }] },
+      ],
+      uniq('faults'),
     );
     // Enough rows that an export takes seconds, so it can be interrupted.
     await t.db.query(

@@ -1,5 +1,5 @@
 import { startApp, TestApp } from '../support/app';
-import { adminToken, createUser, get, post, read, uniq } from '../support/client';
+import { adminToken, createHostedService, createUser, get, post, read, uniq } from '../support/client';
 import { spawnWorker, startWorker } from '../support/worker';
 
 const TTL_S = 3;
@@ -58,23 +58,11 @@ describe('ops: workers, health and metrics', () => {
     t = await startApp({ WORKER_HEARTBEAT_TTL_S: String(TTL_S), METRICS_TOKEN });
     admin = await adminToken(t.base);
     pub = await createUser(t.base, admin, 'org_publisher');
-    const created = (
-      await post(
-        t.base,
-        `content/users/${pub.username}/createService`,
-        { createParameters: JSON.stringify({ name: uniq('ops') }), outputType: 'featureService' },
-        pub.token,
-      )
-    ).body;
-    await post(
-      created.serviceurl.replace('/rest/services/', '/rest/admin/services/'),
-      'addToDefinition',
-      {
-        addToDefinition: JSON.stringify({
-          layers: [{ name: 'Pts', geometryType: 'esriGeometryPoint', fields: [{ name: 'N', type: 'esriFieldTypeInteger' }] }],
-        }),
-      },
-      pub.token,
+    const created = await createHostedService(
+      t.base,
+      pub,
+      [{ name: 'Pts', geometryType: 'esriGeometryPoint', fields: [{ name: 'N', type: 'esriFieldTypeInteger' }] }],
+      uniq('ops'),
     );
     await t.db.query(
       `INSERT INTO "svc_${created.itemId}".l0 (n, shape) SELECT g, ST_SetSRID(ST_MakePoint(g, g), 4326) FROM generate_series(1, 50) g`,

@@ -12,7 +12,7 @@ import { QueueName } from '../../src/core/jobs/job.types';
 import { buildTranslateArgs } from '../../src/export/writer/args';
 import { zipDirectory } from '../../src/export/writer/zip';
 import { startApp, TestApp } from '../support/app';
-import { adminToken, createUser, get, post, uniq } from '../support/client';
+import { adminToken, createHostedService, createUser, get, post, uniq } from '../support/client';
 import { spawnWorker, startWorker } from '../support/worker';
 
 /**
@@ -224,23 +224,11 @@ describe('jobs and publishing: hostile input', () => {
     };
 
     it('fails an export whose source table is broken after exactly one attempt', async () => {
-      const created = (
-        await post(
-          t.base,
-          `content/users/${pub.username}/createService`,
-          { createParameters: JSON.stringify({ name: uniq('broken') }), outputType: 'featureService' },
-          pub.token,
-        )
-      ).body;
-      await post(
-        created.serviceurl.replace('/rest/services/', '/rest/admin/services/'),
-        'addToDefinition',
-        {
-          addToDefinition: JSON.stringify({
-            layers: [{ name: 'L', geometryType: 'esriGeometryPoint', fields: [{ name: 'N', type: 'esriFieldTypeInteger' }] }],
-          }),
-        },
-        pub.token,
+      const created = await createHostedService(
+        t.base,
+        pub,
+        [{ name: 'L', geometryType: 'esriGeometryPoint', fields: [{ name: 'N', type: 'esriFieldTypeInteger' }] }],
+        uniq('broken'),
       );
       // The layer's definition names a column its table no longer has: every attempt would fail the same way.
       await t.db.query(`ALTER TABLE "svc_${created.itemId}".l0 DROP COLUMN n`);
@@ -565,23 +553,11 @@ describe('jobs: a failed export keeps no file', () => {
   beforeAll(async () => {
     t = await startApp({ JOB_LOCK_MS: '2000' });
     pub = await createUser(t.base, await adminToken(t.base), 'org_publisher');
-    const created = (
-      await post(
-        t.base,
-        `content/users/${pub.username}/createService`,
-        { createParameters: JSON.stringify({ name: uniq('stall') }), outputType: 'featureService' },
-        pub.token,
-      )
-    ).body;
-    await post(
-      created.serviceurl.replace('/rest/services/', '/rest/admin/services/'),
-      'addToDefinition',
-      {
-        addToDefinition: JSON.stringify({
-          layers: [{ name: 'Big', geometryType: 'esriGeometryPoint', fields: [{ name: 'N', type: 'esriFieldTypeInteger' }] }],
-        }),
-      },
-      pub.token,
+    const created = await createHostedService(
+      t.base,
+      pub,
+      [{ name: 'Big', geometryType: 'esriGeometryPoint', fields: [{ name: 'N', type: 'esriFieldTypeInteger' }] }],
+      uniq('stall'),
     );
     await t.db.query(
       `INSERT INTO "svc_${created.itemId}".l0 (n, shape) SELECT g, ST_SetSRID(ST_MakePoint(g % 360 - 180, (g % 170) - 85), 4326) FROM generate_series(1, $1) g`,

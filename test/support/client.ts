@@ -84,3 +84,23 @@ export async function addUsers(base: string, token: string, groupId: string, use
   const r = await post(base, `community/groups/${groupId}/addUsers`, { users: users.join(','), admins: admins.join(',') }, token);
   if (!r.body || r.body.notAdded?.length) throw new Error(`addUsers failed: ${r.text}`);
 }
+
+/** A hosted feature service with the given layers, made as clients make one: createService, then addToDefinition. */
+export async function createHostedService(
+  base: string,
+  owner: { username: string; token: string },
+  layers: object[],
+  name = uniq('svc'),
+): Promise<{ itemId: string; serviceurl: string }> {
+  const created = await post(
+    base,
+    `content/users/${owner.username}/createService`,
+    { createParameters: JSON.stringify({ name }), outputType: 'featureService' },
+    owner.token,
+  );
+  if (!created.body?.itemId) throw new Error(`createService failed: ${created.text}`);
+  const admin = created.body.serviceurl.replace('/rest/services/', '/rest/admin/services/');
+  const def = await post(admin, 'addToDefinition', { addToDefinition: JSON.stringify({ layers }) }, owner.token);
+  if (!def.body?.success) throw new Error(`addToDefinition failed: ${def.text}`);
+  return created.body;
+}
