@@ -16,7 +16,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:f
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { gdalPgConnection } from '../src/core/database/gdal-pg';
-import { BENCH_ADMIN, form, startBenchApp } from './support/bench-app';
+import { BENCH_ADMIN, createHostedService, form, startBenchApp } from './support/bench-app';
 
 const POINTS = Number(process.env.POINTS ?? 1_000_000);
 const POLYGONS = Number(process.env.POLYGONS ?? 100_000);
@@ -53,37 +53,27 @@ async function main() {
     stdio: 'inherit',
   });
   try {
-    const created = await form(`${b.base}/content/users/${BENCH_ADMIN.username}/createService`, {
-      token: b.token,
-      outputType: 'featureService',
-      createParameters: JSON.stringify({ name: 'bench_export' }),
-    });
-    await form(`${created.serviceurl.replace('/rest/services/', '/rest/admin/services/')}/addToDefinition`, {
-      token: b.token,
-      addToDefinition: JSON.stringify({
-        layers: [
-          {
-            name: 'pts',
-            geometryType: 'esriGeometryPoint',
-            fields: [
-              { name: 'Name', type: 'esriFieldTypeString', length: 50 },
-              { name: 'Pop', type: 'esriFieldTypeInteger' },
-              { name: 'Area', type: 'esriFieldTypeDouble' },
-              { name: 'Density', type: 'esriFieldTypeDouble' },
-              { name: 'Founded', type: 'esriFieldTypeDate' },
-            ],
-          },
-          {
-            name: 'polys',
-            geometryType: 'esriGeometryPolygon',
-            fields: [
-              { name: 'Label', type: 'esriFieldTypeString', length: 20 },
-              { name: 'Value', type: 'esriFieldTypeDouble' },
-            ],
-          },
+    const created = await createHostedService(b.base, { username: BENCH_ADMIN.username, token: b.token }, { name: 'bench_export' }, [
+      {
+        name: 'pts',
+        geometryType: 'esriGeometryPoint',
+        fields: [
+          { name: 'Name', type: 'esriFieldTypeString', length: 50 },
+          { name: 'Pop', type: 'esriFieldTypeInteger' },
+          { name: 'Area', type: 'esriFieldTypeDouble' },
+          { name: 'Density', type: 'esriFieldTypeDouble' },
+          { name: 'Founded', type: 'esriFieldTypeDate' },
         ],
-      }),
-    });
+      },
+      {
+        name: 'polys',
+        geometryType: 'esriGeometryPolygon',
+        fields: [
+          { name: 'Label', type: 'esriFieldTypeString', length: 20 },
+          { name: 'Value', type: 'esriFieldTypeDouble' },
+        ],
+      },
+    ]);
     const schema = `svc_${created.itemId}`;
     await b.db.query(
       `INSERT INTO "${schema}".l0 (name, pop, area, density, founded, shape)

@@ -3,7 +3,7 @@
  *
  *   npm run bench:query            (POINTS=100000 PAGES=50 by default)
  */
-import { form, pct, startBenchApp, BENCH_ADMIN } from './support/bench-app';
+import { BENCH_ADMIN, createHostedService, pct, startBenchApp } from './support/bench-app';
 
 const POINTS = Number(process.env.POINTS ?? 100_000);
 const PAGES = Number(process.env.PAGES ?? 50);
@@ -11,29 +11,24 @@ const PAGES = Number(process.env.PAGES ?? 50);
 async function main() {
   const b = await startBenchApp();
   try {
-    const created = await form(`${b.base}/content/users/${BENCH_ADMIN.username}/createService`, {
-      token: b.token,
-      outputType: 'featureService',
-      createParameters: JSON.stringify({ name: 'bench_points', maxRecordCount: 2000 }),
-    });
-    await form(`${created.serviceurl.replace('/rest/services/', '/rest/admin/services/')}/addToDefinition`, {
-      token: b.token,
-      addToDefinition: JSON.stringify({
-        layers: [
-          {
-            name: 'pts',
-            geometryType: 'esriGeometryPoint',
-            fields: [
-              { name: 'name', type: 'esriFieldTypeString', length: 40 },
-              { name: 'n', type: 'esriFieldTypeInteger' },
-              { name: 'a', type: 'esriFieldTypeDouble' },
-              { name: 'b', type: 'esriFieldTypeDouble' },
-              { name: 't', type: 'esriFieldTypeDate' },
-            ],
-          },
-        ],
-      }),
-    });
+    const created = await createHostedService(
+      b.base,
+      { username: BENCH_ADMIN.username, token: b.token },
+      { name: 'bench_points', maxRecordCount: 2000 },
+      [
+        {
+          name: 'pts',
+          geometryType: 'esriGeometryPoint',
+          fields: [
+            { name: 'name', type: 'esriFieldTypeString', length: 40 },
+            { name: 'n', type: 'esriFieldTypeInteger' },
+            { name: 'a', type: 'esriFieldTypeDouble' },
+            { name: 'b', type: 'esriFieldTypeDouble' },
+            { name: 't', type: 'esriFieldTypeDate' },
+          ],
+        },
+      ],
+    );
     // Loaded with SQL: this measures reading, not writing.
     await b.db.query(
       `INSERT INTO "svc_${created.itemId}"."l0" (name, n, a, b, t, shape)

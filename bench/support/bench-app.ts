@@ -30,6 +30,25 @@ export async function form(url: string, params: Record<string, string>) {
   return body;
 }
 
+/** A hosted feature service made as clients make one: createService, then addToDefinition with `layers`. */
+export async function createHostedService(
+  base: string,
+  owner: { username: string; token: string },
+  createParameters: Record<string, unknown>,
+  layers: object[],
+): Promise<{ itemId: string; serviceurl: string }> {
+  const created = await form(`${base}/content/users/${owner.username}/createService`, {
+    token: owner.token,
+    outputType: 'featureService',
+    createParameters: JSON.stringify(createParameters),
+  });
+  await form(`${created.serviceurl.replace('/rest/services/', '/rest/admin/services/')}/addToDefinition`, {
+    token: owner.token,
+    addToDefinition: JSON.stringify({ layers }),
+  });
+  return created;
+}
+
 /** A scratch database (dropped on close), migrated, with the API on a random local port and an admin token. */
 export async function startBenchApp(env: Record<string, string> = {}): Promise<BenchApp> {
   const server = process.env.DATABASE_URL ?? 'postgres://postgres:postgres@127.0.0.1:5432/arcgis';

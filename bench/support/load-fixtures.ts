@@ -3,6 +3,7 @@
  * service with a point layer loaded in SQL (generate_series) and an empty polygon layer that edits go to.
  */
 import type { Cluster } from './load-cluster';
+import { createHostedService, form } from './bench-app';
 
 export interface LoadUser {
   username: string;
@@ -22,14 +23,6 @@ export interface Fixtures {
   victim: string;
   /** A token generated for referer https://maps.example.org, which the hostile mix presents from another site. */
   refererToken: string;
-}
-
-/** POSTs a form to the benchmark's API and returns the JSON, throwing on an ArcGIS error envelope. */
-export async function form(url: string, params: Record<string, string>) {
-  const res = await fetch(url, { method: 'POST', body: new URLSearchParams({ f: 'json', ...params }) });
-  const body = (await res.json()) as any; // eslint-disable-line @typescript-eslint/no-explicit-any
-  if (body.error) throw new Error(`${url}: ${JSON.stringify(body.error)}`);
-  return body;
 }
 
 const USERS = 4;
@@ -114,29 +107,19 @@ export async function makeFixtures(c: Cluster): Promise<Fixtures> {
   }
 
   const publisher = users[0];
-  const created = await form(`${base}/content/users/${publisher.username}/createService`, {
-    token: publisher.token,
-    outputType: 'featureService',
-    createParameters: JSON.stringify({ name: `load_points_${suffix}`, maxRecordCount: 2000 }),
-  });
-  await form(`${created.serviceurl.replace('/rest/services/', '/rest/admin/services/')}/addToDefinition`, {
-    token: publisher.token,
-    addToDefinition: JSON.stringify({
-      layers: [
-        {
-          name: 'points',
-          geometryType: 'esriGeometryPoint',
-          fields: [
-            { name: 'name', type: 'esriFieldTypeString', length: 40 },
-            { name: 'n', type: 'esriFieldTypeInteger' },
-            { name: 'a', type: 'esriFieldTypeDouble' },
-            { name: 't', type: 'esriFieldTypeDate' },
-          ],
-        },
-        { name: 'areas', geometryType: 'esriGeometryPolygon', fields: [{ name: 'label', type: 'esriFieldTypeString', length: 40 }] },
+  const created = await createHostedService(base, publisher, { name: `load_points_${suffix}`, maxRecordCount: 2000 }, [
+    {
+      name: 'points',
+      geometryType: 'esriGeometryPoint',
+      fields: [
+        { name: 'name', type: 'esriFieldTypeString', length: 40 },
+        { name: 'n', type: 'esriFieldTypeInteger' },
+        { name: 'a', type: 'esriFieldTypeDouble' },
+        { name: 't', type: 'esriFieldTypeDate' },
       ],
-    }),
-  });
+    },
+    { name: 'areas', geometryType: 'esriGeometryPolygon', fields: [{ name: 'label', type: 'esriFieldTypeString', length: 40 }] },
+  ]);
   await c.db.query(
     `INSERT INTO "svc_${created.itemId}".l0 (name, n, a, t, shape)
      SELECT 'point ' || g, g, random() * 1000, now() - g * interval '1 minute', ST_SetSRID(ST_MakePoint(random() * 360 - 180, random() * 170 - 85), 4326)
