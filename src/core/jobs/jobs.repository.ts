@@ -48,6 +48,21 @@ export class JobsRepository {
     return rows[0] ?? null;
   }
 
+  /**
+   * A signal that aborts once the job's row is cancelled or gone (its item was deleted), checked every `everyMs`; a
+   * failed check is skipped, not fatal. Call `stop` when the job ends.
+   */
+  watchCancellation(id: string, everyMs: number): { signal: AbortSignal; stop: () => void } {
+    const abort = new AbortController();
+    const poll = setInterval(() => {
+      this.find(id).then(
+        (r) => (!r || r.status === 'cancelled') && abort.abort(),
+        () => undefined,
+      );
+    }, everyMs);
+    return { signal: abort.signal, stop: () => clearInterval(poll) };
+  }
+
   /** A job of the given type that produced or consumed the item. */
   async findForItem(id: string, type: JobType, itemId: string): Promise<JobRow | null> {
     const rows: JobRow[] = await this.db.query(

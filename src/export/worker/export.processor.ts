@@ -77,13 +77,7 @@ export class ExportProcessor implements OnApplicationBootstrap, BeforeApplicatio
     const layers = await this.sources(params);
     const workDir = path.resolve(this.config.dataDir, 'tmp', `export-${row.id}-${randomBytes(4).toString('hex')}`);
     await fs.mkdir(workDir, { recursive: true });
-    const abort = new AbortController();
-    const poll = setInterval(() => {
-      this.jobs.find(row.id).then(
-        (r) => (!r || r.status === 'cancelled') && abort.abort(),
-        () => undefined,
-      );
-    }, CANCEL_POLL_MS);
+    const cancel = this.jobs.watchCancellation(row.id, CANCEL_POLL_MS);
     let lastProgress = 0;
     try {
       const out = await writeExport({
@@ -93,7 +87,7 @@ export class ExportProcessor implements OnApplicationBootstrap, BeforeApplicatio
         pg: gdalPgConnection(this.config.databaseUrl),
         workDir,
         baseName: params.title,
-        signal: abort.signal,
+        signal: cancel.signal,
         zipLevel: this.config.exportZipLevel,
         sessionName: jobSessionName(row.id, 'export'),
         onProgress: (p) => {
@@ -107,14 +101,14 @@ export class ExportProcessor implements OnApplicationBootstrap, BeforeApplicatio
             .catch(() => undefined);
         },
       });
-      if (abort.signal.aborted) return;
+      if (cancel.signal.aborted) return;
       await this.complete(row.id, row.result_item_id!, out);
     } catch (e) {
-      if (abort.signal.aborted) return; // cancelled: the row already says so
+      if (cancel.signal.aborted) return; // cancelled: the row already says so
       if (e instanceof ExportWriteError) throw new PermanentJobError(e.message);
       throw e;
     } finally {
-      clearInterval(poll);
+      cancel.stop();
       await fs.rm(workDir, { recursive: true, force: true });
     }
   }

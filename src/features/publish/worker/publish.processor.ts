@@ -51,22 +51,16 @@ export class PublishProcessor implements OnApplicationBootstrap, BeforeApplicati
   private async publish(job: Job<{ jobId: string }>): Promise<void> {
     const row = await this.jobs.start(job.data.jobId);
     if (!row) return;
-    const abort = new AbortController();
-    const poll = setInterval(() => {
-      this.jobs.find(row.id).then(
-        (r) => (!r || r.status === 'cancelled') && abort.abort(),
-        () => undefined,
-      );
-    }, CANCEL_POLL_MS);
+    const cancel = this.jobs.watchCancellation(row.id, CANCEL_POLL_MS);
     try {
-      await this.run(job, row.id, row.params as unknown as PublishJobParams, abort.signal);
+      await this.run(job, row.id, row.params as unknown as PublishJobParams, cancel.signal);
     } catch (e) {
       // Cancelled (the service was deleted): the row already says so.
-      if (abort.signal.aborted || e instanceof PublishAbortedError) return;
+      if (cancel.signal.aborted || e instanceof PublishAbortedError) return;
       if (e instanceof PublishError) throw new PermanentJobError(e.message);
       throw e;
     } finally {
-      clearInterval(poll);
+      cancel.stop();
     }
   }
 
