@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { APP_CONFIG } from '../core/config/config.module';
 import { AppConfig } from '../core/config/env';
 import { ArcgisError } from '../core/errors/arcgis-error';
+import { clientNetwork } from '../core/http/client-network';
 import { REDIS } from '../core/redis/redis.module';
 
 /** Refusal of a throttled sign-in; the controller also sends its wait as Retry-After. */
@@ -67,22 +68,6 @@ const digest = (s: string) => createHash('sha256').update(s).digest('base64url')
  * If Redis is unreachable the throttle lets attempts through (logged): sign-in stays available, and the
  * per-process limit on concurrent scrypts still bounds what a flood can cost.
  */
-/**
- * The address a throttle counts: IPv4 as it is, IPv6 by its /64, since one subscriber is routed a whole /64 and could
- * otherwise take a fresh address for every guess.
- */
-export function throttleAddress(address: string): string {
-  if (!address.includes(':')) return address;
-  const [head, tail = ''] = address.split('::');
-  const left = head ? head.split(':') : [];
-  const right = tail ? tail.split(':') : [];
-  const groups = address.includes('::') ? [...left, ...Array(8 - left.length - right.length).fill('0'), ...right] : left;
-  return `${groups
-    .slice(0, 4)
-    .map((g) => parseInt(g || '0', 16).toString(16))
-    .join(':')}::/64`;
-}
-
 @Injectable()
 export class SignInThrottle {
   private readonly logger = new Logger(SignInThrottle.name);
@@ -97,7 +82,7 @@ export class SignInThrottle {
 
   private keys(username: string, rawAddress: string): string[] {
     const user = digest(username.toLowerCase());
-    const address = throttleAddress(rawAddress);
+    const address = clientNetwork(rawAddress);
     return [`${this.prefix}:p:${digest(`${user}\0${address}`)}`, `${this.prefix}:a:${address}`, `${this.prefix}:u:${user}`];
   }
 

@@ -1,5 +1,5 @@
 /** The matching rules behind token binding (token-binding.ts), case by case; tokens.spec.ts drives them over HTTP. */
-import { throttleAddress } from '../../src/identity/signin-throttle';
+import { clientNetwork } from '../../src/core/http/client-network';
 import { bindingMatches, canonicalIp, refererMatches } from '../../src/identity/token-binding';
 
 describe('canonicalIp', () => {
@@ -48,7 +48,7 @@ describe('bindingMatches', () => {
   });
 });
 
-describe('throttleAddress', () => {
+describe('clientNetwork', () => {
   it.each([
     ['10.1.2.3', '10.1.2.3'],
     ['unknown', 'unknown'],
@@ -56,5 +56,5 @@ describe('throttleAddress', () => {
     ['2001:db8:1:2::9', '2001:db8:1:2::/64'],
     ['2001:db8::1', '2001:db8:0:0::/64'],
     ['::1', '0:0:0:0::/64'],
-  ])('%s counts as %s', (ip, want) => expect(throttleAddress(ip)).toBe(want));
+  ])('%s counts as %s', (ip, want) => expect(clientNetwork(ip)).toBe(want));
 });

@@ -10,7 +10,7 @@ import { AppConfig } from '../config/env';
 import { ArcgisError, Errors } from '../errors/arcgis-error';
 import { sendErrorReply } from '../errors/arcgis-exception.filter';
 import { ArcgisRequest } from './arcgis-request';
-import ipaddr from 'ipaddr.js';
+import { clientNetwork } from './client-network';
 import { ByteBudget, Hold, Spool, SpoolBudget } from './byte-budget';
 import { requestToken } from './token';
 
@@ -65,15 +65,7 @@ function lingerOnClose(socket: Socket): void {
  * for IPv6 its /64, the block one subscriber is routed (per-address counting would hand an attacker 2^64 shares).
  */
 function clientKey(req: Request): string {
-  const ip = req.ip ?? req.socket.remoteAddress ?? '';
-  if (!ipaddr.isValid(ip)) return ip;
-  const addr = ipaddr.process(ip);
-  return addr.kind() === 'ipv6'
-    ? `${(addr as ipaddr.IPv6).parts
-        .slice(0, 4)
-        .map((p) => p.toString(16))
-        .join(':')}::/64`
-    : addr.toString();
+  return clientNetwork(req.ip ?? req.socket.remoteAddress ?? '');
 }
 
 /** Every client address may spool this part of UPLOAD_BEFORE_TOKEN_MB whatever the others hold (see SpoolBudget). */
