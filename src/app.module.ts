@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { ContentModule } from './content/content.module';
+import { ContentRepository } from './content/content.repository';
 import { CoreModule } from './core/core.module';
 import { AppConfig } from './core/config/env';
 import { ArcgisExceptionFilter } from './core/errors/arcgis-exception.filter';
@@ -11,6 +12,7 @@ import { FeaturesModule } from './features/features.module';
 import { GroupsModule } from './groups/groups.module';
 import { AuthGuard } from './identity/auth.guard';
 import { IdentityModule } from './identity/identity.module';
+import { jobKinds } from './jobs';
 import { migrations } from './migrations';
 import { OpsModule } from './ops/ops.module';
 import { SharingModule } from './sharing/sharing.module';
@@ -25,7 +27,7 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
-        CoreModule.forRoot(config, { entities, migrations }),
+        CoreModule.forRoot(config, { entities, migrations, jobs: jobKinds, resultItems: ContentRepository }),
         IdentityModule,
         ContentModule,
         GroupsModule,

@@ -1,7 +1,7 @@
 import * as gdal from 'gdal-async';
 import { assertGdalDrivers, DriverNeed, GdalInstallError } from './core/gdal-drivers';
 import { FORMATS } from './export/writer/formats';
-import { PUBLISH_DRIVERS } from './features/publish/source';
+import { PUBLISH_FILE_TYPES } from './features/publish/file-types';
 
 /**
  * Derived from the export formats and the publish readers, so a format added there is checked without a second
@@ -25,7 +25,7 @@ export function requiredGdalDrivers(): DriverNeed[] {
     add({ name: spec.driver, write: true });
     for (const opt of spec.dsco) add({ name: spec.driver, write: true, creationOption: opt.split('=')[0] });
   }
-  for (const name of Object.values(PUBLISH_DRIVERS)) add({ name, write: false });
+  for (const { driver: name } of Object.values(PUBLISH_FILE_TYPES)) add({ name, write: false });
   return [...needs.values()];
 }
 

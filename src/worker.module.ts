@@ -1,21 +1,28 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { ContentRepository } from './content/content.repository';
 import { CoreModule } from './core/core.module';
 import { AppConfig } from './core/config/env';
 import { JobReconciler } from './core/jobs/job-reconciler';
+import { JobRunner } from './core/jobs/job-runner';
 import { WorkerHeartbeat } from './core/jobs/worker-heartbeat';
 import { entities } from './entities';
-import { ExportWorkerModule } from './export/worker/export-worker.module';
-import { PublishWorkerModule } from './features/publish/worker/publish-worker.module';
+import { ExportJobHandler } from './export/export.job';
+import { FeaturesRepository } from './features/features.repository';
+import { PublishJobHandler } from './features/publish/publish.job';
+import { jobKinds } from './jobs';
 import { migrations } from './migrations';
 
-/** The worker process: the shared core and the queue processors. No HTTP, no controllers. */
+/**
+ * The worker process: the shared core, the runner that consumes every kind's queue, and the kinds' handlers with
+ * what they read and write. No HTTP, no controllers.
+ */
 @Module({})
 export class WorkerModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: WorkerModule,
-      imports: [CoreModule.forRoot(config, { entities, migrations }), ExportWorkerModule, PublishWorkerModule],
-      providers: [JobReconciler, WorkerHeartbeat],
+      imports: [CoreModule.forRoot(config, { entities, migrations, jobs: jobKinds, resultItems: ContentRepository })],
+      providers: [JobRunner, JobReconciler, WorkerHeartbeat, ExportJobHandler, PublishJobHandler, FeaturesRepository, ContentRepository],
     };
   }
 }

@@ -3,12 +3,11 @@ import { IdentityModule } from '../identity/identity.module';
 import { ContentController } from './content.controller';
 import { ContentRepository } from './content.repository';
 import { ContentService } from './content.service';
-import { FileStore } from './file-store';
 
 @Module({
   imports: [IdentityModule],
   controllers: [ContentController],
-  providers: [ContentRepository, ContentService, FileStore],
+  providers: [ContentRepository, ContentService],
   exports: [ContentService, ContentRepository],
 })
 export class ContentModule {}

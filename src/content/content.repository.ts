@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { Caller } from '../core/auth/caller';
+import { ResultItems, SettledItem } from '../core/jobs/result-items';
 import { SqlParams } from '../core/database/sql-params';
 import { ItemEntity } from './item.entity';
 import { ITEM_COLUMNS, ITEM_FROM, ItemRow, visibleSql } from './item-sql';
@@ -27,12 +28,32 @@ const SORT_COLUMN: Record<SortSpec['field'], string> = {
   id: 'i.id',
 };
 
+/**
+ * The owner of the items table: every other module creates, settles or deletes items through these methods (the
+ * sharing statement's access update is the one exception, composed in SQL from item-sql.ts for its single round trip).
+ */
 @Injectable()
-export class ContentRepository {
+export class ContentRepository implements ResultItems {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  async insert(item: Partial<ItemEntity>): Promise<void> {
-    await this.db.getRepository(ItemEntity).insert(item);
+  /** Inserts an item; pass the EntityManager of an open transaction to commit it with other rows (a job, a service). */
+  async insert(item: Partial<ItemEntity>, m?: EntityManager): Promise<void> {
+    await (m ?? this.db.manager).getRepository(ItemEntity).insert(item);
+  }
+
+  /** A job's final state on its result item, in the job row's transaction (core/jobs calls it through RESULT_ITEMS). */
+  async settle(m: EntityManager, itemId: string, o: SettledItem): Promise<void> {
+    await m.query(
+      `UPDATE items SET status = $2, status_message = $3, size = coalesce($4, size), file_path = coalesce($5, file_path),
+              name = coalesce($6, name), content_type = coalesce($7, content_type), modified = now()
+        WHERE id = $1`,
+      [itemId, o.status, o.message, o.file?.size ?? null, o.file?.filePath ?? null, o.file?.name ?? null, o.file?.contentType ?? null],
+    );
+  }
+
+  /** Marks an item modified (its data changed elsewhere: a service's layers). */
+  async touch(id: string, m?: EntityManager): Promise<void> {
+    await (m ?? this.db).query(`UPDATE items SET modified = now() WHERE id = $1`, [id]);
   }
 
   async findItem(id: string): Promise<ItemRow | null> {

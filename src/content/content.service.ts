@@ -2,15 +2,15 @@ import { Injectable } from '@nestjs/common';
 import type { ReadStream } from 'node:fs';
 import { Caller, can, isAdminFor, Privilege } from '../core/auth/caller';
 import { Errors } from '../core/errors/arcgis-error';
+import { jsonParam, OnInvalid } from '../core/http/param-values';
 import { newId } from '../core/ids';
-import { JobType } from '../core/jobs/job.types';
 import { JobsRepository } from '../core/jobs/jobs.repository';
 import { JobsService } from '../core/jobs/jobs.service';
 import { WorkerRegistry } from '../core/jobs/worker-heartbeat';
 import { IdentityService } from '../identity/identity.service';
 import { AddItemDto, PageDto, SearchDto, StatusDto } from './content.dto';
 import { ContentRepository } from './content.repository';
-import { FileStore } from './file-store';
+import { FileStore } from '../core/storage/file-store';
 import { toItem } from './item-sql';
 import { parseSearchQuery, SearchNode } from './search-query';
 
@@ -26,18 +26,8 @@ export type ItemData =
   | { kind: 'json'; text: string }
   | { kind: 'empty' };
 
-function parseJsonParam(name: string, raw: string | undefined): Record<string, unknown> | null {
-  if (raw === undefined || raw === '') return null;
-  try {
-    const v = JSON.parse(raw);
-    if (v === null || typeof v !== 'object' || Array.isArray(v)) throw new Error('expected a JSON object');
-    // jsonb cannot store the NUL character, even escaped.
-    if (raw.includes('\\u0000')) throw new Error('\\u0000 is not allowed');
-    return v;
-  } catch (e) {
-    throw Errors.badRequest(`'${name}' is not a valid JSON object.`, [String((e as Error).message)]);
-  }
-}
+/** addItem answers every bad JSON parameter with one message, the reason in its details. */
+const notAnObject: OnInvalid = (p) => Errors.badRequest(`'${p.name}' is not a valid JSON object.`, [p.reason ?? p.message]);
 
 /** `extent` arrives as "xmin,ymin,xmax,ymax" (the client flattens bbox arrays) or as JSON [[x,y],[x,y]]. */
 function parseExtent(raw: string | undefined): number[][] {
@@ -72,7 +62,7 @@ export class ContentService {
     if (!can(caller, Privilege.CreateItem)) throw Errors.forbidden('Your role may not create items.');
     if (!p.title.trim() || !p.type.trim()) throw Errors.badRequest("'type' and 'title' property required.");
     if (file && p.text !== undefined) throw Errors.badRequest("Send either 'file' or 'text', not both.");
-    const properties = parseJsonParam('properties', p.properties);
+    const properties = jsonParam<Record<string, unknown>>('properties', p.properties, 'object', notAnObject) ?? null;
     const extent = parseExtent(p.extent);
     const id = newId();
     const filePath = file ? await this.files.adopt(id, file.path, p.filename || file.originalname) : null;
@@ -198,7 +188,7 @@ export class ContentService {
       return { status: row.status, statusMessage: waiting ? NO_WORKER : row.status_message, itemId: id };
     }
     if (!p.jobType || !p.jobId) throw Errors.badRequest("'jobId' and 'jobType' go together.");
-    const job = await this.jobs.findForItem(p.jobId, p.jobType as JobType, id);
+    const job = await this.jobs.findForItem(p.jobId, p.jobType, id);
     if (!job) throw Errors.badRequest('Job does not exist.', [`No ${p.jobType} job '${p.jobId.slice(0, 64)}' for item '${id}'.`]);
     // ArcGIS reports processing until done; 'failed' makes the client reject with statusMessage as the error.
     const status =

@@ -1,116 +1,193 @@
-import { Errors } from '../core/errors/arcgis-error';
-import { SqlParams } from '../core/database/sql-params';
+/**
+ * The export parameter spec, one rule each, used by the API when a request arrives and by the worker when the job
+ * runs: formats, the target spatial reference, layers with their where clause, includeGeometry and x/y column names.
+ * Everything refused here is an InvalidInputError (a 400 to the caller, a permanent failure to the job).
+ */
+import { InvalidInputError } from '../core/errors/invalid-input';
+import { ArcgisError } from '../core/errors/arcgis-error';
 import { LayerRow } from '../features/features.repository';
+import { jsonParam } from '../core/http/param-values';
 import { normaliseWkid } from '../features/layer-schema';
-import { compileWhere } from '../features/where/compile';
-import { ExportFormatKey } from './export-formats';
+import { parseWhereTree, renderWhereTreeSql, WhereNode } from '../features/where/compile';
+import { FORMATS } from './writer/formats';
+import type { ExportFormat, ExportTarget } from './writer/types';
+import { xyColumnNames } from './writer/xy-columns';
 
-/** A layer to export, validated; `where` is kept as the caller wrote it and compiled again by the worker. */
+/** A layer to export. `whereTree` is the clause parsed once, when the request arrived; `where` is its text, for people. */
 export interface ExportLayerParams {
   id: number;
   where: string;
+  whereTree: WhereNode;
   includeGeometry: boolean;
   xColumnName?: string;
   yColumnName?: string;
 }
 
-export type TargetSR = { srid: number } | { wkt: string };
-
 /** What the job row stores; the worker needs nothing else from the request. */
 export interface ExportJobParams {
-  format: ExportFormatKey;
+  format: ExportFormat;
   title: string;
   serviceItemId: string;
   layers: ExportLayerParams[];
-  targetSR?: TargetSR;
+  targetSR?: ExportTarget;
 }
 
-const COLUMN = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
+const INVALID = 'Invalid export parameters.';
 
 function bad(detail: string): never {
-  throw Errors.badRequest('Invalid export parameters.', [detail]);
+  throw new InvalidInputError(INVALID, [detail]);
 }
 
-function parse(raw: string | undefined): Record<string, unknown> {
-  if (raw === undefined || raw.trim() === '') return {};
-  let v: unknown;
-  try {
-    v = JSON.parse(raw);
-  } catch (e) {
-    bad(`'exportParameters' is not valid JSON: ${(e as Error).message}`);
-  }
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) bad("'exportParameters' must be a JSON object.");
-  return v as Record<string, unknown>;
+/** Formats ArcGIS lists that this service cannot produce from a feature layer. */
+const NOT_PRODUCIBLE = ['scene package', 'vector tile package'];
+
+/** exportFormat is matched case-insensitively (ArcGIS's own docs use several spellings); returns the format key. */
+export function resolveExportFormat(raw: string): ExportFormat {
+  const wanted = raw.trim().toLowerCase().replace(/\s+/g, ' ');
+  const key = (Object.keys(FORMATS) as ExportFormat[]).find((k) => FORMATS[k].name.toLowerCase() === wanted);
+  if (key) return key;
+  const names = `Supported formats: ${Object.values(FORMATS)
+    .map((x) => x.name)
+    .join(', ')}.`;
+  if (NOT_PRODUCIBLE.includes(wanted)) throw new InvalidInputError(`Export format '${raw}' cannot be produced by this service.`, [names]);
+  throw new InvalidInputError(`Invalid export format '${raw.slice(0, 64)}'.`, [names]);
 }
 
-/** targetSR as {wkid}, {latestWkid}, {wkt} or a wkid string (arcgis-rest-js PR #720). */
-function parseTargetSR(v: unknown): TargetSR | undefined {
+/** targetSR as {wkid}, {latestWkid}, {wkt} or a wkid string (arcgis-rest-js sends all of them). */
+export function parseTargetSR(v: unknown): ExportTarget | undefined {
   if (v === undefined || v === null || v === '') return undefined;
   if (typeof v === 'number' || (typeof v === 'string' && /^\d{1,9}$/.test(v.trim()))) return { srid: normaliseWkid(Number(v)) };
+  const shape = '\'targetSR\' must be a wkid, {"wkid": n}, {"latestWkid": n} or {"wkt": "..."}.';
   if (typeof v === 'string') {
     try {
       return parseTargetSR(JSON.parse(v));
     } catch {
-      bad('\'targetSR\' must be a wkid, {"wkid": n}, {"latestWkid": n} or {"wkt": "..."}.');
+      bad(shape);
     }
   }
-  const o = v as { wkid?: unknown; latestWkid?: unknown; wkt?: unknown };
-  const wkid = o.latestWkid ?? o.wkid;
+  const o = v as { wkid?: unknown; latestWkid?: unknown; wkt?: unknown; srid?: unknown };
+  // `srid` is the stored form, read back by the worker.
+  const wkid = o.latestWkid ?? o.wkid ?? o.srid;
   if (Number.isInteger(wkid) && (wkid as number) > 0) return { srid: normaliseWkid(wkid as number) };
   if (typeof o.wkt === 'string' && o.wkt.trim() && o.wkt.length <= 20000) return { wkt: o.wkt };
-  bad('\'targetSR\' must be a wkid, {"wkid": n}, {"latestWkid": n} or {"wkt": "..."}.');
+  bad(shape);
+}
+
+/** One requested layer, by shape only (the service's layers are checked by checkLayers). */
+function parseLayer(entry: unknown, i: number, format: ExportFormat): ExportLayerParams {
+  if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) bad(`layers[${i}] must be an object.`);
+  const e = entry as Record<string, unknown>;
+  const extra = Object.keys(e).filter((k) => !['id', 'where', 'whereTree', 'includeGeometry', 'xColumnName', 'yColumnName'].includes(k));
+  if (extra.length) bad(`layers[${i}] has unknown properties: ${extra.join(', ')}.`);
+  if (!Number.isInteger(e.id)) bad(`layers[${i}].id must be a layer id (a whole number).`);
+  if (e.where !== undefined && typeof e.where !== 'string') bad(`layers[${i}].where must be a string.`);
+  if (e.includeGeometry !== undefined && typeof e.includeGeometry !== 'boolean') bad(`layers[${i}].includeGeometry must be true or false.`);
+  for (const k of ['xColumnName', 'yColumnName'] as const) {
+    if (e[k] === undefined) continue;
+    if (format !== 'csv') bad(`layers[${i}].${k} applies only to CSV exports.`);
+    if (typeof e[k] !== 'string') bad(`layers[${i}].${k} must be a string.`);
+  }
+  const where = (e.where as string | undefined)?.trim() || '1=1';
+  return {
+    id: e.id as number,
+    where,
+    // A stored job carries the tree the API parsed; a request carries text, parsed here once.
+    whereTree: e.whereTree && typeof e.whereTree === 'object' ? (e.whereTree as WhereNode) : whereTree(where, i),
+    includeGeometry: (e.includeGeometry as boolean | undefined) ?? true,
+    ...(e.xColumnName !== undefined ? { xColumnName: e.xColumnName as string } : {}),
+    ...(e.yColumnName !== undefined ? { yColumnName: e.yColumnName as string } : {}),
+  };
+}
+
+/** The where compiler speaks the query envelope; here its finding becomes a parameter problem of this layer. */
+function whereTree(where: string, i: number): WhereNode {
+  try {
+    return parseWhereTree(where);
+  } catch (e) {
+    if (!(e instanceof ArcgisError)) throw e;
+    return bad(`layers[${i}].where: ${e.details.join(' ') || e.message}`);
+  }
 }
 
 /**
- * Validates exportParameters against the service's layers before anything is queued: unknown layers, where
- * clauses that do not compile, CSV-only options on other formats, and bad spatial references are 400s now.
+ * The layers and their options as they apply to the service's layers now: each layer exists once, its where clause
+ * checks against its fields, the x/y column names fit. Returns each layer with its where clause as SQL. The API
+ * runs it on the request; the worker runs it on the stored job (`'job'`), where a layer or field may be gone
+ * meanwhile and the problem alone is the job's message.
  */
-export function parseExportParameters(
-  raw: string | undefined,
-  format: ExportFormatKey,
+export function checkLayers(
+  layers: ExportLayerParams[],
+  format: ExportFormat,
   serviceLayers: LayerRow[],
-): Omit<ExportJobParams, 'title' | 'serviceItemId' | 'format'> {
-  const p = parse(raw);
-  const known = new Set(['layers', 'targetSR', 'targetSr']);
-  const unknown = Object.keys(p).filter((k) => !known.has(k));
+  stage: 'request' | 'job' = 'request',
+): { params: ExportLayerParams; layer: LayerRow; whereSql: string }[] {
+  const fail = (detail: string): never => {
+    throw stage === 'job' ? new InvalidInputError(detail) : new InvalidInputError(INVALID, [detail]);
+  };
+  if (!serviceLayers.length) fail('The service has no layers to export.');
+  if (!layers.length) fail('Nothing to export: the request selects no layers.');
+  const seen = new Set<number>();
+  return layers.map((p) => {
+    const layer = serviceLayers.find((l) => l.layer_id === p.id);
+    if (!layer)
+      return fail(stage === 'job' ? `Layer ${p.id} no longer exists in the service.` : `Layer ${p.id} does not exist in this service.`);
+    if (seen.has(p.id)) fail(`Layer ${p.id} is listed twice.`);
+    seen.add(p.id);
+    let whereSql: string;
+    try {
+      whereSql = renderWhereTreeSql(p.whereTree, layer.fields);
+    } catch (e) {
+      if (!(e instanceof ArcgisError)) throw e;
+      return fail(`Layer ${p.id} where: ${e.details.join(' ') || e.message}`);
+    }
+    // The writer puts a point layer's coordinates in x/y columns for CSV and Excel: their names follow one rule.
+    if (p.includeGeometry && layer.geometry_type === 'esriGeometryPoint' && FORMATS[format].geometry !== 'gdal') {
+      const xy = xyColumnNames(
+        layer.fields.map((f) => f.name),
+        p.xColumnName,
+        p.yColumnName,
+      );
+      if ('problem' in xy) fail(`Layer ${p.id}: ${xy.problem}`);
+    }
+    return { params: p, layer, whereSql };
+  });
+}
+
+/** The request's `exportParameters` (JSON text); omitted or empty `layers` means every layer, as ArcGIS does. */
+export function parseExportRequest(
+  raw: string | undefined,
+  format: ExportFormat,
+  serviceLayers: LayerRow[],
+): Pick<ExportJobParams, 'layers' | 'targetSR'> {
+  const p = jsonParam<Record<string, unknown>>('exportParameters', raw) ?? {};
+  const unknown = Object.keys(p).filter((k) => !['layers', 'targetSR', 'targetSr'].includes(k));
   if (unknown.length) bad(`Unknown properties in 'exportParameters': ${unknown.join(', ')}.`);
   if (p.layers !== undefined && !Array.isArray(p.layers)) bad('\'layers\' must be an array of {"id": n, ...}.');
-  const requested = (p.layers as unknown[] | undefined) ?? [];
   if (!serviceLayers.length) bad('The service has no layers to export.');
-  // Omitted or empty layers means every layer (arcgis-rest-js PR #775).
+  const requested = (p.layers as unknown[] | undefined) ?? [];
   const list = requested.length ? requested : serviceLayers.map((l) => ({ id: l.layer_id }));
-  const seen = new Set<number>();
   const layers = list.map((entry, i) => {
-    if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) bad(`layers[${i}] must be an object.`);
-    const e = entry as Record<string, unknown>;
-    const extra = Object.keys(e).filter((k) => !['id', 'where', 'includeGeometry', 'xColumnName', 'yColumnName'].includes(k));
-    if (extra.length) bad(`layers[${i}] has unknown properties: ${extra.join(', ')}.`);
-    if (!Number.isInteger(e.id)) bad(`layers[${i}].id must be a layer id (a whole number).`);
-    const layer = serviceLayers.find((l) => l.layer_id === e.id);
-    if (!layer) bad(`Layer ${String(e.id)} does not exist in this service.`);
-    if (seen.has(layer.layer_id)) bad(`Layer ${layer.layer_id} is listed twice.`);
-    seen.add(layer.layer_id);
-    if (e.where !== undefined && typeof e.where !== 'string') bad(`layers[${i}].where must be a string.`);
-    const where = (e.where as string | undefined)?.trim() || '1=1';
-    compileWhere(where, layer.fields, new SqlParams());
-    if (e.includeGeometry !== undefined && typeof e.includeGeometry !== 'boolean')
-      bad(`layers[${i}].includeGeometry must be true or false.`);
-    for (const k of ['xColumnName', 'yColumnName'] as const) {
-      if (e[k] === undefined) continue;
-      if (format !== 'csv') bad(`layers[${i}].${k} applies only to CSV exports.`);
-      if (typeof e[k] !== 'string' || !COLUMN.test(e[k] as string))
-        bad(`layers[${i}].${k} must be a column name of letters, digits and '_'.`);
-      if (layer.fields.some((f) => f.column === (e[k] as string).toLowerCase()))
-        bad(`layers[${i}].${k} '${e[k]}' clashes with a field of the layer.`);
-    }
-    if (e.xColumnName !== undefined && e.xColumnName === e.yColumnName) bad(`layers[${i}]: xColumnName and yColumnName must differ.`);
-    return {
-      id: layer.layer_id,
-      where,
-      includeGeometry: (e.includeGeometry as boolean | undefined) ?? true,
-      ...(e.xColumnName !== undefined ? { xColumnName: e.xColumnName as string } : {}),
-      ...(e.yColumnName !== undefined ? { yColumnName: e.yColumnName as string } : {}),
-    };
+    if (entry && typeof entry === 'object' && 'whereTree' in entry) bad(`layers[${i}] has unknown properties: whereTree.`);
+    return parseLayer(entry, i, format);
   });
+  checkLayers(layers, format, serviceLayers);
   return { layers, targetSR: parseTargetSR(p.targetSR ?? p.targetSr) };
+}
+
+/** The job kind's spec: what a stored (or about to be stored) export job holds, typed. */
+export function exportJobParams(raw: unknown): ExportJobParams {
+  if (raw === null || typeof raw !== 'object') bad('The job has no parameters.');
+  const r = raw as Record<string, unknown>;
+  if (typeof r.format !== 'string' || !(r.format in FORMATS)) bad(`Unknown export format '${String(r.format)}'.`);
+  const format = r.format as ExportFormat;
+  if (typeof r.title !== 'string') bad('The export has no title.');
+  if (typeof r.serviceItemId !== 'string' || !/^[0-9a-f]{32}$/.test(r.serviceItemId)) bad('The export names no service item.');
+  if (!Array.isArray(r.layers)) bad('The export names no layers.');
+  return {
+    format,
+    title: r.title,
+    serviceItemId: r.serviceItemId,
+    layers: r.layers.map((l, i) => parseLayer(l, i, format)),
+    ...(r.targetSR !== undefined ? { targetSR: parseTargetSR(r.targetSR) } : {}),
+  };
 }

@@ -3,12 +3,12 @@ import { ContentRepository } from '../content/content.repository';
 import { Caller, isAdminFor, Privilege } from '../core/auth/caller';
 import { Errors } from '../core/errors/arcgis-error';
 import { newId } from '../core/ids';
-import { JobName } from '../core/jobs/job.types';
 import { JobsService } from '../core/jobs/jobs.service';
 import { FeaturesRepository } from '../features/features.repository';
 import { IdentityService } from '../identity/identity.service';
-import { resolveExportFormat } from './export-formats';
-import { ExportJobParams, parseExportParameters } from './export-parameters';
+import { ExportJob } from './export.job';
+import { parseExportRequest, resolveExportFormat } from './export-parameters';
+import { FORMATS } from './writer/formats';
 import { ExportItemDto } from './export.dto';
 import { ExportRepository } from './export.repository';
 
@@ -48,29 +48,37 @@ export class ExportService {
       throw Errors.forbidden(`'${owner.username}' may not read this service, so an export of it cannot be placed in their content.`);
     }
     const format = resolveExportFormat(p.exportFormat);
-    const layers = await this.features.layers(itemId);
-    const parsed = parseExportParameters(p.exportParameters, format.key, layers);
+    const { name: formatName, itemType } = FORMATS[format];
+    const parsed = parseExportRequest(p.exportParameters, format, await this.features.layers(itemId));
     if (parsed.targetSR && 'srid' in parsed.targetSR && !(await this.features.sridExists(parsed.targetSR.srid))) {
       throw Errors.badRequest('Invalid export parameters.', [`Unknown targetSR wkid ${parsed.targetSR.srid}.`]);
     }
     if (parsed.targetSR && 'wkt' in parsed.targetSR && !(await this.repo.wktUsable(parsed.targetSR.wkt))) {
       throw Errors.badRequest('Invalid export parameters.', ['targetSR wkt is not a usable spatial reference.']);
     }
-    const title = p.title?.trim() || `${item.title} (${format.name} export)`;
-    const params: ExportJobParams = { format: format.key, title, serviceItemId: itemId, ...parsed };
-    const jobId = newId();
+    const title = p.title?.trim() || `${item.title} (${formatName} export)`;
     const exportItemId = newId();
-    await this.repo.create({
-      jobId,
-      itemId: exportItemId,
+    const jobId = await this.jobs.create(ExportJob, {
       ownerId: owner.id,
-      orgId: owner.orgId,
-      title,
-      itemType: format.itemType,
-      serviceItemId: itemId,
-      params,
+      sourceItemId: itemId,
+      resultItemId: exportItemId,
+      params: { format, title, serviceItemId: itemId, ...parsed },
+      createItem: (m) =>
+        this.content.insert(
+          {
+            id: exportItemId,
+            ownerId: owner.id,
+            orgId: owner.orgId,
+            title,
+            type: itemType,
+            typeKeywords: ['Data', 'Export'],
+            tags: [],
+            status: 'processing',
+            statusMessage: 'processing',
+          },
+          m,
+        ),
     });
-    await this.jobs.submit({ name: JobName.ExportItem, data: { jobId } }, 'export');
-    return { type: format.itemType, size: 0, jobId, exportItemId, serviceItemId: itemId, exportFormat: format.name };
+    return { type: itemType, size: 0, jobId, exportItemId, serviceItemId: itemId, exportFormat: formatName };
   }
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { ContentRepository } from '../content/content.repository';
 import { createTableSql, ident, LayerDefinition, LayerField } from './layer-schema';
 
 export interface ServiceRow {
@@ -46,10 +47,18 @@ export interface NewService {
   status?: 'processing' | 'completed';
 }
 
+/** A layer definition the service cannot take as it is now (an id already in use); nothing of the request was written. */
+export class LayerDefinitionError extends Error {
+  override name = 'LayerDefinitionError';
+}
+
 /** Service and layer metadata, and the DDL that goes with it; always in one transaction with the metadata. */
 @Injectable()
 export class FeaturesRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly items: ContentRepository,
+  ) {}
 
   async nameTaken(name: string): Promise<boolean> {
     return (await this.db.query(`SELECT 1 FROM feature_services WHERE lower(name) = lower($1)`, [name])).length > 0;
@@ -67,20 +76,22 @@ export class FeaturesRepository {
     const write = async (m: EntityManager) => {
       const taken = await m.query(`SELECT 1 FROM feature_services WHERE lower(name) = lower($1) FOR UPDATE`, [s.name]);
       if (taken.length) return false;
-      await m.query(
-        `INSERT INTO items (id, owner_id, org_id, title, type, type_keywords, tags, description, url, size, status, status_message)
-         VALUES ($1, $2, $3, $4, 'Feature Service', $5, $6, $7, $8, -1, $9, $9)`,
-        [
-          s.itemId,
-          s.ownerId,
-          s.orgId,
-          s.title,
-          ['ArcGIS Server', 'Data', 'Feature Access', 'Feature Service', 'Service', 'Hosted Service'],
-          s.tags,
-          s.description,
-          s.url,
-          s.status ?? 'completed',
-        ],
+      await this.items.insert(
+        {
+          id: s.itemId,
+          ownerId: s.ownerId,
+          orgId: s.orgId,
+          title: s.title,
+          type: 'Feature Service',
+          typeKeywords: ['ArcGIS Server', 'Data', 'Feature Access', 'Feature Service', 'Service', 'Hosted Service'],
+          tags: s.tags,
+          description: s.description,
+          url: s.url,
+          size: -1,
+          status: s.status ?? 'completed',
+          statusMessage: s.status ?? 'completed',
+        },
+        m,
       );
       const schema = `svc_${s.itemId}`;
       await m.query(
@@ -126,8 +137,11 @@ export class FeaturesRepository {
     return rows[0] ?? null;
   }
 
-  /** Adds layers with the ids given (or the next free ones) and creates their tables; all or nothing. */
-  async addLayers(service: ServiceRow, defs: { id?: number; def: LayerDefinition }[]): Promise<{ id: number; name: string }[] | string> {
+  /**
+   * Adds layers with the ids given (or the next free ones) and creates their tables; all or nothing, so a clash is a
+   * throw, which rolls back the layers created before it (a returned value would commit them).
+   */
+  async addLayers(service: ServiceRow, defs: { id?: number; def: LayerDefinition }[]): Promise<{ id: number; name: string }[]> {
     return this.db.transaction(async (m) => {
       // Serialises concurrent definition changes of one service.
       await m.query(`SELECT 1 FROM feature_services WHERE item_id = $1 FOR UPDATE`, [service.item_id]);
@@ -139,7 +153,7 @@ export class FeaturesRepository {
       const added: { id: number; name: string }[] = [];
       for (const { id, def } of defs) {
         const layerId = id ?? next;
-        if (used.has(layerId)) return `Layer id ${layerId} is already in use.`;
+        if (used.has(layerId)) throw new LayerDefinitionError(`Layer id ${layerId} is already in use.`);
         used.add(layerId);
         next = Math.max(next, layerId + 1);
         const table = `l${layerId}`;
@@ -162,7 +176,7 @@ export class FeaturesRepository {
         for (const sql of createTableSql(service.schema_name, table, def)) await m.query(sql);
         added.push({ id: layerId, name: def.name });
       }
-      await m.query(`UPDATE items SET modified = now() WHERE id = $1`, [service.item_id]);
+      await this.items.touch(service.item_id, m);
       return added;
     });
   }

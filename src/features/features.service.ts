@@ -3,13 +3,13 @@ import type { EntityManager } from 'typeorm';
 import { ContentRepository } from '../content/content.repository';
 import { Caller, can, isAdminFor, Privilege } from '../core/auth/caller';
 import { Errors } from '../core/errors/arcgis-error';
+import { jsonParam, requiredJsonParam } from '../core/http/param-values';
 import { newId } from '../core/ids';
 import { IdentityService } from '../identity/identity.service';
 import { AnonymousGate } from './anonymous-gate';
 import { FeatureDataRepository } from './feature-data.repository';
 import { AddToDefinitionDto, CreateServiceDto, DeleteFromDefinitionDto } from './features.dto';
-import { FeaturesRepository, LayerRow, NewService, ServiceRow } from './features.repository';
-import { jsonParam, requiredJsonParam } from './json-param';
+import { FeaturesRepository, LayerDefinitionError, LayerRow, NewService, ServiceRow } from './features.repository';
 import { fieldInfo, LayerDefinition, normaliseWkid, parseLayerDefinition } from './layer-schema';
 
 const SERVICE_NAME = /^[A-Za-z0-9_]{1,100}$/;
@@ -162,9 +162,12 @@ export class FeaturesService {
       if (!(await this.repo.sridExists(e.def.srid)))
         throw Errors.badRequest('Invalid layer definition.', [`Layer '${e.def.name}': unknown wkid ${e.def.srid}.`]);
     }
-    const added = await this.repo.addLayers(service, entries);
-    if (typeof added === 'string') throw Errors.badRequest('Invalid layer definition.', [added]);
-    return { success: true, layers: added };
+    try {
+      return { success: true, layers: await this.repo.addLayers(service, entries) };
+    } catch (e) {
+      if (e instanceof LayerDefinitionError) throw Errors.badRequest('Invalid layer definition.', [e.message]);
+      throw e;
+    }
   }
 
   async deleteFromDefinition(caller: Caller | undefined, name: string, p: DeleteFromDefinitionDto) {

@@ -1,4 +1,5 @@
 import { Errors } from '../core/errors/arcgis-error';
+import * as param from '../core/http/param-values';
 import { normaliseWkid } from './layer-schema';
 
 /** Query-parameter parsing shared by query and edits; every failure is the query error ArcGIS gives. */
@@ -6,19 +7,15 @@ export function invalidQuery(detail: string) {
   return Errors.badRequest('Cannot perform query. Invalid query parameters.', [detail]);
 }
 
+// The shared readers, failing with the query error: the reason goes in its details.
+const asQueryError: param.OnInvalid = (p) => invalidQuery(p.message);
+
 export function boolParam(name: string, v: string | undefined, dflt: boolean): boolean {
-  if (v === undefined || v === '') return dflt;
-  const s = v.trim().toLowerCase();
-  if (s === 'true') return true;
-  if (s === 'false') return false;
-  throw invalidQuery(`'${name}' must be true or false.`);
+  return param.boolParam(name, v, dflt, asQueryError);
 }
 
 export function intParam(name: string, v: string | undefined, min: number, max: number): number | undefined {
-  if (v === undefined || v === '') return undefined;
-  if (!/^\d{1,10}$/.test(v.trim()) || Number(v) < min || Number(v) > max)
-    throw invalidQuery(`'${name}' must be a whole number from ${min} to ${max}.`);
-  return Number(v);
+  return param.intParam(name, v, { min, max }, asQueryError);
 }
 
 /** Comma list or JSON array of object ids. */

@@ -3,6 +3,7 @@ import { ALL_PRIVILEGES, BuiltInRole, builtInPrivileges, Caller, can, holdsAll, 
 import { APP_CONFIG } from '../core/config/config.module';
 import { AppConfig } from '../core/config/env';
 import { Errors } from '../core/errors/arcgis-error';
+import { requiredJsonParam } from '../core/http/param-values';
 import { ID_PATTERN } from '../core/ids';
 import { UserEntity } from './identity.entities';
 import { CreateRoleDto, CreateUserDto, UpdateUserRoleDto } from './identity.dto';
@@ -134,13 +135,9 @@ export class IdentityService implements OnApplicationBootstrap {
     const role = ID_PATTERN.test(roleId) ? await this.repo.findRole(roleId) : null;
     if (!role || role.orgId !== caller.orgId)
       throw Errors.badRequest('Role does not exist.', [`No role '${roleId}' in this organization.`]);
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(raw);
-    } catch (e) {
-      throw Errors.badRequest("'privileges' is not valid JSON.", [String((e as Error).message)]);
-    }
-    const list = (parsed as { privileges?: unknown })?.privileges;
+    // Any JSON, so that null or an array gets the message below, which shows the shape wanted.
+    const parsed = requiredJsonParam('privileges', raw, 'any');
+    const list = (parsed as { privileges?: unknown } | null)?.privileges;
     if (!Array.isArray(list) || list.some((x) => typeof x !== 'string')) {
       throw Errors.badRequest('\'privileges\' must be a JSON object {"privileges":["..."]}.');
     }

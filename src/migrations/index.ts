@@ -2,6 +2,13 @@ import { Init1732240000000 } from './1732240000000-Init';
 import { FeatureServices1732250000000 } from './1732250000000-FeatureServices';
 import { Jobs1732260000000 } from './1732260000000-Jobs';
 import { TokenHardening1732272000000 } from './1732272000000-TokenHardening';
+import { JobKinds1732280000000 } from './1732280000000-JobKinds';
 
 /** Listed explicitly so the CLI, the tests and the build all load the same classes, in order. */
-export const migrations = [Init1732240000000, FeatureServices1732250000000, Jobs1732260000000, TokenHardening1732272000000];
+export const migrations = [
+  Init1732240000000,
+  FeatureServices1732250000000,
+  Jobs1732260000000,
+  TokenHardening1732272000000,
+  JobKinds1732280000000,
+];

@@ -8,7 +8,6 @@ import * as path from 'node:path';
 import { crc32, deflateRawSync } from 'node:zlib';
 import { OgrArgs, UnsafeGdalArgumentError } from '../../src/core/gdal/ogr-args';
 import { bullConnection } from '../../src/core/jobs/job-queue.service';
-import { QueueName } from '../../src/core/jobs/job.types';
 import { buildTranslateArgs } from '../../src/export/writer/args';
 import { zipDirectory } from '../../src/export/writer/zip';
 import { startApp, TestApp } from '../support/app';
@@ -213,7 +212,7 @@ describe('jobs and publishing: hostile input', () => {
   });
 
   describe('finding 2: permanent failures end the job at once', () => {
-    const attemptsOf = async (queue: QueueName, jobId: string) => {
+    const attemptsOf = async (queue: string, jobId: string) => {
       const q = new Queue(queue, { connection: bullConnection(t.config), prefix: t.config.queuePrefix });
       try {
         const job = await q.getJob(jobId);
@@ -244,7 +243,7 @@ describe('jobs and publishing: hostile input', () => {
       // Five attempts with 2 s exponential backoff take 30 s; a permanent failure ends within a few seconds.
       const row = await h.finished(e.jobId, 15000);
       expect(row).toMatchObject({ status: 'failed', attempts: 1 });
-      expect(await attemptsOf(QueueName.Export, e.jobId)).toEqual({ state: 'failed', attemptsMade: 1 });
+      expect(await attemptsOf('export', e.jobId)).toEqual({ state: 'failed', attemptsMade: 1 });
       expect(row.status_message).not.toMatch(/password=|\n\s+at /);
     });
 
@@ -261,7 +260,7 @@ describe('jobs and publishing: hostile input', () => {
       const row = await h.finished(s.jobId, 15000);
       expect(row).toMatchObject({ status: 'failed', attempts: 1 });
       expect(row.status_message).toMatch(/zip/i);
-      expect(await attemptsOf(QueueName.Publish, s.jobId)).toEqual({ state: 'failed', attemptsMade: 1 });
+      expect(await attemptsOf('publish', s.jobId)).toEqual({ state: 'failed', attemptsMade: 1 });
     });
   });
 
@@ -475,7 +474,7 @@ describe('jobs: transient failures are retried', () => {
     const id = await h.upload('GeoJson', 'retry.geojson', geojson('retry', 5), 'application/geo+json');
     await relayDown();
     const s = (await h.publish(id, 'geojson')).services[0] as Published;
-    const q = new Queue(QueueName.Publish, { connection: bullConnection(t.config), prefix: t.config.queuePrefix });
+    const q = new Queue('publish', { connection: bullConnection(t.config), prefix: t.config.queuePrefix });
     try {
       // The first attempt fails on the refused connection and is scheduled again (delayed), not failed.
       await waitFor('a failed first attempt', async () => ((await q.getJob(s.jobId))?.attemptsMade ?? 0) >= 1, 20000);
@@ -591,14 +590,14 @@ describe('jobs: a failed export keeps no file', () => {
       // Another process's stalled-job check finds the lock expired and, with no stall allowance, marks the job to
       // be failed; the next worker to fetch it (a live one, started now) fails it and closes the row.
       await sleep(2500);
-      checker = new Worker(QueueName.Export, null, {
+      checker = new Worker('export', null, {
         connection: bullConnection(t.config),
         prefix: t.config.queuePrefix,
         maxStalledCount: 0,
         stalledInterval: 200,
         autorun: false,
       });
-      const q = new Queue(QueueName.Export, { connection: bullConnection(t.config), prefix: t.config.queuePrefix });
+      const q = new Queue('export', { connection: bullConnection(t.config), prefix: t.config.queuePrefix });
       try {
         await waitFor(
           'the stalled-job check',

@@ -1,4 +1,5 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import { InvalidInputError } from './invalid-input';
 import type { Request, Response } from 'express';
 import { QueryFailedError } from 'typeorm';
 import { ArcgisRequest, isPretty } from '../http/arcgis-request';
@@ -46,6 +47,7 @@ export class ArcgisExceptionFilter implements ExceptionFilter {
 
   private toArcgisError(exception: unknown, req: ArcgisRequest): ArcgisError {
     if (exception instanceof ArcgisError) return exception;
+    if (exception instanceof InvalidInputError) return Errors.badRequest(exception.summary, exception.details);
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
       if (status === 404) return Errors.invalidUrl(req.path);

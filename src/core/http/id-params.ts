@@ -1,3 +1,4 @@
+import type { PipeTransform } from '@nestjs/common';
 import { Errors } from '../errors/arcgis-error';
 import { ID_PATTERN, USERNAME_PATTERN } from '../ids';
 
@@ -28,3 +29,13 @@ export function usernameParam(name: string): string {
   if (!USERNAME_PATTERN.test(name)) throw Errors.userNotFound(name.slice(0, 64));
   return name;
 }
+
+/**
+ * The checks above as pipes for `@Param('id', ItemIdPipe)`. Nest runs a path parameter's pipe after the other parameter
+ * decorators have read the request, so a missing token or an invalid body parameter is still reported first.
+ */
+const pipe = (check: (value: string) => string): PipeTransform<string, string> => ({ transform: (value) => check(value) });
+
+export const ItemIdPipe = pipe(itemIdParam);
+export const GroupIdPipe = pipe(groupIdParam);
+export const UsernamePipe = pipe(usernameParam);

@@ -3,6 +3,7 @@ import { plainToInstance, Transform } from 'class-transformer';
 import { ValidationError, validateSync } from 'class-validator';
 import { Errors } from '../errors/arcgis-error';
 import { ArcgisRequest } from './arcgis-request';
+import { readBool, readInt } from './param-values';
 
 type Ctor<T> = new () => T;
 
@@ -39,13 +40,8 @@ export const CsvList = () =>
       : value,
   );
 
-/** "true"/"false" (any case); anything else stays a string so validation can name it. */
-export const BoolParam = () =>
-  Transform(({ value }) => {
-    if (typeof value !== 'string') return value;
-    const v = value.trim().toLowerCase();
-    return v === 'true' ? true : v === 'false' ? false : value;
-  });
+/** "true"/"false" as param-values reads them; anything else stays a string so validation can name it. */
+export const BoolParam = () => Transform(({ value }) => (typeof value === 'string' ? (readBool(value) ?? value) : value));
 
-export const IntParam = () =>
-  Transform(({ value }) => (typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value.trim()) : value));
+/** A whole number as param-values reads it; anything else stays a string so validation can name it. */
+export const IntParam = () => Transform(({ value }) => (typeof value === 'string' ? (readInt(value) ?? value) : value));

@@ -5,7 +5,7 @@
  * or memory full) or, for anything unrecognised, when the database cannot be reached right now (GDAL reports a lost
  * connection in words of its own).
  */
-import { ArcgisError } from '../errors/arcgis-error';
+import { InvalidInputError } from '../errors/invalid-input';
 
 /** An error that retrying cannot fix: the job is failed at once with this message. */
 export class PermanentJobError extends Error {}
@@ -35,7 +35,7 @@ export type Verdict = 'permanent' | 'transient' | 'unknown';
 
 /** What the error itself says; 'unknown' leaves the decision to a check of the database (see jobFailureIsTransient). */
 export function classifyFailure(e: unknown): Verdict {
-  if (e instanceof PermanentJobError || e instanceof ArcgisError) return 'permanent';
+  if (e instanceof PermanentJobError || e instanceof InvalidInputError) return 'permanent';
   const seen = new Set<unknown>();
   for (let cur: unknown = e; cur && typeof cur === 'object' && !seen.has(cur);) {
     seen.add(cur);

@@ -2,7 +2,7 @@ import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { JobsOptions, Queue } from 'bullmq';
 import { APP_CONFIG } from '../config/config.module';
 import { AppConfig } from '../config/env';
-import { DEFAULT_JOB_OPTIONS, JOB_QUEUE, JobItem, QueueName } from './job.types';
+import { DEFAULT_JOB_OPTIONS, JOB_KINDS, JobKind, queuesOf } from './job-contract';
 
 /** BullMQ needs its own connections (blocking commands); these follow REDIS_URL. */
 export function bullConnection(config: AppConfig) {
@@ -17,14 +17,17 @@ export function bullConnection(config: AppConfig) {
   };
 }
 
-/** The producer side: the API enqueues through here only; processors live in the worker. */
+/** The producer side: the API enqueues through here only; processors live in the worker (JobRunner). */
 @Injectable()
 export class JobQueueService implements OnApplicationShutdown {
-  private readonly queues = new Map<QueueName, Queue>();
+  private readonly queues = new Map<string, Queue>();
 
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(JOB_KINDS) private readonly kinds: readonly JobKind[],
+  ) {}
 
-  queue(name: QueueName): Queue {
+  queue(name: string): Queue {
     let q = this.queues.get(name);
     if (!q) {
       q = new Queue(name, {
@@ -38,15 +41,18 @@ export class JobQueueService implements OnApplicationShutdown {
   }
 
   allQueues(): Queue[] {
-    return Object.values(QueueName).map((n) => this.queue(n));
+    return queuesOf(this.kinds).map((n) => this.queue(n));
   }
 
-  /** The BullMQ job id is the job row's id, so a repeated enqueue of the same row is a no-op. */
-  async enqueue(item: JobItem, opts: JobsOptions = {}): Promise<void> {
-    await this.queue(JOB_QUEUE[item.name]).add(item.name, item.data, { jobId: item.data.jobId, ...opts });
+  /**
+   * The payload is the row's id only: the worker reads the row. The BullMQ job id is that id too, so a repeated
+   * enqueue of the same row is a no-op.
+   */
+  async enqueue(kind: JobKind, jobId: string, opts: JobsOptions = {}): Promise<void> {
+    await this.queue(kind.queue).add(kind.type, { jobId }, { jobId, ...opts });
   }
 
-  async remove(queue: QueueName, jobId: string): Promise<void> {
+  async remove(queue: string, jobId: string): Promise<void> {
     const job = await this.queue(queue).getJob(jobId);
     // An active job is locked by its worker; the worker sees the cancelled row and stops.
     await job?.remove().catch(() => undefined);

@@ -1,11 +1,10 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { JOB_KINDS, JobKind, kindOf } from './job-contract';
 import { JobQueueService } from './job-queue.service';
-import { JOB_QUEUE, JOB_TYPE, JobItem, JobName } from './job.types';
 import { JobsRepository } from './jobs.repository';
 import { JobsService } from './jobs.service';
 
 const EVERY_MS = 15_000;
-const NAME_OF_TYPE = Object.fromEntries(Object.entries(JOB_TYPE).map(([name, type]) => [type, name as JobName]));
 
 /**
  * Redis may lose queued work (a restart without persistence, a flush); Postgres does not. Every few seconds the
@@ -22,6 +21,7 @@ export class JobReconciler implements OnApplicationBootstrap, OnApplicationShutd
     private readonly jobs: JobsRepository,
     private readonly queue: JobQueueService,
     private readonly service: JobsService,
+    @Inject(JOB_KINDS) private readonly kinds: readonly JobKind[],
   ) {}
 
   onApplicationBootstrap(): void {
@@ -39,8 +39,12 @@ export class JobReconciler implements OnApplicationBootstrap, OnApplicationShutd
     let requeued = 0;
     try {
       for (const row of await this.jobs.unfinished()) {
-        const name = NAME_OF_TYPE[row.type];
-        const existing = await this.queue.queue(JOB_QUEUE[name]).getJob(row.id);
+        const kind = kindOf(this.kinds, row.type);
+        if (!kind) {
+          await this.service.end(row.id, 'failed', `This deployment cannot run '${row.type}' jobs.`);
+          continue;
+        }
+        const existing = await this.queue.queue(kind.queue).getJob(row.id);
         if (existing) {
           // BullMQ gave up on it (or finished it) without the row hearing: close the row so the item does not hang.
           const state = await existing.getState();
@@ -49,7 +53,7 @@ export class JobReconciler implements OnApplicationBootstrap, OnApplicationShutd
           }
           continue;
         }
-        await this.queue.enqueue({ name, data: { jobId: row.id } } as JobItem);
+        await this.queue.enqueue(kind, row.id);
         requeued++;
       }
       if (requeued) this.logger.warn(`re-enqueued ${requeued} job(s) that Redis no longer had`);

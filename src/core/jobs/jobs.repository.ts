@@ -1,13 +1,22 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { JobType } from './job.types';
+import { RESULT_ITEMS, ResultItems, SettledItem } from './result-items';
 
 export type JobStatus = 'queued' | 'processing' | 'completed' | 'failed' | 'cancelled';
 
+export interface NewJobRow {
+  id: string;
+  type: string;
+  ownerId: string;
+  sourceItemId: string | null;
+  resultItemId: string | null;
+  params: object;
+}
+
 export interface JobRow {
   id: string;
-  type: JobType;
+  type: string;
   owner_id: string;
   source_item_id: string | null;
   result_item_id: string | null;
@@ -19,27 +28,22 @@ export interface JobRow {
 
 @Injectable()
 export class JobsRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
-
-  /** Inserts a queued job row; pass the EntityManager of an open transaction to commit it with other rows. */
-  async create(
-    j: { id: string; type: JobType; ownerId: string; sourceItemId: string | null; resultItemId: string | null; params: object },
-    m?: EntityManager,
-  ): Promise<void> {
-    await (m ?? this.db).query(
-      `INSERT INTO jobs (id, type, owner_id, source_item_id, result_item_id, status, status_message, params) VALUES ($1, $2, $3, $4, $5, 'queued', 'queued', $6)`,
-      [j.id, j.type, j.ownerId, j.sourceItemId, j.resultItemId, JSON.stringify(j.params)],
-    );
-  }
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    @Inject(RESULT_ITEMS) private readonly items: ResultItems,
+  ) {}
 
   /**
-   * Runs `first` (the writes of the job's result item) and inserts the job row in ONE transaction, so an item
-   * never exists without the job that is meant to finish it (the reconciler only sees job rows).
+   * Runs `first` (the writes of the job's result item) and inserts the queued job row in ONE transaction, so an
+   * item never exists without the job that is meant to finish it (the reconciler only sees job rows).
    */
-  async createWith(j: Parameters<JobsRepository['create']>[0], first: (m: EntityManager) => Promise<void>): Promise<void> {
+  async createWith(j: NewJobRow, first: (m: EntityManager) => Promise<void>): Promise<void> {
     await this.db.transaction(async (m) => {
       await first(m);
-      await this.create(j, m);
+      await m.query(
+        `INSERT INTO jobs (id, type, owner_id, source_item_id, result_item_id, status, status_message, params) VALUES ($1, $2, $3, $4, $5, 'queued', 'queued', $6)`,
+        [j.id, j.type, j.ownerId, j.sourceItemId, j.resultItemId, JSON.stringify(j.params)],
+      );
     });
   }
 
@@ -64,7 +68,7 @@ export class JobsRepository {
   }
 
   /** A job of the given type that produced or consumed the item. */
-  async findForItem(id: string, type: JobType, itemId: string): Promise<JobRow | null> {
+  async findForItem(id: string, type: string, itemId: string): Promise<JobRow | null> {
     const rows: JobRow[] = await this.db.query(
       `SELECT * FROM jobs WHERE id = $1 AND type = $2 AND (result_item_id = $3 OR source_item_id = $3)`,
       [id, type, itemId],
@@ -108,7 +112,7 @@ export class JobsRepository {
     id: string,
     status: 'completed' | 'failed' | 'cancelled',
     message: string,
-    item?: { size?: number; filePath?: string; name?: string; contentType?: string },
+    file?: SettledItem['file'],
   ): Promise<JobRow | null> {
     return this.db.transaction(async (m) => {
       const [rows]: [JobRow[], number] = await m.query(
@@ -117,22 +121,8 @@ export class JobsRepository {
       );
       const job = rows[0];
       if (!job) return null;
-      if (job.result_item_id) {
-        await m.query(
-          `UPDATE items SET status = $2, status_message = $3, size = coalesce($4, size), file_path = coalesce($5, file_path),
-                  name = coalesce($6, name), content_type = coalesce($7, content_type), modified = now()
-            WHERE id = $1`,
-          [
-            job.result_item_id,
-            status === 'completed' ? 'completed' : 'failed',
-            message,
-            item?.size ?? null,
-            item?.filePath ?? null,
-            item?.name ?? null,
-            item?.contentType ?? null,
-          ],
-        );
-      }
+      if (job.result_item_id)
+        await this.items.settle(m, job.result_item_id, { status: status === 'completed' ? 'completed' : 'failed', message, file });
       return job;
     });
   }

@@ -1,16 +1,33 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { EntityManager } from 'typeorm';
 import { APP_CONFIG } from '../config/config.module';
 import { AppConfig } from '../config/env';
 import { ArcgisError } from '../errors/arcgis-error';
+import { newId } from '../ids';
+import { FileStore } from '../storage/file-store';
 import { JobQueueService } from './job-queue.service';
-import { JOB_QUEUE, JobItem, JobName, JobType } from './job.types';
+import { JOB_KINDS, JobKind, kindOf } from './job-contract';
 import { JobRow, JobsRepository } from './jobs.repository';
 
-const QUEUE_OF_TYPE: Record<JobType, JobName> = { export: JobName.ExportItem, publish: JobName.PublishItem };
+/**
+ * A new job: `params` go through its kind's spec before anything is written (what is stored is what the worker
+ * will read); `createItem` writes its result item in the job row's transaction.
+ */
+export interface NewJob {
+  ownerId: string;
+  sourceItemId: string | null;
+  resultItemId: string | null;
+  params: object;
+  createItem: (m: EntityManager) => Promise<void>;
+}
 
-/** What both processes do with jobs beyond enqueueing: cancel them when their item goes, and end them cleanly. */
+/** Where running jobs keep their files: DATA_DIR/tmp/jobs/<jobId>-<random>. */
+export const jobsTempDir = (config: AppConfig) => path.resolve(config.dataDir, 'tmp', 'jobs');
+export const JOB_TEMP_NAME = /^([0-9a-f]{32})-[0-9a-f]{8}$/;
+
+/** What both processes do with jobs beyond running them: create and enqueue, cancel when their item goes, end cleanly. */
 @Injectable()
 export class JobsService {
   private readonly logger = new Logger(JobsService.name);
@@ -18,28 +35,35 @@ export class JobsService {
   constructor(
     private readonly repo: JobsRepository,
     private readonly queue: JobQueueService,
+    private readonly files: FileStore,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(JOB_KINDS) private readonly kinds: readonly JobKind[],
   ) {}
 
   /**
-   * Enqueues a job whose row is already committed. If Redis refuses, the row (and its item) is failed with a
-   * message rather than left queued forever, and the caller gets an envelope error.
+   * Validates the parameters with the kind's spec, commits the result item and the job row together, then
+   * enqueues. If Redis refuses, the row (and its item) is failed with a message rather than left queued forever,
+   * and the caller gets an envelope error. Returns the job id.
    */
-  async submit(item: JobItem, what: string): Promise<void> {
+  async create(kind: JobKind, job: NewJob): Promise<string> {
+    const params = kind.params(job.params);
+    const id = newId();
+    await this.repo.createWith({ id, type: kind.type, ...job, params }, job.createItem);
     try {
-      await this.queue.enqueue(item);
+      await this.queue.enqueue(kind, id);
     } catch (e) {
-      this.logger.error(`could not enqueue ${what} ${item.data.jobId}: ${(e as Error).message}`);
-      await this.end(item.data.jobId, 'failed', `The ${what} could not be queued; try again.`);
-      throw new ArcgisError(500, `Unable to queue the ${what}.`, ['The job queue is unavailable; try again shortly.']);
+      this.logger.error(`could not enqueue ${kind.type} job ${id}: ${(e as Error).message}`);
+      await this.end(id, 'failed', `The ${kind.type} job could not be queued; try again.`);
+      throw new ArcgisError(500, `Unable to queue the ${kind.type} job.`, ['The job queue is unavailable; try again shortly.']);
     }
+    return id;
   }
 
   /**
    * Every unsuccessful end of a job goes through here (a handler's failure, BullMQ failing a stalled job, the
    * reconciler, a cancel): the row and item are failed, and what the job may have written is removed, so a failed
    * export never keeps a file. A worker still writing (a stalled one that wakes up) finds the row finished and
-   * removes what it writes itself (ExportProcessor.complete).
+   * removes what it moved in itself (JobRunner).
    */
   async end(jobId: string, status: 'failed' | 'cancelled', message: string): Promise<JobRow | null> {
     const row = await this.repo.finish(jobId, status, message);
@@ -62,16 +86,16 @@ export class JobsService {
     }
   }
 
-  /** Files of an export that did not complete: the result item's folder and the worker's staging folders. */
-  async removeOutput(row: Pick<JobRow, 'id' | 'type' | 'result_item_id'>): Promise<void> {
-    if (row.type !== 'export') return;
-    const root = path.resolve(this.config.dataDir);
+  /**
+   * Files of a job that did not complete: those moved into its result item, and its temp folders. Only files
+   * the runner adopts live in a result item's folder (a published service has none), so this is right for every kind.
+   */
+  async removeOutput(row: Pick<JobRow, 'id' | 'result_item_id'>): Promise<void> {
     try {
-      if (row.result_item_id && /^[0-9a-f]{32}$/.test(row.result_item_id))
-        await fs.rm(path.join(root, 'items', row.result_item_id), { recursive: true, force: true });
-      const tmp = path.join(root, 'tmp');
+      if (row.result_item_id) await this.files.removeItemFolder(row.result_item_id);
+      const tmp = jobsTempDir(this.config);
       for (const name of await fs.readdir(tmp).catch(() => [] as string[])) {
-        if (name.startsWith(`export-${row.id}-`)) await fs.rm(path.join(tmp, name), { recursive: true, force: true });
+        if (JOB_TEMP_NAME.exec(name)?.[1] === row.id) await fs.rm(path.join(tmp, name), { recursive: true, force: true });
       }
     } catch (e) {
       this.logger.warn(`could not remove the output of job ${row.id}: ${(e as Error).message}`);
@@ -86,7 +110,8 @@ export class JobsService {
     const active = await this.repo.activeForItem(itemId);
     for (const job of active) {
       await this.end(job.id, 'cancelled', 'Cancelled: the item was deleted.');
-      await this.queue.remove(JOB_QUEUE[QUEUE_OF_TYPE[job.type]], job.id);
+      const kind = kindOf(this.kinds, job.type);
+      if (kind) await this.queue.remove(kind.queue, job.id);
       await this.repo
         .endSessions(job.id)
         .catch((e) => this.logger.warn(`could not end the sessions of job ${job.id}: ${(e as Error).message}`));

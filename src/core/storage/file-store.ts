@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { createReadStream, promises as fs, ReadStream } from 'node:fs';
 import * as path from 'node:path';
-import { APP_CONFIG } from '../core/config/config.module';
-import { AppConfig } from '../core/config/env';
+import { APP_CONFIG } from '../config/config.module';
+import { AppConfig } from '../config/env';
 
 /** Item files under DATA_DIR/items/<itemId>/; the path stored in the database is relative to DATA_DIR. */
 @Injectable()
@@ -24,6 +24,7 @@ export class FileStore {
 
   /** Moves an uploaded temp file into the item's folder; returns the stored relative path. */
   async adopt(itemId: string, tempPath: string, fileName: string): Promise<string> {
+    if (!/^[0-9a-f]{32}$/.test(itemId)) throw new Error(`not an item id: ${itemId.slice(0, 40)}`);
     const rel = path.join('items', itemId, FileStore.safeName(fileName));
     await fs.mkdir(path.join(this.root, 'items', itemId), { recursive: true });
     await fs.rename(tempPath, path.join(this.root, rel));
@@ -39,6 +40,8 @@ export class FileStore {
   }
 
   async removeItemFolder(itemId: string): Promise<void> {
+    // Item ids are 32 hex characters; anything else never names a folder of ours (and could name '..').
+    if (!/^[0-9a-f]{32}$/.test(itemId)) return;
     await fs.rm(path.join(this.root, 'items', itemId), { recursive: true, force: true });
   }
 

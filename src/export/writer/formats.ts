@@ -13,6 +13,10 @@ export type Layout = 'container' | 'per-layer' | 'shapefile' | 'featurecollectio
 export type GeometryMode = 'gdal' | 'csv' | 'excel';
 
 export interface FormatSpec {
+  /** The `exportFormat` value as ArcGIS spells it (matched case-insensitively) and echoed in the reply. */
+  name: string;
+  /** Type of the result item, as ArcGIS names it. */
+  itemType: string;
   driver: string;
   /** Extension of the dataset GDAL writes (a directory for .gdb). */
   ext: string;
@@ -37,6 +41,8 @@ export const ZIP_CONTENT_TYPE = 'application/zip';
 export const FORMATS: Record<ExportFormat, FormatSpec> = {
   // 2GB_LIMIT makes GDAL fail instead of writing a .shp/.dbf other software misreads (see limits.ts).
   shapefile: {
+    name: 'Shapefile',
+    itemType: 'Shapefile',
     driver: 'ESRI Shapefile',
     ext: 'shp',
     layout: 'shapefile',
@@ -48,6 +54,8 @@ export const FORMATS: Record<ExportFormat, FormatSpec> = {
   },
   // GDAL 3.6's default quoting (IF_AMBIGUOUS) quotes every integer ("11"); quote only where CSV requires it.
   csv: {
+    name: 'CSV',
+    itemType: 'CSV',
     driver: 'CSV',
     ext: 'csv',
     layout: 'per-layer',
@@ -58,6 +66,8 @@ export const FORMATS: Record<ExportFormat, FormatSpec> = {
     lco: ['STRING_QUOTING=IF_NEEDED'],
   },
   filegdb: {
+    name: 'File Geodatabase',
+    itemType: 'File Geodatabase',
     driver: 'OpenFileGDB',
     ext: 'gdb',
     layout: 'container',
@@ -69,6 +79,8 @@ export const FORMATS: Record<ExportFormat, FormatSpec> = {
     fidLco: 'FID',
   },
   geojson: {
+    name: 'GeoJson',
+    itemType: 'GeoJson',
     driver: 'GeoJSON',
     ext: 'geojson',
     layout: 'per-layer',
@@ -80,6 +92,8 @@ export const FORMATS: Record<ExportFormat, FormatSpec> = {
     lco: ['RFC7946=YES'],
   },
   kml: {
+    name: 'KML',
+    itemType: 'KML',
     driver: 'KML',
     ext: 'kml',
     layout: 'per-layer',
@@ -91,6 +105,8 @@ export const FORMATS: Record<ExportFormat, FormatSpec> = {
     lco: [],
   },
   excel: {
+    name: 'Excel',
+    itemType: 'Microsoft Excel',
     driver: 'XLSX',
     ext: 'xlsx',
     layout: 'per-layer',
@@ -102,6 +118,8 @@ export const FORMATS: Record<ExportFormat, FormatSpec> = {
   },
   // Intermediate GeoJSON in the layer's (or target) SR; RFC 7946 mode would force WGS84 and rewind rings.
   featurecollection: {
+    name: 'Feature Collection',
+    itemType: 'Feature Collection',
     driver: 'GeoJSON',
     ext: 'geojson',
     layout: 'featurecollection',
@@ -112,6 +130,8 @@ export const FORMATS: Record<ExportFormat, FormatSpec> = {
     lco: ['RFC7946=NO'],
   },
   geopackage: {
+    name: 'GeoPackage',
+    itemType: 'GeoPackage',
     driver: 'GPKG',
     ext: 'gpkg',
     layout: 'container',
@@ -124,6 +144,8 @@ export const FORMATS: Record<ExportFormat, FormatSpec> = {
   },
   // SPATIAL_INDEX is chosen per layer (args.ts).
   flatgeobuf: {
+    name: 'FlatGeobuf',
+    itemType: 'FlatGeobuf',
     driver: 'FlatGeobuf',
     ext: 'fgb',
     layout: 'per-layer',
@@ -136,6 +158,8 @@ export const FORMATS: Record<ExportFormat, FormatSpec> = {
   },
   // SpatiaLite geometry, readable by ArcGIS Pro and QGIS; LAUNDER=NO keeps the ArcGIS field names as they are.
   sqlite: {
+    name: 'SQLite',
+    itemType: 'SQLite Geodatabase',
     driver: 'SQLite',
     ext: 'sqlite',
     layout: 'container',

@@ -3,6 +3,7 @@ import { ExportWriteError } from './errors';
 import type { ResolvedSrs } from './args';
 import { FORMATS } from './formats';
 import type { ExportFormat, ExportLayerSource } from './types';
+import { xyColumnNames } from './xy-columns';
 
 /**
  * How a layer's geometry leaves PostGIS:
@@ -29,21 +30,15 @@ export function sqlText(v: string): string {
   return `E'${v.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
 }
 
-/** The x/y column names (CSV/Excel points), refused when they clash with a field or with each other. */
+/** The x/y column names (CSV/Excel points), refused when they clash with a field or with each other (xy-columns.ts). */
 export function xyColumns(layer: ExportLayerSource): [string, string] {
-  const x = layer.xColumnName?.trim() || 'x';
-  const y = layer.yColumnName?.trim() || 'y';
-  const clash = (c: string) => layer.fields.find((f) => f.name.toLowerCase() === c.toLowerCase());
-  if (x.toLowerCase() === y.toLowerCase())
-    throw new ExportWriteError(`Layer '${layer.name}': xColumnName and yColumnName must differ (both are '${x}').`);
-  for (const c of [x, y]) {
-    if (clash(c))
-      throw new ExportWriteError(
-        `Layer '${layer.name}': the coordinate column name '${c}' is already a field name; choose another xColumnName/yColumnName.`,
-      );
-    if (c.length > 63) throw new ExportWriteError(`Layer '${layer.name}': the coordinate column name '${c}' is longer than 63 characters.`);
-  }
-  return [x, y];
+  const r = xyColumnNames(
+    layer.fields.map((f) => f.name),
+    layer.xColumnName,
+    layer.yColumnName,
+  );
+  if ('problem' in r) throw new ExportWriteError(`Layer '${layer.name}': ${r.problem}`);
+  return r.names;
 }
 
 const from = (layer: ExportLayerSource) => `${ident(layer.schema)}.${ident(layer.table)}`;
@@ -53,7 +48,7 @@ const where = (layer: ExportLayerSource) => `(${layer.where?.trim() || '1=1'})`;
  * ST_Transform to the target for x/y columns. A wkid uses PostGIS's cached integer form; WKT uses the
  * from/to text form (the two-argument text form builds a PROJ transformation per row: 3.6 s for 300 points).
  */
-function transformed(shape: string, layer: ExportLayerSource, target: ResolvedSrs): string {
+export function transformed(shape: string, layer: ExportLayerSource, target: ResolvedSrs): string {
   if (target.wkid !== undefined) return `ST_Transform(${shape}, ${Math.trunc(target.wkid)})`;
   const from = `(SELECT srtext FROM spatial_ref_sys WHERE srid = ${Math.trunc(layer.srid)})`;
   return `ST_Transform(${shape}, ${from}, ${sqlText(target.srs)})`;

@@ -8,5 +8,5 @@ export { inspectSource } from './inspect';
 export type { CsvOptions, InspectOptions, SourceLayer } from './inspect';
 export { loadLayer } from './load';
 export type { LoadOptions, LoadResult, LoadTarget } from './load';
-export { PUBLISH_FILE_TYPES } from './source';
-export type { PublishFileType } from './source';
+export { PUBLISH_FILE_TYPES } from './file-types';
+export type { PublishFileType } from './file-types';

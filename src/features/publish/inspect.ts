@@ -27,16 +27,15 @@ import {
   countCsvRows,
   CsvColumns,
   csvLayerName,
-  FORMAT_LABEL,
   listZip,
   openCsvForInspect,
   openGeojson,
   openGeopackage,
   openShapefile,
-  PUBLISH_FILE_TYPES,
   PublishFileType,
   readCsvHeader,
 } from './source';
+import { PUBLISH_FILE_TYPES } from './file-types';
 
 export interface CsvOptions {
   /** Column holding x / longitude; with yField. When both are absent, common names are recognised (mapping.ts). */
@@ -93,7 +92,7 @@ const FALLBACK_SRID = 4326;
  * for files that are empty, unreadable, of the wrong type, without usable geometry, or with too many layers.
  */
 export async function inspectSource(filePath: string, type: PublishFileType, opts: InspectOptions = {}): Promise<SourceLayer[]> {
-  if (!PUBLISH_FILE_TYPES.includes(type)) throw new PublishError(`Files of type '${type}' cannot be published.`);
+  if (!Object.hasOwn(PUBLISH_FILE_TYPES, type)) throw new PublishError(`Files of type '${type}' cannot be published.`);
   const abs = path.resolve(filePath);
   const st = await stat(abs).catch(() => null);
   if (!st?.isFile()) throw new PublishError('The uploaded file could not be found.');
@@ -132,7 +131,7 @@ async function openOr(p: Promise<gdal.Dataset>, type: PublishFileType): Promise<
   try {
     return await p;
   } catch {
-    throw new PublishError(`The file could not be read as ${FORMAT_LABEL[type]}.`);
+    throw new PublishError(`The file could not be read as ${PUBLISH_FILE_TYPES[type].label}.`);
   }
 }
 
@@ -159,7 +158,7 @@ async function inspectDataset(
 ): Promise<SourceLayer[]> {
   try {
     const n = ds.layers.count();
-    if (n === 0) throw new PublishError(`The ${FORMAT_LABEL[type]} contains no vector layers.`);
+    if (n === 0) throw new PublishError(`The ${PUBLISH_FILE_TYPES[type].label} contains no vector layers.`);
     if (n > max) throw tooManyLayers(n, max);
     const out: SourceLayer[] = [];
     for (let i = 0; i < n; i++) {

@@ -1,10 +1,10 @@
-import { Controller, Inject, Post, Req } from '@nestjs/common';
+import { Controller, Inject, Param, Post, Req } from '@nestjs/common';
 import { Caller } from '../../core/auth/caller';
 import { APP_CONFIG } from '../../core/config/config.module';
 import { AppConfig } from '../../core/config/env';
 import { ArcgisRequest, publicRoot } from '../../core/http/arcgis-request';
 import { CurrentCaller } from '../../core/http/decorators';
-import { usernameParam } from '../../core/http/id-params';
+import { UsernamePipe } from '../../core/http/id-params';
 import { Params } from '../../core/http/params.decorator';
 import { PublishDto } from './publish.dto';
 import { PublishRequestService } from './publish-request.service';
@@ -17,7 +17,12 @@ export class PublishController {
   ) {}
 
   @Post('publish')
-  publish(@CurrentCaller() caller: Caller, @Req() req: ArcgisRequest, @Params(PublishDto) p: PublishDto) {
-    return this.publishing.publish(caller, usernameParam(String(req.params.owner)), p, publicRoot(req, this.config));
+  publish(
+    @CurrentCaller() caller: Caller,
+    @Param('owner', UsernamePipe) owner: string,
+    @Req() req: ArcgisRequest,
+    @Params(PublishDto) p: PublishDto,
+  ) {
+    return this.publishing.publish(caller, owner, p, publicRoot(req, this.config));
   }
 }

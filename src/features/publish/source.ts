@@ -10,29 +10,14 @@ import { randomUUID } from 'node:crypto';
 import { open } from 'node:fs/promises';
 import * as gdal from 'gdal-async';
 import { PublishError } from './errors';
+import { PUBLISH_FILE_TYPES, PublishFileType } from './file-types';
 
-export type PublishFileType = 'geojson' | 'csv' | 'shapefile' | 'geopackage';
-export const PUBLISH_FILE_TYPES: readonly PublishFileType[] = ['geojson', 'csv', 'shapefile', 'geopackage'];
-
-const DRIVER: Record<PublishFileType, string> = {
-  geojson: 'GeoJSON',
-  csv: 'CSV',
-  shapefile: 'ESRI Shapefile',
-  geopackage: 'GPKG',
-};
-/** Read by the worker's start-up check (src/gdal-check.ts). */
-export const PUBLISH_DRIVERS: Readonly<Record<PublishFileType, string>> = DRIVER;
-
-export const FORMAT_LABEL: Record<PublishFileType, string> = {
-  geojson: 'GeoJSON',
-  csv: 'CSV',
-  shapefile: 'zipped shapefile',
-  geopackage: 'GeoPackage',
-};
+export type { PublishFileType } from './file-types';
 
 function driver(type: PublishFileType): gdal.Driver {
-  const d = gdal.drivers.get(DRIVER[type]);
-  if (!d) throw new Error(`GDAL was built without the ${DRIVER[type]} driver.`);
+  const name = PUBLISH_FILE_TYPES[type].driver;
+  const d = gdal.drivers.get(name);
+  if (!d) throw new Error(`GDAL was built without the ${name} driver.`);
   return d;
 }
 

@@ -32,17 +32,24 @@ export interface WhereOptions {
 
 export const WHERE_LIMITS = { maxLength: 10_000, maxDepth: 100, maxInList: 1_000 } as const;
 
-/** Parses and checks a clause against the layer's fields; returns the typed tree. */
-export function parseWhere(where: string, fields: WhereField[], opts: WhereOptions = {}): WhereNode {
+/**
+ * Parses a clause without looking at any layer: the tree a job stores, so what runs later is what was validated
+ * (checkTree resolves its fields against the layer as it is then).
+ */
+export function parseWhereTree(where: string, opts: WhereOptions = {}): WhereNode {
   if (typeof where !== 'string') throw whereError('The where clause must be text');
   const maxLength = opts.maxLength ?? WHERE_LIMITS.maxLength;
   // Checked before anything else looks at the text, so huge inputs cost nothing.
   if (where.length > maxLength) throw whereError(`The where clause is longer than ${maxLength} characters`);
-  const tree = parseTokens(tokenize(where), {
+  return parseTokens(tokenize(where), {
     maxDepth: opts.maxDepth ?? WHERE_LIMITS.maxDepth,
     maxInList: opts.maxInList ?? WHERE_LIMITS.maxInList,
   });
-  return checkTree(tree, fields);
+}
+
+/** Parses and checks a clause against the layer's fields; returns the typed tree. */
+export function parseWhere(where: string, fields: WhereField[], opts: WhereOptions = {}): WhereNode {
+  return checkTree(parseWhereTree(where, opts), fields);
 }
 
 /** A Postgres boolean expression; every literal is bound through `p.add()` with an explicit cast. */
@@ -65,6 +72,11 @@ export function compileWhere(where: string, fields: WhereField[], p: SqlParams, 
  */
 export function renderWhereSql(where: string, fields: WhereField[], opts: WhereOptions = {}): string {
   return renderSql(parseWhere(where, fields, opts), inlineSink, opts.alias);
+}
+
+/** renderWhereSql for a tree from parseWhereTree, checked against the fields now. */
+export function renderWhereTreeSql(tree: WhereNode, fields: WhereField[], alias?: string): string {
+  return renderSql(checkTree(tree, fields), inlineSink, alias);
 }
 
 const SAFE_NUMBER = /^-?\d+(\.\d+)?(e[+-]\d+)?$/;

@@ -1,0 +1,72 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG } from '../core/config/config.module';
+import { AppConfig } from '../core/config/env';
+import { gdalPgConnection } from '../core/database/gdal-pg';
+import { InvalidInputError } from '../core/errors/invalid-input';
+import { PermanentJobError } from '../core/jobs/failure';
+import { defineJob, JobContext, JobHandler, JobOutcome } from '../core/jobs/job-contract';
+import { FeaturesRepository } from '../features/features.repository';
+import { checkLayers, exportJobParams, ExportJobParams } from './export-parameters';
+import { ExportWriteError } from './writer/errors';
+import type { ExportLayerSource } from './writer/types';
+
+/**
+ * An export: the layers of a hosted feature service written to one file, which becomes the result item's data.
+ * The API creates the result item and this job together (ExportService); the worker runs ExportJobHandler.
+ */
+export const ExportJob = defineJob<ExportJobParams>({
+  type: 'export',
+  queue: 'export',
+  params: exportJobParams,
+  cancelPollMs: 2000,
+  // Limits the format cannot hold, data the target SR cannot take, layers or fields gone: the user's to fix.
+  permanent: (e) => e instanceof ExportWriteError || e instanceof InvalidInputError,
+  handler: () => ExportJobHandler,
+});
+
+@Injectable()
+export class ExportJobHandler implements JobHandler<ExportJobParams> {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly features: FeaturesRepository,
+  ) {}
+
+  async run(p: ExportJobParams, ctx: JobContext): Promise<JobOutcome> {
+    const layers = await this.sources(p);
+    // Loaded on the first export only: the API reads this file for the declaration above and never loads GDAL.
+    const { writeExport } = await import('./writer/write-export');
+    const file = await writeExport({
+      format: p.format,
+      layers,
+      target: p.targetSR,
+      pg: gdalPgConnection(this.config.databaseUrl),
+      workDir: await ctx.workDir(),
+      baseName: p.title,
+      signal: ctx.signal,
+      zipLevel: this.config.exportZipLevel,
+      sessionName: ctx.sessionName('export'),
+      onProgress: (e) => ctx.progress(e.overall, `(layer ${e.layerIndex + 1} of ${e.layerCount}) ${e.message}`.trim()),
+    });
+    return { file };
+  }
+
+  /** The layers as they are now, checked again by the spec the request passed. */
+  private async sources(p: ExportJobParams): Promise<ExportLayerSource[]> {
+    const service = await this.features.findServiceByItem(p.serviceItemId);
+    if (!service) throw new PermanentJobError('The feature service no longer exists.');
+    const checked = checkLayers(p.layers, p.format, await this.features.layers(p.serviceItemId), 'job');
+    return checked.map(({ params: l, layer, whereSql }) => ({
+      id: layer.layer_id,
+      name: layer.name,
+      schema: service.schema_name,
+      table: layer.table_name,
+      fields: layer.fields,
+      geometryType: layer.geometry_type,
+      srid: layer.srid,
+      where: whereSql,
+      includeGeometry: l.includeGeometry,
+      xColumnName: l.xColumnName,
+      yColumnName: l.yColumnName,
+    }));
+  }
+}

@@ -1,0 +1,28 @@
+/**
+ * The rule for the x/y column names of a point layer written as CSV or Excel, in one place: the export request is
+ * checked with it when it arrives and the writer applies it again to what it writes.
+ */
+export const DEFAULT_XY: readonly [string, string] = ['x', 'y'];
+
+/** A plain identifier: it reads back unchanged in every spreadsheet and GIS, and needs no quoting in SQL. */
+const COLUMN = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
+
+/** The names to write (trimmed, defaults filled in), or what is wrong with them. */
+export function xyColumnNames(
+  fieldNames: readonly string[],
+  xColumnName?: string,
+  yColumnName?: string,
+): { names: [string, string] } | { problem: string } {
+  const x = xColumnName?.trim() || DEFAULT_XY[0];
+  const y = yColumnName?.trim() || DEFAULT_XY[1];
+  for (const [k, v] of [
+    ['xColumnName', x],
+    ['yColumnName', y],
+  ] as const) {
+    if (!COLUMN.test(v)) return { problem: `${k} must be a column name of letters, digits and '_' (at most 63), not a digit first.` };
+    if (fieldNames.some((f) => f.toLowerCase() === v.toLowerCase()))
+      return { problem: `${k} '${v}' clashes with a field of the layer; choose another name.` };
+  }
+  if (x.toLowerCase() === y.toLowerCase()) return { problem: `xColumnName and yColumnName must differ (both are '${x}').` };
+  return { names: [x, y] };
+}
