@@ -29,8 +29,8 @@ const SORT_COLUMN: Record<SortSpec['field'], string> = {
 };
 
 /**
- * The owner of the items table: every other module creates, settles or deletes items through these methods (the
- * sharing statement's access update is the one exception, composed in SQL from item-sql.ts for its single round trip).
+ * The owner of the items table: every other module creates, settles or deletes items through these methods, and the
+ * sharing statement embeds the access update written in item-sql.ts (its single round trip is worth keeping).
  */
 @Injectable()
 export class ContentRepository implements ResultItems {

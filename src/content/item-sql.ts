@@ -12,6 +12,21 @@ export const ITEM_COLUMNS = `
 
 export const ITEM_FROM = `items i JOIN users u ON u.id = i.owner_id`;
 
+/**
+ * The items table's access write, for the sharing statement to embed as a CTE (its single round trip is what keeps
+ * a 1,000-item share at a fixed statement count). `everyone` and `org` are bound boolean parameters (NULL: leave
+ * as is); `targets` names a relation of (id, for_owner) rows: only items the caller acts for as owner change.
+ */
+export function itemAccessUpdateSql(everyone: string, org: string, targets: string): string {
+  return `UPDATE items i SET
+            access = CASE WHEN COALESCE(${everyone}::boolean, i.access = 'public') THEN 'public'
+                          WHEN COALESCE(${org}::boolean, i.access IN ('org','public')) THEN 'org'
+                          ELSE 'private' END,
+            modified = now()
+           FROM ${targets} WHERE ${targets}.id = i.id AND ${targets}.for_owner
+             AND (${everyone}::boolean IS NOT NULL OR ${org}::boolean IS NOT NULL)`;
+}
+
 export interface ItemRow {
   id: string;
   owner: string;

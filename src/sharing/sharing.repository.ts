@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { Caller } from '../core/auth/caller';
 import { SqlParams } from '../core/database/sql-params';
-import { visibleSql } from '../content/item-sql';
+import { itemAccessUpdateSql, visibleSql } from '../content/item-sql';
 
 export interface ShareChange {
   caller: Caller;
@@ -124,15 +124,7 @@ export class SharingRepository {
           SELECT item_id, group_id FROM pairs WHERE allowed
           ON CONFLICT DO NOTHING
         ),
-        acc AS (
-          UPDATE items i SET
-            access = CASE WHEN COALESCE(${everyone}::boolean, i.access = 'public') THEN 'public'
-                          WHEN COALESCE(${orgFlag}::boolean, i.access IN ('org','public')) THEN 'org'
-                          ELSE 'private' END,
-            modified = now()
-           FROM it WHERE it.id = i.id AND it.for_owner
-             AND (${everyone}::boolean IS NOT NULL OR ${orgFlag}::boolean IS NOT NULL)
-        )
+        acc AS (${itemAccessUpdateSql(everyone, orgFlag, 'it')})
         ${OUTCOME}`;
       return m.query(sql, p.values);
     });
