@@ -1,10 +1,10 @@
-import { Controller, Post, Req, Res } from '@nestjs/common';
+import { Controller, Param, Post, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { Caller } from '../core/auth/caller';
 import { Errors } from '../core/errors/arcgis-error';
 import { ArcgisRequest } from '../core/http/arcgis-request';
 import { CurrentCaller, Operation, OptionalCaller, Public, RawResponse } from '../core/http/decorators';
-import { itemIdParam, usernameParam } from '../core/http/id-params';
+import { ItemIdPipe, OwnerItem, OwnerItemPipe, UsernamePipe } from '../core/http/id-params';
 import { Params } from '../core/http/params.decorator';
 import { AddItemDto, PageDto, SearchDto, StatusDto } from './content.dto';
 import { ContentService } from './content.service';
@@ -20,34 +20,37 @@ export class ContentController {
   constructor(private readonly content: ContentService) {}
 
   @Post('content/users/:owner/addItem')
-  addItem(@CurrentCaller() caller: Caller, @Req() req: ArcgisRequest, @Params(AddItemDto) p: AddItemDto) {
-    return this.content.addItem(caller, usernameParam(req.params.owner as string), p, req.uploadedFile);
+  addItem(
+    @CurrentCaller() caller: Caller,
+    @Param('owner', UsernamePipe) owner: string,
+    @Req() req: ArcgisRequest,
+    @Params(AddItemDto) p: AddItemDto,
+  ) {
+    return this.content.addItem(caller, owner, p, req.uploadedFile);
   }
 
   @Post('content/users/:owner/:folder/addItem')
-  addItemInFolder(@Req() req: ArcgisRequest) {
-    throw Errors.badRequest('Folder does not exist.', [
-      `No folder '${String(req.params.folder).slice(0, 64)}'; add items to the root folder.`,
-    ]);
+  addItemInFolder(@Param('folder') folder: string) {
+    throw Errors.badRequest('Folder does not exist.', [`No folder '${folder.slice(0, 64)}'; add items to the root folder.`]);
   }
 
   @Operation('content/users/:owner')
-  userContent(@CurrentCaller() caller: Caller, @Req() req: ArcgisRequest, @Params(PageDto) page: PageDto) {
-    return this.content.userContent(caller, usernameParam(req.params.owner as string), page);
+  userContent(@CurrentCaller() caller: Caller, @Param('owner', UsernamePipe) owner: string, @Params(PageDto) page: PageDto) {
+    return this.content.userContent(caller, owner, page);
   }
 
   @Public()
   @Operation('content/items/:id')
-  item(@OptionalCaller() caller: Caller | undefined, @Req() req: ArcgisRequest) {
-    return this.content.item(caller, itemIdParam(req.params.id as string));
+  item(@OptionalCaller() caller: Caller | undefined, @Param('id', ItemIdPipe) id: string) {
+    return this.content.item(caller, id);
   }
 
   /** Files stream with their type and name whatever `f` says, as ArcGIS does; JSON data goes back as stored. */
   @Public()
   @RawResponse()
   @Operation('content/items/:id/data')
-  async data(@OptionalCaller() caller: Caller | undefined, @Req() req: ArcgisRequest, @Res() res: Response) {
-    const data = await this.content.data(caller, itemIdParam(req.params.id as string));
+  async data(@OptionalCaller() caller: Caller | undefined, @Param('id', ItemIdPipe) id: string, @Res() res: Response) {
+    const data = await this.content.data(caller, id);
     if (data.kind === 'file') {
       res.status(200).set({
         'Content-Type': data.contentType,
@@ -64,13 +67,13 @@ export class ContentController {
   }
 
   @Post('content/users/:owner/items/:id/delete')
-  delete(@CurrentCaller() caller: Caller, @Req() req: ArcgisRequest) {
-    return this.content.deleteItem(caller, usernameParam(req.params.owner as string), itemIdParam(req.params.id as string));
+  delete(@CurrentCaller() caller: Caller, @Param(OwnerItemPipe) { owner, id }: OwnerItem) {
+    return this.content.deleteItem(caller, owner, id);
   }
 
   @Operation('content/users/:owner/items/:id/status')
-  status(@CurrentCaller() caller: Caller, @Req() req: ArcgisRequest, @Params(StatusDto) p: StatusDto) {
-    return this.content.status(caller, usernameParam(req.params.owner as string), itemIdParam(req.params.id as string), p);
+  status(@CurrentCaller() caller: Caller, @Param(OwnerItemPipe) { owner, id }: OwnerItem, @Params(StatusDto) p: StatusDto) {
+    return this.content.status(caller, owner, id, p);
   }
 
   @Public()

@@ -1,18 +1,15 @@
-import { Controller, Inject, Post, Req } from '@nestjs/common';
+import { Controller, Inject, Param, Post, Req } from '@nestjs/common';
 import { Caller } from '../core/auth/caller';
 import { APP_CONFIG } from '../core/config/config.module';
 import { AppConfig } from '../core/config/env';
 import { ArcgisRequest, publicRoot } from '../core/http/arcgis-request';
 import { CurrentCaller, Formats, Operation, OptionalCaller, Public } from '../core/http/decorators';
-import { usernameParam } from '../core/http/id-params';
+import { UsernamePipe } from '../core/http/id-params';
 import { Params } from '../core/http/params.decorator';
 import { EditsService } from './edits.service';
 import { AddToDefinitionDto, CreateServiceDto, DeleteFromDefinitionDto, EditsDto, QueryDto } from './features.dto';
 import { FeaturesService } from './features.service';
 import { QueryService } from './query.service';
-
-const svc = (req: ArcgisRequest) => String(req.params.name);
-const lyr = (req: ArcgisRequest) => String(req.params.layerId);
 
 @Controller('sharing/rest/content/users/:owner')
 export class CreateServiceController {
@@ -22,14 +19,22 @@ export class CreateServiceController {
   ) {}
 
   @Post('createService')
-  create(@CurrentCaller() caller: Caller, @Req() req: ArcgisRequest, @Params(CreateServiceDto) p: CreateServiceDto) {
-    return this.features.createService(caller, usernameParam(String(req.params.owner)), p, publicRoot(req, this.config));
+  create(
+    @CurrentCaller() caller: Caller,
+    @Param('owner', UsernamePipe) owner: string,
+    @Req() req: ArcgisRequest,
+    @Params(CreateServiceDto) p: CreateServiceDto,
+  ) {
+    return this.features.createService(caller, owner, p, publicRoot(req, this.config));
   }
 }
 
 /**
  * Hosted services under {CONTEXT_PATH}/arcgis/rest: the client takes what precedes /rest/services as the server root, so
  * services at the host root would send it to `//rest/info`.
+ *
+ * `:layerId` has no pipe: it is checked once the service is known to be readable, so a caller who may not see the
+ * service learns nothing about its layers, and "Layer does not exist." names the service as it is stored.
  */
 @Controller('arcgis/rest/services/:name/FeatureServer')
 export class FeatureServerController {
@@ -41,52 +46,77 @@ export class FeatureServerController {
 
   @Public()
   @Operation('')
-  service(@OptionalCaller() caller: Caller | undefined, @Req() req: ArcgisRequest) {
-    return this.features.serviceInfo(caller, svc(req));
+  service(@OptionalCaller() caller: Caller | undefined, @Param('name') name: string) {
+    return this.features.serviceInfo(caller, name);
   }
 
   /** Declared before ':layerId' so 'layers' is not read as a layer id. */
   @Public()
   @Operation('layers')
-  layers(@OptionalCaller() caller: Caller | undefined, @Req() req: ArcgisRequest) {
-    return this.features.allLayerInfo(caller, svc(req));
+  layers(@OptionalCaller() caller: Caller | undefined, @Param('name') name: string) {
+    return this.features.allLayerInfo(caller, name);
   }
 
   @Public()
   @Operation(':layerId')
-  layer(@OptionalCaller() caller: Caller | undefined, @Req() req: ArcgisRequest) {
-    return this.features.layerInfo(caller, svc(req), lyr(req));
+  layer(@OptionalCaller() caller: Caller | undefined, @Param('name') name: string, @Param('layerId') layerId: string) {
+    return this.features.layerInfo(caller, name, layerId);
   }
 
   @Public()
   @Formats('geojson')
   @Operation(':layerId/query')
-  query(@OptionalCaller() caller: Caller | undefined, @Req() req: ArcgisRequest, @Params(QueryDto) p: QueryDto) {
-    return this.queries.query(caller, svc(req), lyr(req), p);
+  query(
+    @OptionalCaller() caller: Caller | undefined,
+    @Param('name') name: string,
+    @Param('layerId') layerId: string,
+    @Params(QueryDto) p: QueryDto,
+  ) {
+    return this.queries.query(caller, name, layerId, p);
   }
 
   @Public()
   @Post(':layerId/addFeatures')
-  add(@OptionalCaller() caller: Caller | undefined, @Req() req: ArcgisRequest, @Params(EditsDto) p: EditsDto) {
-    return this.edits.addFeatures(caller, svc(req), lyr(req), p);
+  add(
+    @OptionalCaller() caller: Caller | undefined,
+    @Param('name') name: string,
+    @Param('layerId') layerId: string,
+    @Params(EditsDto) p: EditsDto,
+  ) {
+    return this.edits.addFeatures(caller, name, layerId, p);
   }
 
   @Public()
   @Post(':layerId/updateFeatures')
-  update(@OptionalCaller() caller: Caller | undefined, @Req() req: ArcgisRequest, @Params(EditsDto) p: EditsDto) {
-    return this.edits.updateFeatures(caller, svc(req), lyr(req), p);
+  update(
+    @OptionalCaller() caller: Caller | undefined,
+    @Param('name') name: string,
+    @Param('layerId') layerId: string,
+    @Params(EditsDto) p: EditsDto,
+  ) {
+    return this.edits.updateFeatures(caller, name, layerId, p);
   }
 
   @Public()
   @Post(':layerId/deleteFeatures')
-  delete(@OptionalCaller() caller: Caller | undefined, @Req() req: ArcgisRequest, @Params(EditsDto) p: EditsDto) {
-    return this.edits.deleteFeatures(caller, svc(req), lyr(req), p);
+  delete(
+    @OptionalCaller() caller: Caller | undefined,
+    @Param('name') name: string,
+    @Param('layerId') layerId: string,
+    @Params(EditsDto) p: EditsDto,
+  ) {
+    return this.edits.deleteFeatures(caller, name, layerId, p);
   }
 
   @Public()
   @Post(':layerId/applyEdits')
-  applyEdits(@OptionalCaller() caller: Caller | undefined, @Req() req: ArcgisRequest, @Params(EditsDto) p: EditsDto) {
-    return this.edits.applyEdits(caller, svc(req), lyr(req), p);
+  applyEdits(
+    @OptionalCaller() caller: Caller | undefined,
+    @Param('name') name: string,
+    @Param('layerId') layerId: string,
+    @Params(EditsDto) p: EditsDto,
+  ) {
+    return this.edits.applyEdits(caller, name, layerId, p);
   }
 }
 
@@ -96,18 +126,18 @@ export class FeatureAdminController {
 
   @Public()
   @Post('addToDefinition')
-  add(@OptionalCaller() caller: Caller | undefined, @Req() req: ArcgisRequest, @Params(AddToDefinitionDto) p: AddToDefinitionDto) {
-    return this.features.addToDefinition(caller, svc(req), p);
+  add(@OptionalCaller() caller: Caller | undefined, @Param('name') name: string, @Params(AddToDefinitionDto) p: AddToDefinitionDto) {
+    return this.features.addToDefinition(caller, name, p);
   }
 
   @Public()
   @Post('deleteFromDefinition')
   remove(
     @OptionalCaller() caller: Caller | undefined,
-    @Req() req: ArcgisRequest,
+    @Param('name') name: string,
     @Params(DeleteFromDefinitionDto) p: DeleteFromDefinitionDto,
   ) {
-    return this.features.deleteFromDefinition(caller, svc(req), p);
+    return this.features.deleteFromDefinition(caller, name, p);
   }
 }
 

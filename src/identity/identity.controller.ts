@@ -1,4 +1,4 @@
-import { Controller, Get, Inject, Post, Req, Res } from '@nestjs/common';
+import { Controller, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { Caller } from '../core/auth/caller';
 import { APP_CONFIG } from '../core/config/config.module';
@@ -6,7 +6,7 @@ import { AppConfig } from '../core/config/env';
 import { Errors } from '../core/errors/arcgis-error';
 import { ArcgisRequest, publicRoot } from '../core/http/arcgis-request';
 import { CurrentCaller, Operation, OptionalCaller, Public } from '../core/http/decorators';
-import { usernameParam } from '../core/http/id-params';
+import { UsernamePipe } from '../core/http/id-params';
 import { Params } from '../core/http/params.decorator';
 import { CreateRoleDto, CreateUserDto, GenerateTokenDto, RevokeTokenDto, SetPrivilegesDto, UpdateUserRoleDto } from './identity.dto';
 import { readToken } from './auth.guard';
@@ -58,8 +58,8 @@ export class IdentityController {
 
   @Public()
   @Operation('community/users/:username')
-  user(@OptionalCaller() caller: Caller | undefined, @Req() req: ArcgisRequest) {
-    return this.identity.user(caller, usernameParam(req.params.username as string));
+  user(@OptionalCaller() caller: Caller | undefined, @Param('username', UsernamePipe) username: string) {
+    return this.identity.user(caller, username);
   }
 
   @Public()
@@ -74,8 +74,8 @@ export class IdentityController {
   }
 
   @Post('portals/self/roles/:roleId/setPrivileges')
-  setPrivileges(@CurrentCaller() caller: Caller, @Req() req: ArcgisRequest, @Params(SetPrivilegesDto) p: SetPrivilegesDto) {
-    return this.identity.setPrivileges(caller, req.params.roleId as string, p.privileges);
+  setPrivileges(@CurrentCaller() caller: Caller, @Param('roleId') roleId: string, @Params(SetPrivilegesDto) p: SetPrivilegesDto) {
+    return this.identity.setPrivileges(caller, roleId, p.privileges);
   }
 
   @Post('portals/self/updateUserRole')

@@ -1198,6 +1198,10 @@ describe('bad input on every route', () => {
         path: () => `content/users/${ghost}/items/${fx.itemId}/delete`,
         want: () => ({ code: 400, messageCode: 'COM_0019', detail: ghost }),
       },
+      'delete: owner and item id both malformed → the owner is named first, as the URL nests them': {
+        path: () => `content/users/bad!!/items/${notHex}/delete`,
+        want: () => ({ code: 400, messageCode: 'COM_0019', detail: 'bad!!' }),
+      },
       'status: jobType=foo': {
         method: 'GET',
         path: () => `content/users/${o()}/items/${fx.itemId}/status`,

@@ -39,3 +39,17 @@ const pipe = (check: (value: string) => string): PipeTransform<string, string> =
 export const ItemIdPipe = pipe(itemIdParam);
 export const GroupIdPipe = pipe(groupIdParam);
 export const UsernamePipe = pipe(usernameParam);
+
+export interface OwnerItem {
+  owner: string;
+  id: string;
+}
+
+/**
+ * `@Param(OwnerItemPipe) { owner, id }` for `users/:owner/items/:id` routes: one pipe, so the owner is checked before
+ * the item as the URL nests them. Two `@Param` pipes would run in reverse order of declaration (TypeScript applies
+ * parameter decorators last to first), naming a bad item id where a bad owner should come first.
+ */
+export const OwnerItemPipe: PipeTransform<Record<string, string>, OwnerItem> = {
+  transform: (params) => ({ owner: usernameParam(params.owner), id: itemIdParam(params.id) }),
+};
