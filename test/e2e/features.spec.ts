@@ -275,6 +275,36 @@ describe('hosted feature services', () => {
     expect(tiny.body.error.details[0]).toContain('years 1 to 9999');
   });
 
+  it('adds all of a definition or none of it: a layer id clash leaves no layer or table behind', async () => {
+    const s = await newService();
+    const admin = s.url.replace('/rest/services/', '/rest/admin/services/');
+    const layer = (id: number, name: string) => ({ id, name, geometryType: 'esriGeometryPoint', fields: FIELDS });
+    for (const layers of [
+      [layer(5, 'A'), layer(5, 'B')],
+      [layer(6, 'C'), layer(0, 'D')],
+    ]) {
+      const r = await post(admin, 'addToDefinition', { addToDefinition: JSON.stringify({ layers }) }, pub.token);
+      expect(r.body.error).toMatchObject({
+        code: 400,
+        message: 'Invalid layer definition.',
+        details: [expect.stringMatching(/^Layer id \d is already in use\.$/)],
+      });
+    }
+    expect((await get(s.url, '', {}, pub.token)).body.layers.map((l: { id: number }) => l.id)).toEqual([0]);
+    const tables = await t.db.query(`SELECT tablename FROM pg_tables WHERE schemaname = $1 ORDER BY 1`, [`svc_${s.itemId}`]);
+    expect(tables.map((r: { tablename: string }) => r.tablename)).toEqual(['l0']);
+  });
+
+  it('refuses U+0000 in JSON parameters, which PostgreSQL cannot store', async () => {
+    const r = await post(
+      t.base,
+      `content/users/${pub.username}/createService`,
+      { createParameters: JSON.stringify({ name: uniq('svc'), serviceDescription: 'a\u0000b' }), outputType: 'featureService' },
+      pub.token,
+    );
+    expect(r.body.error).toMatchObject({ code: 400, message: "'createParameters' holds the character U+0000, which cannot be stored." });
+  });
+
   it('answers rest/info for the token flow and exchanges a token for a server', async () => {
     const info = (await post(t.root, 'arcgis/rest/info', {})).body;
     expect(info).toEqual({
