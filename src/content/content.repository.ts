@@ -122,6 +122,14 @@ export class ContentRepository implements ResultItems {
         return `(NOT ${this.searchSql(node.node, p)})`;
       case 'term':
         return this.termSql(node.field, node.value, p);
+      case 'range': {
+        const col = `i.${node.field}`;
+        const ends = [
+          node.from === null ? null : `${col} ${node.inclusive[0] ? '>=' : '>'} to_timestamp(${p.add(node.from)}::float8 / 1000)`,
+          node.to === null ? null : `${col} ${node.inclusive[1] ? '<=' : '<'} to_timestamp(${p.add(node.to)}::float8 / 1000)`,
+        ].filter((e) => e !== null);
+        return ends.length ? `(${ends.join(' AND ')})` : 'TRUE';
+      }
     }
   }
 

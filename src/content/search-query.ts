@@ -1,8 +1,9 @@
 import { Errors } from '../core/errors/arcgis-error';
 
-/** Parsed form of the portal search `q`: terms joined by AND / OR / NOT with parentheses. */
+/** Parsed form of the portal search `q`: terms and date ranges joined by AND / OR / NOT (or `-`) with parentheses. */
 export type SearchNode =
   | { kind: 'term'; field: SearchField | null; value: string }
+  | { kind: 'range'; field: RangeField; from: number | null; to: number | null; inclusive: [boolean, boolean] }
   | { kind: 'and' | 'or'; left: SearchNode; right: SearchNode }
   | { kind: 'not'; node: SearchNode };
 
@@ -22,7 +23,14 @@ export const SEARCH_FIELDS = [
 ] as const;
 export type SearchField = (typeof SEARCH_FIELDS)[number];
 
-type Token = { t: 'word'; v: string; quoted: boolean } | { t: 'colon' | 'lp' | 'rp' };
+/** Fields that take `[a TO b]` (inclusive) or `{a TO b}` (exclusive) ranges, in epoch milliseconds; `*` leaves an end open. */
+export const RANGE_FIELDS = ['created', 'modified'] as const;
+export type RangeField = (typeof RANGE_FIELDS)[number];
+
+type Token =
+  | { t: 'word'; v: string; quoted: boolean }
+  | { t: 'range'; lo: string; hi: string; inclusive: [boolean, boolean] }
+  | { t: 'colon' | 'lp' | 'rp' | 'neg' };
 
 const MAX_Q = 2048;
 const MAX_TERMS = 100;
@@ -42,6 +50,18 @@ function tokenize(q: string): Token[] {
     } else if (c === ')') {
       out.push({ t: 'rp' });
       i++;
+    } else if (c === '-' && /\S/.test(q[i + 1] ?? ' ') && (i === 0 || /[\s(]/.test(q[i - 1]))) {
+      // Lucene's prohibit operator, as SearchQueryBuilder users and people type it: `-type:"Web Map"`.
+      out.push({ t: 'neg' });
+      i++;
+    } else if (c === '[' || c === '{') {
+      const close = q.slice(i + 1).search(/[\]}]/);
+      if (close < 0) throw invalid(`Unterminated range at position ${i + 1}.`);
+      const end = i + 1 + close;
+      const m = /^\s*(\S+)\s+TO\s+(\S+)\s*$/i.exec(q.slice(i + 1, end));
+      if (!m) throw invalid(`A range is written [from TO to] (at position ${i + 1}).`);
+      out.push({ t: 'range', lo: m[1], hi: m[2], inclusive: [c === '[', q[end] === ']'] });
+      i = end + 1;
     } else if (c === '"') {
       const end = q.indexOf('"', i + 1);
       if (end < 0) throw invalid(`Unterminated quote at position ${i + 1}.`);
@@ -49,12 +69,19 @@ function tokenize(q: string): Token[] {
       i = end + 1;
     } else {
       let j = i;
-      while (j < q.length && !/[\s:()"]/.test(q[j])) j++;
+      while (j < q.length && !/[\s:()"[\]{}]/.test(q[j])) j++;
       out.push({ t: 'word', v: q.slice(i, j), quoted: false });
       i = j;
     }
   }
   return out;
+}
+
+/** One end of a date range: epoch milliseconds (what SearchQueryBuilder sends for dates), or `*` for an open end. */
+function epoch(v: string): number | null {
+  if (v === '*') return null;
+  if (!/^-?\d{1,15}$/.test(v)) throw invalid(`'${v.slice(0, 32)}' is not a date in epoch milliseconds.`);
+  return Number(v);
 }
 
 function invalid(detail: string) {
@@ -89,7 +116,7 @@ export function parseSearchQuery(q: string): SearchNode {
   const parseUnary = (): SearchNode => {
     const tok = toks[pos];
     if (!tok) throw invalid('The query ends where a search term was expected.');
-    if (isOp(tok, 'NOT')) {
+    if (isOp(tok, 'NOT') || tok.t === 'neg') {
       pos++;
       return { kind: 'not', node: parseUnary() };
     }
@@ -100,11 +127,19 @@ export function parseSearchQuery(q: string): SearchNode {
       pos++;
       return inner;
     }
+    if (tok.t === 'range') throw invalid('A range needs a field: created:[from TO to] or modified:[from TO to].');
     if (tok.t !== 'word') throw invalid(`Unexpected '${tok.t === 'colon' ? ':' : ')'}'.`);
     if (++terms > MAX_TERMS) throw invalid(`More than ${MAX_TERMS} search terms.`);
     pos++;
     if (toks[pos]?.t === 'colon' && !tok.quoted) {
       const field = tok.v.toLowerCase();
+      const next = toks[pos + 1];
+      if (next?.t === 'range') {
+        if (!(RANGE_FIELDS as readonly string[]).includes(field))
+          throw invalid(`'${tok.v}' takes no range; ranges apply to ${RANGE_FIELDS.join(' and ')} (epoch milliseconds).`);
+        pos += 2;
+        return { kind: 'range', field: field as RangeField, from: epoch(next.lo), to: epoch(next.hi), inclusive: next.inclusive };
+      }
       if (!(SEARCH_FIELDS as readonly string[]).includes(field)) {
         throw invalid(`Unknown search field '${tok.v}'. Supported fields: ${SEARCH_FIELDS.join(', ')}.`);
       }

@@ -17,6 +17,7 @@ import {
   isItemSharedWithGroup,
   removeItem,
   searchItems,
+  SearchQueryBuilder,
   setItemAccess,
   shareItemWithGroup,
   unshareItemWithGroup,
@@ -207,6 +208,47 @@ describe('@esri/arcgis-rest-js 4.10.2 against the portal', () => {
 
       // Someone else in the org cannot see these private items through search.
       expect((await searchItems({ q: `owner: ${owner.username}`, authentication: auth })).total).toBe(0);
+
+      // What SearchQueryBuilder writes: a created range in epoch ms, negation, groups; sorted and paged one by one.
+      const [{ created: madeAt }] = await t.db.query(`SELECT min(created) AS created FROM items WHERE id = ANY($1)`, [[map, csv]]);
+      const since = new Date(madeAt).getTime() - 1;
+      const built = (b: SearchQueryBuilder) => b.toParam();
+      const inRange = built(
+        new SearchQueryBuilder()
+          .match(owner.username)
+          .in('owner')
+          .and()
+          .from(since)
+          .to(Date.now() + 60_000)
+          .in('created'),
+      );
+      const page1 = await searchItems({ q: inRange, sortField: 'title', sortOrder: 'desc', num: 1, authentication: owner.auth });
+      expect(page1).toMatchObject({ total: 2, start: 1, num: 1, nextStart: 2 });
+      const page2 = await searchItems({ q: inRange, sortField: 'title', sortOrder: 'desc', num: 1, start: 2, authentication: owner.auth });
+      expect(page2).toMatchObject({ total: 2, start: 2, nextStart: -1 });
+      const titles = [...page1.results, ...page2.results].map((i) => i.title);
+      expect(titles).toEqual([...titles].sort().reverse());
+      const before = built(new SearchQueryBuilder().match(owner.username).in('owner').and().from(1).to(since).in('created'));
+      expect((await searchItems({ q: before, authentication: owner.auth })).total).toBe(0);
+      const notCsv = built(new SearchQueryBuilder().match(owner.username).in('owner').not().match('CSV').in('type'));
+      expect((await searchItems({ q: notCsv, authentication: owner.auth })).results.map((i) => i.id)).toEqual([map]);
+      expect(
+        (await searchItems({ q: `owner:${owner.username} -type:"Web Map"`, authentication: owner.auth })).results.map((i) => i.id),
+      ).toEqual([csv]);
+      const grouped = built(
+        new SearchQueryBuilder()
+          .match(owner.username)
+          .in('owner')
+          .and()
+          .startGroup()
+          .match('CSV')
+          .in('type')
+          .or()
+          .match('Web Map')
+          .in('type')
+          .endGroup(),
+      );
+      expect((await searchItems({ q: grouped, authentication: owner.auth })).total).toBe(2);
 
       const content = await getUserContent({ owner: owner.username, authentication: owner.auth });
       expect(content).toMatchObject({ username: owner.username, total: 2, start: 1, nextStart: -1 });

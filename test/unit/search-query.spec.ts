@@ -26,6 +26,30 @@ describe('parseSearchQuery', () => {
     });
   });
 
+  it('parses date ranges (inclusive, exclusive, open) and Lucene negation, as SearchQueryBuilder writes them', () => {
+    expect(parseSearchQuery('type:"Web Map" AND created:[1000 TO 2000] NOT type:Dashboard')).toEqual({
+      kind: 'and',
+      left: {
+        kind: 'and',
+        left: { kind: 'term', field: 'type', value: 'Web Map' },
+        right: { kind: 'range', field: 'created', from: 1000, to: 2000, inclusive: [true, true] },
+      },
+      right: { kind: 'not', node: { kind: 'term', field: 'type', value: 'Dashboard' } },
+    });
+    expect(parseSearchQuery('modified:{* TO 5}')).toEqual({
+      kind: 'range',
+      field: 'modified',
+      from: null,
+      to: 5,
+      inclusive: [false, false],
+    });
+    expect(parseSearchQuery('-type:CSV a-b')).toEqual({
+      kind: 'and',
+      left: { kind: 'not', node: { kind: 'term', field: 'type', value: 'CSV' } },
+      right: { kind: 'term', field: null, value: 'a-b' },
+    });
+  });
+
   it('treats field names case-insensitively', () => {
     expect(parseSearchQuery('TypeKeywords:Data')).toEqual({ kind: 'term', field: 'typekeywords', value: 'Data' });
   });
@@ -39,6 +63,11 @@ describe('parseSearchQuery', () => {
     ['"open', 'Unterminated quote'],
     ['x'.repeat(2049), 'longer than 2048'],
     [Array.from({ length: 101 }, () => 'a').join(' '), 'More than 100 search terms'],
+    ['title:[a TO c]', "'title' takes no range"],
+    ['created:[2020-01-01 TO *]', 'is not a date in epoch milliseconds'],
+    ['created:[1 2]', 'A range is written [from TO to]'],
+    ['created:[1 TO 2', 'Unterminated range'],
+    ['[1 TO 2]', 'A range needs a field'],
   ])('rejects %j with a clear detail', (q, detail) => {
     try {
       parseSearchQuery(q);
