@@ -159,7 +159,13 @@ export function parseExportRequest(
   format: ExportFormat,
   serviceLayers: LayerRow[],
 ): Pick<ExportJobParams, 'layers' | 'targetSR'> {
-  const p = jsonParam<Record<string, unknown>>('exportParameters', raw) ?? {};
+  const p =
+    jsonParam<Record<string, unknown>>(
+      'exportParameters',
+      raw,
+      'object',
+      (e) => new InvalidInputError(e.message, e.reason ? [e.reason] : []),
+    ) ?? {};
   const unknown = Object.keys(p).filter((k) => !['layers', 'targetSR', 'targetSr'].includes(k));
   if (unknown.length) bad(`Unknown properties in 'exportParameters': ${unknown.join(', ')}.`);
   if (p.layers !== undefined && !Array.isArray(p.layers)) bad('\'layers\' must be an array of {"id": n, ...}.');

@@ -1,8 +1,7 @@
-import { Controller, Post, Req } from '@nestjs/common';
+import { Controller, Param, Post } from '@nestjs/common';
 import { Caller } from '../core/auth/caller';
-import { ArcgisRequest } from '../core/http/arcgis-request';
 import { CurrentCaller } from '../core/http/decorators';
-import { usernameParam } from '../core/http/id-params';
+import { UsernamePipe } from '../core/http/id-params';
 import { Params } from '../core/http/params.decorator';
 import { ExportItemDto } from './export.dto';
 import { ExportService } from './export.service';
@@ -12,7 +11,7 @@ export class ExportController {
   constructor(private readonly exports: ExportService) {}
 
   @Post('export')
-  export(@CurrentCaller() caller: Caller, @Req() req: ArcgisRequest, @Params(ExportItemDto) p: ExportItemDto) {
-    return this.exports.export(caller, usernameParam(String(req.params.owner)), p);
+  export(@CurrentCaller() caller: Caller, @Param('owner', UsernamePipe) owner: string, @Params(ExportItemDto) p: ExportItemDto) {
+    return this.exports.export(caller, owner, p);
   }
 }

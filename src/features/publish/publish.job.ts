@@ -7,7 +7,7 @@ import { InvalidInputError } from '../../core/errors/invalid-input';
 import { PermanentJobError } from '../../core/jobs/failure';
 import { defineJob, JobContext, JobHandler, JobOutcome } from '../../core/jobs/job-contract';
 import { FileStore } from '../../core/storage/file-store';
-import { FeaturesRepository } from '../features.repository';
+import { FeaturesRepository, LayerDefinitionError } from '../features.repository';
 import { PublishError } from './errors';
 import { PUBLISH_FILE_TYPES, PublishFileType } from './file-types';
 import { checkZipContents, checkZipDirectory, tooManyFeatures } from './zip-limits';
@@ -49,7 +49,8 @@ export const PublishJob = defineJob<PublishJobParams>({
   params: publishJobParams,
   // A delete also ends the job's sessions at once; the poll catches a cancel between statements.
   cancelPollMs: 500,
-  permanent: (e) => e instanceof PublishError || e instanceof InvalidInputError,
+  // The file's content or the layers it defines: retrying the same file cannot help.
+  permanent: (e) => e instanceof PublishError || e instanceof LayerDefinitionError || e instanceof InvalidInputError,
   handler: () => PublishJobHandler,
 });
 
@@ -92,7 +93,6 @@ export class PublishJobHandler implements JobHandler<PublishJobParams> {
       service,
       sources.map((s) => ({ def: s.definition })),
     );
-    if (typeof added === 'string') throw new PermanentJobError(added);
     const weight = (n: number) => Math.max(1, n);
     const total = sources.reduce((n, s) => n + weight(s.featureCount), 0);
     let done = 0;
