@@ -8,6 +8,7 @@ import { ArcgisExceptionFilter } from './core/errors/arcgis-exception.filter';
 import { FormatInterceptor } from './core/http/format';
 import { entities } from './entities';
 import { ExportModule } from './export/export.module';
+import { DirectoryModule } from './features/directory/directory.module';
 import { FeaturesModule } from './features/features.module';
 import { GroupsModule } from './groups/groups.module';
 import { AuthGuard } from './identity/auth.guard';
@@ -33,6 +34,7 @@ export class AppModule {
         GroupsModule,
         SharingModule,
         FeaturesModule,
+        DirectoryModule,
         ExportModule,
         OpsModule,
       ],

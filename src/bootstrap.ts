@@ -8,6 +8,7 @@ import { AppConfig } from './core/config/env';
 import { arcgisBodyMiddleware } from './core/http/body';
 import { cachePolicy } from './core/http/cache';
 import { corsOptions } from './core/http/cors';
+import { htmlRouting } from './features/directory/html-route';
 import { originOf } from './identity/token-binding';
 import { TokenService } from './identity/token.service';
 import { mountBullBoard } from './ops/bull-board';
@@ -37,6 +38,7 @@ export async function createApi(config: AppConfig, opts: { quiet?: boolean } = {
       ),
     ),
   );
+  app.use(htmlRouting(config.contextPath));
   // Node answers "Expect: 100-continue" itself before any middleware runs, inviting a body the limits may refuse;
   // taking the event over lets the body parser send the 100 only once it means to read (curl expects before 1 MB).
   const server = app.getHttpServer() as Server;

@@ -1,10 +1,12 @@
-import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import { CallHandler, ExecutionContext, Injectable, NestInterceptor, StreamableFile } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Response } from 'express';
 import { map, Observable } from 'rxjs';
 import { Errors } from '../errors/arcgis-error';
 import { ALLOWED_F, ArcgisRequest, isPretty } from './arcgis-request';
 import { NOT_ARCGIS_KEY, RAW_KEY } from './decorators';
+import { HTML_HEADERS, HtmlReply } from './html-reply';
+import { JsonText } from './json-text';
 
 function flag(reflector: Reflector, key: string, ctx: ExecutionContext): boolean {
   return !!reflector.getAllAndOverride<boolean>(key, [ctx.getHandler(), ctx.getClass()]);
@@ -25,7 +27,7 @@ export function assertArcgisRequest(req: ArcgisRequest, allowed: readonly string
   }
 }
 
-/** Writes replies compactly for f=json and indented for f=pjson. */
+/** Writes replies compactly for f=json and indented for f=pjson; a page (f=html, where a route allows it) as HTML. */
 @Injectable()
 export class FormatInterceptor implements NestInterceptor {
   constructor(private readonly reflector: Reflector) {}
@@ -36,7 +38,15 @@ export class FormatInterceptor implements NestInterceptor {
     const res = ctx.switchToHttp().getResponse<Response>();
     return next.handle().pipe(
       map((body) => {
+        // A binary reply (f=pbf) carries its own type and length; Nest writes it as it is.
+        if (body instanceof StreamableFile) return body;
+        if (body instanceof HtmlReply) {
+          res.status(200).set(HTML_HEADERS);
+          return body.html;
+        }
         res.status(200).type('application/json');
+        // f=pjson of a prebuilt reply is rare (people reading it): parsing it back is simpler than re-indenting text.
+        if (body instanceof JsonText) return isPretty(req) ? JSON.stringify(JSON.parse(body.text), null, 2) : body.text;
         return JSON.stringify(body, null, isPretty(req) ? 2 : undefined);
       }),
     );

@@ -1,0 +1,81 @@
+import { HtmlReply } from '../../core/http/html-reply';
+import { html, Html, Links, SafeHtml } from './html';
+
+export interface PageContext {
+  links: Links;
+  /** The signed-in user's name, when the page was opened with a token. */
+  username?: string;
+  /** The public path of this page (without query), for the page's own JSON link. */
+  path: string;
+}
+
+export interface Crumb {
+  label: string;
+  path: string;
+}
+
+/** The shell every directory page shares: one stylesheet, no script unless the page names one (the map preview). */
+export function page(
+  ctx: PageContext,
+  o: { title: string; crumbs: Crumb[]; body: Html; json?: boolean; styles?: string[]; scripts?: string[]; bodyClass?: string },
+): HtmlReply {
+  const { links } = ctx;
+  const crumbs = [{ label: 'Home', path: links.services() }, ...o.crumbs];
+  const user = ctx.username ? html`Signed in as <strong>${ctx.username}</strong>` : html`Anonymous`;
+  const doc: SafeHtml = html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${o.title}</title>
+<link rel="stylesheet" href="${links.asset('directory.css')}">
+${(o.styles ?? []).map((s) => html`<link rel="stylesheet" href="${links.asset(s)}" />`)}
+</head>
+<body${o.bodyClass ? html` class="${o.bodyClass}"` : ''}>
+<header class="top">
+<a class="brand" href="${links.to(links.services())}">ArcGIS REST Services Directory</a>
+<span class="user">${user}</span>
+</header>
+<nav class="crumbs" aria-label="Breadcrumbs">${crumbs.map(
+    (c, i) =>
+      html`${i ? html` <span aria-hidden="true">›</span> ` : ''}${i === crumbs.length - 1 ? html`<span>${c.label}</span>` : html`<a href="${links.to(c.path)}">${c.label}</a>`}`,
+  )}</nav>
+<main>
+<h1>${o.title}</h1>
+${o.body}
+</main>
+${o.json === false ? '' : html`<footer><a href="${links.to(ctx.path, { f: 'pjson' })}">JSON</a></footer>`}
+${(o.scripts ?? []).map((s) => html`<script src="${links.asset(s)}"></script>`)}
+</body>
+</html>
+`;
+  return new HtmlReply(doc.value);
+}
+
+/** A definition list of label and value rows, skipping values that are undefined. */
+export function facts(rows: [string, Html][]): SafeHtml {
+  return html`<dl class="facts">
+    ${rows
+      .filter(([, v]) => v !== undefined)
+      .map(
+        ([k, v]) =>
+          html`<dt>${k}:</dt>
+            <dd>${v === '' || v === null ? html`<span class="none">none</span>` : v}</dd>`,
+      )}
+  </dl>`;
+}
+
+/** An error as the directory shows it: the envelope's code, message and details. */
+export function errorBox(e: { code: number; message: string; details: string[] }): SafeHtml {
+  return html`<div class="error-box" role="alert">
+    <p><strong>Error ${e.code}:</strong> ${e.message}</p>
+    ${
+      e.details.length
+        ? html`<ul>
+            ${e.details.map((d) => html`<li>${d}</li>`)}
+          </ul>`
+        : ''
+    }
+    ${e.code === 499 || e.code === 498 ? html`<p>This resource needs a valid token: open it with <code>?token=</code>, or sign in.</p>` : ''}
+  </div>`;
+}

@@ -1,0 +1,265 @@
+import { request } from '@esri/arcgis-rest-request';
+import { startApp, TestApp } from '../support/app';
+import { adminToken, createUser, get, post } from '../support/client';
+import { MARKUP, sampleService, SampleService } from '../support/sample-service';
+
+/** A page's text as a person reads it: tags out, entities back. Enough for assertions on plain server-rendered HTML. */
+const textOf = (page: string) =>
+  page
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&')
+    .replace(/\s+/g, ' ');
+
+async function html(url: string, params: Record<string, string> = {}, init: RequestInit = {}) {
+  const qs = new URLSearchParams({ f: 'html', ...params });
+  const res = await fetch(`${url}?${qs}`, init);
+  return { status: res.status, headers: res.headers, body: await res.text() };
+}
+
+describe('services catalog and HTML services directory', () => {
+  let t: TestApp;
+  let owner: { username: string; token: string };
+  let other: { username: string; token: string };
+  let pub: SampleService;
+  let priv: SampleService;
+
+  beforeAll(async () => {
+    t = await startApp();
+    const admin = await adminToken(t.base);
+    owner = await createUser(t.base, admin, 'org_publisher');
+    other = await createUser(t.base, admin, 'org_user');
+    pub = await sampleService(t.base, owner, 'public');
+    priv = await sampleService(t.base, owner, 'private');
+  });
+  afterAll(() => t?.close());
+
+  const catalogUrl = () => `${t.root}/arcgis/rest/services`;
+  const names = (body: { services: { name: string }[] }) => body.services.map((s) => s.name);
+
+  describe('catalog JSON', () => {
+    it('has the ArcGIS shape, and lists private services only to those who may read them', async () => {
+      const anon = await get(catalogUrl(), '');
+      expect(anon.body).toMatchObject({ currentVersion: expect.any(Number), folders: [] });
+      expect(anon.body.services).toContainEqual({
+        name: pub.name,
+        type: 'FeatureServer',
+        url: `${t.root}/arcgis/rest/services/${pub.name}/FeatureServer`,
+      });
+      expect(names(anon.body)).not.toContain(priv.name);
+      expect(names((await get(catalogUrl(), '', {}, owner.token)).body)).toEqual(expect.arrayContaining([pub.name, priv.name]));
+      expect(names((await get(catalogUrl(), '', {}, other.token)).body)).not.toContain(priv.name);
+    });
+
+    it('answers f=pjson indented, and an invalid token with the 498 envelope', async () => {
+      const pretty = await fetch(`${catalogUrl()}?f=pjson`);
+      expect(await pretty.text()).toMatch(/^\{\n {2}"currentVersion"/);
+      expect((await get(catalogUrl(), '', {}, 'not-a-token')).body.error.code).toBe(498);
+    });
+
+    it('is what arcgis-rest-js reads, down to a layer through the service URL it gives', async () => {
+      const catalog = await request(catalogUrl(), { httpMethod: 'GET' });
+      const entry = catalog.services.find((s: { name: string }) => s.name === pub.name);
+      const service = await request(entry.url, { httpMethod: 'GET' });
+      expect(service.layers.map((l: { name: string }) => l.name)).toEqual(['Areas', 'Roads', 'Sites']);
+      const layer = await request(`${entry.url}/${service.layers[2].id}`, { httpMethod: 'GET' });
+      expect(layer).toMatchObject({ geometryType: 'esriGeometryPoint', objectIdField: 'OBJECTID' });
+    });
+  });
+
+  describe('pages', () => {
+    it('catalog: links to the services the caller may read, carrying the token', async () => {
+      const anon = await html(catalogUrl());
+      expect(anon.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(anon.body).toContain(`href="/arcgis/rest/services/${pub.name}/FeatureServer"`);
+      expect(anon.body).not.toContain(priv.name);
+      const mine = await html(catalogUrl(), { token: owner.token });
+      expect(mine.body).toContain(`href="/arcgis/rest/services/${priv.name}/FeatureServer?token=${owner.token}"`);
+      expect(textOf(mine.body)).toContain(`Signed in as ${owner.username}`);
+      expect(mine.headers.get('cache-control')).toBe('private, no-store');
+    });
+
+    it('are sent with a policy that loads nothing from elsewhere and no inline script', async () => {
+      const r = await html(`${pub.url}`);
+      const csp = r.headers.get('content-security-policy') ?? '';
+      expect(csp).toContain("default-src 'self'");
+      expect(csp).toContain("script-src 'self'");
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(r.headers.get('referrer-policy')).toBe('no-referrer');
+      expect(r.body).not.toMatch(/<script(?![^>]*\bsrc=)/);
+      expect(r.body).not.toMatch(/(src|href)="(https?:)?\/\//);
+    });
+
+    it('service: layers with links, and capabilities', async () => {
+      const r = await html(pub.url);
+      const text = textOf(r.body);
+      expect(text).toContain(`${pub.name} (FeatureServer)`);
+      expect(text).toMatch(/Capabilities: Query,Create,Update,Delete,Editing/);
+      for (const [id, name] of ['Areas', 'Roads', 'Sites'].entries()) {
+        expect(r.body).toContain(`<a href="/arcgis/rest/services/${pub.name}/FeatureServer/${id}">${name}</a>`);
+      }
+    });
+
+    it('layer: fields with types and aliases, geometry type, spatial reference, extent, capabilities, operations', async () => {
+      const r = await html(`${pub.url}/0`);
+      const text = textOf(r.body);
+      expect(text).toContain('Areas (ID: 0)');
+      expect(text).toContain('Geometry type: esriGeometryPolygon');
+      expect(text).toContain('Spatial reference: 4326');
+      expect(text).toMatch(/XMin: 10 YMin: 50\.1 XMax: 10\.9 YMax: 50\.9/);
+      expect(text).toMatch(/Name esriFieldTypeString Place name 80/);
+      expect(text).toMatch(/Opened esriFieldTypeDate Opened on/);
+      expect(text).toMatch(/OBJECTID esriFieldTypeOID OBJECTID/);
+      expect(text).toContain('Capabilities: Query,Create,Update,Delete,Editing');
+      expect(r.body).toContain(`href="/arcgis/rest/services/${pub.name}/FeatureServer/0/query"`);
+      expect(r.body).toContain(`href="/arcgis/rest/services/${pub.name}/FeatureServer/0/preview"`);
+      expect(r.body).toContain(`href="/arcgis/rest/services/${pub.name}/FeatureServer/0?f=pjson"`);
+    });
+
+    it('query: the form alone until something is asked', async () => {
+      const r = await html(`${pub.url}/2/query`);
+      expect(r.body).toContain('<form class="query" method="get"');
+      for (const name of [
+        'where',
+        'outFields',
+        'geometry',
+        'spatialRel',
+        'returnGeometry',
+        'outSR',
+        'orderByFields',
+        'returnCountOnly',
+        'returnIdsOnly',
+        'f',
+      ]) {
+        expect(r.body).toContain(`name="${name}"`);
+      }
+      expect(r.body).not.toContain('class="result"');
+    });
+
+    it('query: features as a table with aliases, dates as ISO time, in the order asked', async () => {
+      const r = await html(`${pub.url}/2/query`, { where: "Kind = 'site'", outFields: 'Name,Opened', orderByFields: 'Name DESC' });
+      const text = textOf(r.body);
+      expect(text).toContain('3 feature(s).');
+      expect(text).toMatch(
+        /Place name Opened on Geometry Well null Point \(10\.9, 50\.9\) Tower null Point \(10\.5, 50\.75\) Mill 1850-04-03T00:00:00\.000Z/,
+      );
+      // The form shows what was asked, escaped.
+      expect(r.body).toContain('value="Kind = &#39;site&#39;"');
+    });
+
+    it('query: counts, ids, a rectangle, and a next page when the limit is reached', async () => {
+      expect(textOf((await html(`${pub.url}/2/query`, { where: '1=1', returnCountOnly: 'true' })).body)).toContain('Count: 3');
+      expect(textOf((await html(`${pub.url}/2/query`, { where: '1=1', returnIdsOnly: 'true' })).body)).toMatch(
+        /3 OBJECTID value\(s\): 1, 2, 3/,
+      );
+      const box = await html(`${pub.url}/2/query`, {
+        geometry: '10,50,10.6,50.8',
+        spatialRel: 'esriSpatialRelIntersects',
+        outFields: 'Name',
+      });
+      expect(textOf(box.body)).toMatch(/2 feature\(s\)\. .*Mill .*Tower/);
+      const paged = await html(`${pub.url}/2/query`, {
+        where: '1=1',
+        resultRecordCount: '2',
+        orderByFields: 'OBJECTID',
+        token: owner.token,
+      });
+      expect(textOf(paged.body)).toContain('2 feature(s), more exist.');
+      const next = /<a rel="next" href="([^"]+)">/.exec(paged.body)?.[1].replace(/&amp;/g, '&');
+      expect(next).toContain('resultOffset=2');
+      expect(next).toContain(`token=${owner.token}`);
+      expect(textOf(await (await fetch(`${t.root.replace(/\/$/, '')}${next!.slice(t.config.contextPath.length)}`)).text())).toContain(
+        '1 feature(s).',
+      );
+    });
+
+    it('query: a POSTed form is answered too, and a bad clause is shown as the error it is', async () => {
+      const res = await fetch(`${pub.url}/1/query`, {
+        method: 'POST',
+        body: new URLSearchParams({ f: 'html', where: '1=1', outFields: '*' }),
+      });
+      expect(textOf(await res.text())).toContain('1 feature(s).');
+      const bad = await html(`${pub.url}/1/query`, { where: 'NoSuchField = 1' });
+      expect(bad.body).toContain('role="alert"');
+      expect(bad.body).toContain('<form class="query"');
+      expect(textOf(bad.body)).toMatch(/Error 400/);
+    });
+
+    it('query: the result in the format asked for is the JSON route', async () => {
+      const r = await fetch(`${pub.url}/2/query?${new URLSearchParams({ where: '1=1', returnCountOnly: 'true', f: 'json' })}`);
+      expect(await r.json()).toEqual({ count: 3 });
+    });
+
+    it('escapes every value that reaches a page: data, names and parameters', async () => {
+      const table = await html(`${pub.url}/0/query`, { where: '1=1', outFields: '*' });
+      expect(table.body).not.toContain(MARKUP);
+      expect(table.body).toContain('&lt;img src=x onerror=&quot;alert(1)&quot;&gt;&amp;amp;');
+      const reflected = await html(`${pub.url}/0/query`, { where: `'"><script>alert(1)</script>` });
+      expect(reflected.body).not.toContain('<script>alert(1)');
+      // The form keeps what was asked, with the error under it.
+      expect(reflected.body).toContain('value="&#39;&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;"');
+      expect(textOf(reflected.body)).toContain('Error 400: Cannot perform query. Invalid query parameters.');
+      const unknown = await html(`${t.root}/arcgis/rest/services/%3Cb%3Ex%3C%2Fb%3E/FeatureServer`, { token: owner.token });
+      expect(unknown.body).not.toContain('<b>x</b>');
+      expect(textOf(unknown.body)).toContain('Service does not exist or is inaccessible.');
+    });
+
+    it('follows the JSON routes on who may see what: a token for anonymous visitors, nothing for others', async () => {
+      const anon = await html(priv.url);
+      expect(textOf(anon.body)).toMatch(/Error 499: Token Required/);
+      expect(anon.body).not.toContain('Areas');
+      expect(anon.headers.get('cache-control')).toMatch(/no-store/);
+      const stranger = await html(`${priv.url}/0`, { token: other.token });
+      expect(textOf(stranger.body)).toContain('Service does not exist or is inaccessible.');
+      expect(stranger.body).not.toContain('Place name');
+      const query = await html(`${priv.url}/2/query`, { token: other.token, where: '1=1' });
+      expect(query.body).not.toContain('Mill');
+      const preview = await html(`${priv.url}/0/preview`);
+      expect(textOf(preview.body)).toMatch(/Error 499/);
+      const mine = await html(`${priv.url}/0`, { token: owner.token });
+      expect(textOf(mine.body)).toContain('Areas (ID: 0)');
+      expect(mine.body).toContain(`href="/arcgis/rest/services/${priv.name}/FeatureServer/0/query?token=${owner.token}"`);
+      expect((await html(priv.url, { token: 'expired' })).body).toMatch(/Error 498/);
+    });
+
+    it('map preview: the layer query URL, the token and the extent in Web Mercator for the script', async () => {
+      const r = await html(`${priv.url}/0/preview`, { token: owner.token });
+      expect(r.body).toContain(`data-query="/arcgis/rest/services/${priv.name}/FeatureServer/0/query"`);
+      expect(r.body).toContain(`data-token="${owner.token}"`);
+      const extent = /data-extent="([^"]+)"/.exec(r.body)![1].split(',').map(Number);
+      // 10°E..10.9°E, 50.1°N..50.9°N in EPSG:3857.
+      expect(extent[0]).toBeCloseTo(1113194.9, 0);
+      expect(extent[2]).toBeCloseTo(1213382.4, 0);
+      expect(extent[1]).toBeCloseTo(6463612.1, 0);
+      expect(extent[3]).toBeCloseTo(6603623.9, 0);
+      expect(r.body).toContain('src="/arcgis/rest/static/ol/ol.js"');
+      expect(r.body).toContain('src="/arcgis/rest/static/preview.js"');
+    });
+
+    it('serves its stylesheet and scripts itself, and nothing else by that path', async () => {
+      for (const [file, type] of [
+        ['directory.css', 'text/css'],
+        ['preview.js', 'javascript'],
+        ['ol/ol.js', 'javascript'],
+        ['ol/ol.css', 'text/css'],
+      ]) {
+        const res = await fetch(`${t.root}/arcgis/rest/static/${file}`);
+        expect(res.status).toBe(200);
+        expect(res.headers.get('content-type')).toContain(type);
+        expect((await res.arrayBuffer()).byteLength).toBeGreaterThan(500);
+      }
+      for (const file of ['..%2Fpackage.json', 'ol%2F..%2F..%2Fpackage.json', 'nothing.js']) {
+        const res = await fetch(`${t.root}/arcgis/rest/static/${file}`);
+        expect(await res.text()).not.toContain('"dependencies"');
+      }
+    });
+
+    it('refuses f=html where there is no page', async () => {
+      const r = await post(pub.url, '0/addFeatures', { f: 'html', features: '[]' }, owner.token);
+      expect(r.body.error.message).toMatch(/Invalid value for parameter 'f'/);
+    });
+  });
+});
