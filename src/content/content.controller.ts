@@ -3,6 +3,7 @@ import type { Response } from 'express';
 import { Caller } from '../core/auth/caller';
 import { Errors } from '../core/errors/arcgis-error';
 import { ArcgisRequest } from '../core/http/arcgis-request';
+import { keepValidators } from '../core/http/cache';
 import { CurrentCaller, Operation, OptionalCaller, Public, RawResponse } from '../core/http/decorators';
 import { ItemIdPipe, OwnerItem, OwnerItemPipe, UsernamePipe } from '../core/http/id-params';
 import { Params } from '../core/http/params.decorator';
@@ -52,13 +53,24 @@ export class ContentController {
   async data(@OptionalCaller() caller: Caller | undefined, @Param('id', ItemIdPipe) id: string, @Res() res: Response) {
     const data = await this.content.data(caller, id);
     if (data.kind === 'file') {
-      res.status(200).set({
-        'Content-Type': data.contentType,
-        'Content-Length': String(data.size),
-        'Content-Disposition': contentDisposition(data.fileName),
-      });
-      data.stream.on('error', (err) => res.destroy(err));
-      data.stream.pipe(res);
+      res.setHeader('Content-Type', data.contentType);
+      res.setHeader('Content-Disposition', contentDisposition(data.fileName));
+      // Express's sendFile (the `send` library) answers Range with 206 and Content-Range, If-Range and If-None-Match
+      // with the file's ETag and Last-Modified, and always sets Content-Length: a multi-GB export can resume. The
+      // validators stay on signed-in downloads too (cache.ts), where nothing may store the reply but a resume needs them.
+      keepValidators(res);
+      await new Promise<void>((resolve, reject) =>
+        res.sendFile(data.path, { dotfiles: 'allow', acceptRanges: true, lastModified: true, cacheControl: false }, (err) => {
+          // A client that stops reading mid-file is not an error of ours; the connection is already gone.
+          if (!err || res.headersSent) return resolve();
+          // HTTP's own answers to a range past the end or a failed If-Match: range clients act on the status.
+          const status = (err as { status?: number }).status;
+          if (status === 416) res.status(416).set('Content-Range', `bytes */${data.size}`).end();
+          else if (status === 412) res.status(412).end();
+          else return reject(err);
+          resolve();
+        }),
+      );
     } else if (data.kind === 'json') {
       res.status(200).type('application/json').send(data.text);
     } else {

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import type { ReadStream } from 'node:fs';
 import { Caller, can, isAdminFor, Privilege } from '../core/auth/caller';
 import { Errors } from '../core/errors/arcgis-error';
 import { jsonParam, OnInvalid } from '../core/http/param-values';
@@ -22,9 +21,7 @@ export interface UploadedFile {
 }
 
 export type ItemData =
-  | { kind: 'file'; stream: ReadStream; fileName: string; contentType: string; size: number }
-  | { kind: 'json'; text: string }
-  | { kind: 'empty' };
+  { kind: 'file'; path: string; fileName: string; contentType: string; size: number } | { kind: 'json'; text: string } | { kind: 'empty' };
 
 /** addItem answers every bad JSON parameter with one message, the reason in its details. */
 const notAnObject: OnInvalid = (p) => Errors.badRequest(`'${p.name}' is not a valid JSON object.`, [p.reason ?? p.message]);
@@ -119,7 +116,7 @@ export class ContentService {
       });
       return {
         kind: 'file',
-        stream: this.files.open(storage.file_path),
+        path: this.files.absolute(storage.file_path),
         fileName: row.name ?? 'data',
         contentType: row.content_type ?? 'application/octet-stream',
         size,

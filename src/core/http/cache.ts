@@ -4,6 +4,16 @@ import { ArcgisRequest } from './arcgis-request';
 /** Set by the error filter (and body refusals): ArcGIS errors are HTTP 200, so the status alone does not tell. */
 export const ERROR_REPLY = 'arcgisErrorReply';
 
+const KEEP_VALIDATORS = 'arcgisKeepValidators';
+
+/**
+ * A file download keeps its ETag even when the request is signed in: nothing may store it, but a client resuming a
+ * large download sends If-Range with that ETag, and the route has already checked that the caller may read the item.
+ */
+export function keepValidators(res: Response): void {
+  res.locals[KEEP_VALIDATORS] = true;
+}
+
 /** Whether the request carries anything that can make its answer personal: a token, an auth header, a cookie. */
 function presentsCredentials(req: Request): boolean {
   const h = req.headers;
@@ -21,7 +31,7 @@ function decide(req: Request, res: Response): void {
     // A cached 499 served to a later signed-in open, or private features to an anonymous layer (QGIS keys its cache
     // by URL alone): such replies are stored nowhere, and their ETag would only invite a revalidation.
     res.setHeader('Cache-Control', personal ? 'private, no-store' : 'no-store');
-    res.removeHeader('ETag');
+    if (error || res.locals?.[KEEP_VALIDATORS] !== true) res.removeHeader('ETag');
     return;
   }
   if (!res.getHeader('Cache-Control')) {
