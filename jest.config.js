@@ -5,7 +5,7 @@ module.exports = {
   testMatch: ['<rootDir>/test/**/*.spec.ts', '<rootDir>/src/**/*.spec.ts'],
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
   // @esri/arcgis-rest-feature-service requires pbf (for f=pbf-as-*), whose v4 is ESM-only; its UMD build is the same code.
-  moduleNameMapper: { '^pbf$': '<rootDir>/node_modules/pbf/dist/pbf.js' },
+  moduleNameMapper: { '^pbf$': '<rootDir>/test/support/pbf-cjs.js' },
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   testTimeout: 30000,

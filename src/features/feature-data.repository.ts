@@ -115,6 +115,11 @@ export class FeatureDataRepository {
       cols.push(`ST_AsGeoJSON(${orient}(${geom}), 15) AS __geom`);
     }
     cols.push(`${oidColumn(l)} AS __oid`);
+    return this.page(schema, l, q, cols);
+  }
+
+  /** One page with the caller's select list (f=pbf); `limit + 1` rows are read so the caller can tell whether more remain. */
+  page<T = FeatureRow>(schema: string, l: LayerRow, q: QuerySpec, cols: string[]): Promise<T[]> {
     const order = [
       ...q.orderBy.map((o) => `${ident(o.field.column)} ${o.desc ? 'DESC' : 'ASC'} NULLS ${o.desc ? 'FIRST' : 'LAST'}`),
       oidColumn(l),

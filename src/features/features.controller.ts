@@ -64,7 +64,7 @@ export class FeatureServerController {
   }
 
   @Public()
-  @Formats('geojson')
+  @Formats('geojson', 'pbf')
   @Operation(':layerId/query')
   query(
     @OptionalCaller() caller: Caller | undefined,

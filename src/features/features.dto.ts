@@ -37,6 +37,7 @@ export class QueryDto {
   @IsOptional() @IsString() geometryType?: string;
   @IsOptional() @IsString() @MaxLength(64000) inSR?: string;
   @IsOptional() @IsString() spatialRel?: string;
+  @IsOptional() @IsString() @MaxLength(64000) quantizationParameters?: string;
   @IsOptional() @IsString() f?: string;
 }
 

@@ -9,6 +9,7 @@ import { CreateServiceController, FeatureAdminController, FeatureServerControlle
 import { FeaturesRepository } from './features.repository';
 import { FeaturesService } from './features.service';
 import { GeometryPool } from './geometry/geometry-pool.service';
+import { PbfQueryService } from './pbf/pbf-query.service';
 import { PublishController } from './publish/publish.controller';
 import { PublishRequestService } from './publish/publish-request.service';
 import { QueryService } from './query.service';
@@ -22,6 +23,7 @@ import { QueryService } from './query.service';
     FeatureDataRepository,
     FeaturesService,
     QueryService,
+    PbfQueryService,
     EditsService,
     PublishRequestService,
     GeometryPool,

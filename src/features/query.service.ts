@@ -9,6 +9,7 @@ import { QueryDto } from './features.dto';
 import { FeaturesService } from './features.service';
 import { LayerRow, ServiceRow } from './features.repository';
 import { fieldInfo, LayerField } from './layer-schema';
+import { PbfQueryService } from './pbf/pbf-query.service';
 import { boolParam, idList, intParam, invalidQuery, srParam, srRequest } from './query-params';
 import { compileWhere } from './where/compile';
 
@@ -77,6 +78,7 @@ export class QueryService {
     private readonly features: FeaturesService,
     private readonly data: FeatureDataRepository,
     private readonly gate: AnonymousGate,
+    private readonly pbf: PbfQueryService,
   ) {}
 
   /** Database errors (the clause meeting the data, the statement timeout, a full pool) are mapped by FeatureDataRepository. */
@@ -93,6 +95,7 @@ export class QueryService {
     const spec = await this.spec(service, layer, p, geojson);
     const countOnly = boolParam('returnCountOnly', p.returnCountOnly, false);
     const idsOnly = boolParam('returnIdsOnly', p.returnIdsOnly, false);
+    if (p.f === 'pbf') return this.pbf.query(service.schema_name, layer, spec, p, { count: countOnly, ids: idsOnly });
     if (countOnly)
       return geojson
         ? { type: 'FeatureCollection', properties: { count: await this.data.count(service.schema_name, layer, spec) }, features: [] }

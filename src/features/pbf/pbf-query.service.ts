@@ -1,0 +1,68 @@
+import { Injectable, StreamableFile } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { FEATURE_DB } from '../../core/database/feature-database.module';
+import { FeatureDataRepository, QuerySpec } from '../feature-data.repository';
+import { QueryDto } from '../features.dto';
+import { LayerRow } from '../features.repository';
+import { encodeCount, encodeFeatureResult, encodeObjectIds } from './feature-collection';
+import { pbfFeatures } from './pbf-features';
+import { pbfColumns } from './pbf-sql';
+import { defaultTransform, quantizationTransform } from './quantization';
+
+export const PBF_CONTENT_TYPE = 'application/x-protobuf';
+
+const reply = (bytes: Buffer) => new StreamableFile(bytes, { type: PBF_CONTENT_TYPE, length: bytes.length });
+
+/**
+ * Query replies with f=pbf: the same features, filters and paging as f=json, in Esri's FeatureCollection protocol
+ * buffer. The query's checks (access, parameters, spatial references) are QueryService's; this only reads and encodes.
+ */
+@Injectable()
+export class PbfQueryService {
+  private readonly geographic = new Map<number, boolean>();
+
+  constructor(
+    private readonly data: FeatureDataRepository,
+    @InjectDataSource(FEATURE_DB) private readonly db: DataSource,
+  ) {}
+
+  async query(schema: string, layer: LayerRow, spec: QuerySpec, p: QueryDto, only: { count: boolean; ids: boolean }) {
+    // Read first, so a malformed parameter is refused even when the reply would not have needed it.
+    const asked = quantizationTransform(p.quantizationParameters, spec.outSrid);
+    if (only.count) return reply(encodeCount(await this.data.count(schema, layer, spec)));
+    if (only.ids) return reply(encodeObjectIds(layer.object_id_field, await this.data.ids(schema, layer, spec)));
+    const withGeometry = spec.returnGeometry && !!layer.geometry_type;
+    const transform = withGeometry ? (asked ?? defaultTransform(await this.isGeographic(spec.outSrid))) : undefined;
+    const rows = await this.data.page<Record<string, unknown>>(schema, layer, spec, pbfColumns(layer, spec, transform));
+    const exceeded = rows.length > spec.limit;
+    if (exceeded) rows.length = spec.limit;
+    return reply(
+      encodeFeatureResult({
+        objectIdFieldName: layer.object_id_field,
+        globalIdFieldName: layer.fields.find((f) => f.type === 'esriFieldTypeGlobalID')?.name ?? '',
+        ...(layer.geometry_type
+          ? { geometryType: layer.geometry_type, spatialReference: { wkid: spec.outWkid, latestWkid: spec.outSrid } }
+          : {}),
+        exceededTransferLimit: exceeded,
+        transform,
+        fields: spec.outFields,
+        features: pbfFeatures(rows, spec.outFields, withGeometry ? layer.geometry_type! : undefined),
+      }),
+    );
+  }
+
+  /** Whether coordinates in `srid` are degrees, which sets the default grid (see defaultTransform). */
+  private async isGeographic(srid: number): Promise<boolean> {
+    let geo = this.geographic.get(srid);
+    if (geo === undefined) {
+      const rows = await this.db.query<{ geo: boolean }[]>(
+        `SELECT proj4text LIKE '%+proj=longlat%' AS geo FROM spatial_ref_sys WHERE srid = $1`,
+        [srid],
+      );
+      geo = rows[0]?.geo ?? false;
+      this.geographic.set(srid, geo);
+    }
+    return geo;
+  }
+}
