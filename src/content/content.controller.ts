@@ -51,7 +51,7 @@ export class ContentController {
   @RawResponse()
   @Operation('content/items/:id/data')
   async data(@OptionalCaller() caller: Caller | undefined, @Param('id', ItemIdPipe) id: string, @Res() res: Response) {
-    const data = await this.content.data(caller, id);
+    const data = await this.content.data(caller, id, !res.req.headers.range);
     if (data.kind === 'file') {
       res.setHeader('Content-Type', data.contentType);
       res.setHeader('Content-Disposition', contentDisposition(data.fileName));

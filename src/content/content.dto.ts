@@ -1,3 +1,4 @@
+import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateIf } from 'class-validator';
 import { CsvList, IntParam } from '../core/http/params.decorator';
 
@@ -33,13 +34,17 @@ export class PageDto {
   num = 10;
 }
 
+const SORT_FIELDS = ['title', 'created', 'modified', 'type', 'owner', 'size', 'id', 'numViews'] as const;
+
 export class SearchDto extends PageDto {
   @ValidateIf((o) => o.q !== undefined) @IsString() q?: string;
   @IsOptional()
-  @IsIn(['title', 'created', 'modified', 'type', 'owner', 'size', 'id'], {
-    message: "'sortField' must be one of title, created, modified, type, owner, size, id.",
-  })
-  sortField?: 'title' | 'created' | 'modified' | 'type' | 'owner' | 'size' | 'id';
+  // ArcGIS takes sort fields in any case (numviews, numViews, Title).
+  @Transform(({ value }) =>
+    typeof value === 'string' ? (SORT_FIELDS.find((f) => f.toLowerCase() === value.trim().toLowerCase()) ?? value) : value,
+  )
+  @IsIn(SORT_FIELDS, { message: `'sortField' must be one of ${SORT_FIELDS.join(', ')}.` })
+  sortField?: (typeof SORT_FIELDS)[number];
   @IsOptional() @IsIn(['asc', 'desc'], { message: "'sortOrder' must be asc or desc." }) sortOrder?: 'asc' | 'desc';
 }
 

@@ -14,7 +14,7 @@ export interface Page {
 }
 
 export interface SortSpec {
-  field: 'title' | 'created' | 'modified' | 'type' | 'owner' | 'size' | 'id';
+  field: 'title' | 'created' | 'modified' | 'type' | 'owner' | 'size' | 'id' | 'numViews';
   order: 'asc' | 'desc';
 }
 
@@ -26,6 +26,7 @@ const SORT_COLUMN: Record<SortSpec['field'], string> = {
   owner: 'lower(u.username)',
   size: 'i.size',
   id: 'i.id',
+  numViews: 'i.num_views',
 };
 
 /**
@@ -49,6 +50,11 @@ export class ContentRepository implements ResultItems {
         WHERE id = $1`,
       [itemId, o.status, o.message, o.file?.size ?? null, o.file?.filePath ?? null, o.file?.name ?? null, o.file?.contentType ?? null],
     );
+  }
+
+  /** One more view of the item (its data fetched), for numViews. */
+  async countView(id: string): Promise<void> {
+    await this.db.query(`UPDATE items SET num_views = num_views + 1 WHERE id = $1`, [id]);
   }
 
   /** Marks an item modified (its data changed elsewhere: a service's layers). */

@@ -104,11 +104,13 @@ export class ContentService {
     return row;
   }
 
-  async data(caller: Caller | undefined, id: string): Promise<ItemData> {
+  /** The item's data; `view` counts it in numViews (a resumed download's later ranges are not new views). */
+  async data(caller: Caller | undefined, id: string, view = true): Promise<ItemData> {
     const row = await this.requireVisible(caller, id);
     if (row.status !== 'completed') {
       throw Errors.badRequest('Item data is not available.', [`The item is ${row.status}: ${row.status_message}`]);
     }
+    if (view) await this.repo.countView(id);
     const storage = await this.repo.findStorage(id);
     if (storage?.file_path) {
       const size = await this.files.size(storage.file_path).catch(() => {

@@ -5,7 +5,7 @@ import { SqlParams } from '../core/database/sql-params';
 export const ITEM_COLUMNS = `
   i.id, u.username AS owner, i.org_id, i.title, i.type, i.type_keywords, i.tags, i.description, i.snippet, i.url,
   i.name, i.size, i.extent, i.spatial_reference, i.properties, i.status, i.status_message, i.created, i.modified,
-  i.content_type, i.owner_id,
+  i.content_type, i.owner_id, i.num_views,
   CASE WHEN i.access <> 'private' THEN i.access
        WHEN EXISTS (SELECT 1 FROM item_shares s WHERE s.item_id = i.id) THEN 'shared'
        ELSE 'private' END AS access`;
@@ -50,6 +50,7 @@ export interface ItemRow {
   modified: Date;
   content_type: string | null;
   access: 'private' | 'shared' | 'org' | 'public';
+  num_views: string;
 }
 
 /**
@@ -108,6 +109,6 @@ export function toItem(r: ItemRow) {
     numComments: 0,
     numRatings: 0,
     avgRating: 0,
-    numViews: 0,
+    numViews: Number(r.num_views),
   };
 }

@@ -29,6 +29,14 @@ export class ItemEntity {
   @Column({ name: 'spatial_reference', type: 'text', nullable: true }) spatialReference: string | null;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- TypeORM's update() types refuse Record<string, unknown>
   @Column({ type: 'jsonb', nullable: true }) properties: Record<string, any> | null;
+  @Column({
+    name: 'num_views',
+    type: 'bigint',
+    insert: false,
+    update: false,
+    transformer: { to: (v: number) => v, from: (v: string) => Number(v) },
+  })
+  numViews: number;
   @Column({ type: 'text' }) status: ItemStatus;
   @Column({ name: 'status_message' }) statusMessage: string;
   @CreateDateColumn({ type: 'timestamptz' }) created: Date;

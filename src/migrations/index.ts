@@ -3,6 +3,7 @@ import { FeatureServices1732250000000 } from './1732250000000-FeatureServices';
 import { Jobs1732260000000 } from './1732260000000-Jobs';
 import { TokenHardening1732272000000 } from './1732272000000-TokenHardening';
 import { JobKinds1732280000000 } from './1732280000000-JobKinds';
+import { ItemViews1732290000000 } from './1732290000000-ItemViews';
 
 /** Listed explicitly so the CLI, the tests and the build all load the same classes, in order. */
 export const migrations = [
@@ -11,4 +12,5 @@ export const migrations = [
   Jobs1732260000000,
   TokenHardening1732272000000,
   JobKinds1732280000000,
+  ItemViews1732290000000,
 ];

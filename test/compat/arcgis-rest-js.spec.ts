@@ -250,6 +250,19 @@ describe('@esri/arcgis-rest-js 4.10.2 against the portal', () => {
       );
       expect((await searchItems({ q: grouped, authentication: owner.auth })).total).toBe(2);
 
+      // numViews counts data fetches, and sorts in any case ArcGIS accepts.
+      for (let i = 0; i < 2; i++) await getItemData(csv, { authentication: owner.auth, file: true });
+      const byViews = await searchItems({
+        q: `owner:${owner.username}`,
+        sortField: 'numviews',
+        sortOrder: 'desc',
+        authentication: owner.auth,
+      });
+      expect(byViews.results.map((i) => [i.id, i.numViews])).toEqual([
+        [csv, 2],
+        [map, 0],
+      ]);
+
       const content = await getUserContent({ owner: owner.username, authentication: owner.auth });
       expect(content).toMatchObject({ username: owner.username, total: 2, start: 1, nextStart: -1 });
       expect(content.items.map((i) => i.id).sort()).toEqual([map, csv].sort());
