@@ -7,6 +7,7 @@ import { FEATURE_DB } from '../core/database/feature-database.module';
 import { SqlParams } from '../core/database/sql-params';
 import { LayerRow } from './features.repository';
 import { featureDbError } from './query-errors';
+import { PageFormat, pageSql } from './query/page-sql';
 import { FieldType, GEOMETRY_COLUMN, ident, LayerField } from './layer-schema';
 
 /** Postgres type each field's text value is cast to on write. */
@@ -48,20 +49,8 @@ export interface QuerySpec {
   envelope?: { xmin: number; ymin: number; xmax: number; ymax: number; srid: number };
 }
 
-export type FeatureRow = Record<string, unknown> & { __geom?: string | null; __oid: number };
-
 const table = (schema: string, l: LayerRow) => `${ident(schema)}.${ident(l.table_name)}`;
 const oidColumn = (l: LayerRow) => ident(l.fields.find((f) => f.type === 'esriFieldTypeOID')!.column);
-
-/** Reads columns the way ArcGIS JSON carries them: dates as epoch ms, GUIDs braced and upper-case. */
-function selectColumn(f: LayerField): string {
-  const c = ident(f.column);
-  const alias = ident(f.name);
-  if (f.type === 'esriFieldTypeDate') return `(extract(epoch from ${c}) * 1000)::float8 AS ${alias}`;
-  if (f.type === 'esriFieldTypeGUID' || f.type === 'esriFieldTypeGlobalID') return `('{' || upper(${c}::text) || '}') AS ${alias}`;
-  if (f.type === 'esriFieldTypeBigInteger') return `${c}::float8 AS ${alias}`;
-  return `${c} AS ${alias}`;
-}
 
 /** Layer data, on the feature pool (statement timeout, own connection budget; see FeatureDatabaseModule). */
 @Injectable()
@@ -106,28 +95,30 @@ export class FeatureDataRepository {
     return rows.map((r) => r.id);
   }
 
-  /** One page; `limit + 1` rows are read so the caller can tell whether more remain. */
-  async features(schema: string, l: LayerRow, q: QuerySpec): Promise<FeatureRow[]> {
-    const cols = q.outFields.map(selectColumn);
-    if (q.returnGeometry && l.geometry_type) {
-      const orient = q.orientation === 'cw' ? 'ST_ForcePolygonCW' : 'ST_ForcePolygonCCW';
-      const geom = q.outSrid === l.srid ? ident(GEOMETRY_COLUMN) : `ST_Transform(${ident(GEOMETRY_COLUMN)}, ${q.p.add(q.outSrid)}::int)`;
-      cols.push(`ST_AsGeoJSON(${orient}(${geom}), 15) AS __geom`);
-    }
-    cols.push(`${oidColumn(l)} AS __oid`);
-    return this.page(schema, l, q, cols);
-  }
-
-  /** One page with the caller's select list (f=pbf); `limit + 1` rows are read so the caller can tell whether more remain. */
-  page<T = FeatureRow>(schema: string, l: LayerRow, q: QuerySpec, cols: string[]): Promise<T[]> {
-    const order = [
+  /** Pages run in this order: the caller's orderByFields, then the object id, so pages never overlap or skip. */
+  private order(l: LayerRow, q: QuerySpec): string {
+    return [
       ...q.orderBy.map((o) => `${ident(o.field.column)} ${o.desc ? 'DESC' : 'ASC'} NULLS ${o.desc ? 'FIRST' : 'LAST'}`),
       oidColumn(l),
     ].join(', ');
+  }
+
+  /** One page with the caller's select list (f=pbf); `limit + 1` rows are read so the caller can tell whether more remain. */
+  page<T>(schema: string, l: LayerRow, q: QuerySpec, cols: string[]): Promise<T[]> {
     const filter = this.filter(schema, l, q);
     const limit = q.p.add(q.limit + 1);
     const offset = q.p.add(q.offset);
-    return this.query(`SELECT ${cols.join(', ')} ${filter} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`, q.p.values);
+    return this.query(`SELECT ${cols.join(', ')} ${filter} ORDER BY ${this.order(l, q)} LIMIT ${limit} OFFSET ${offset}`, q.p.values);
+  }
+
+  /**
+   * One page of features as JSON text built by PostgreSQL (f=json, f=geojson): the features array's contents, and the
+   * number of rows read, which is `limit + 1` when more remain.
+   */
+  async featurePage(schema: string, l: LayerRow, q: QuerySpec, format: PageFormat): Promise<{ rows: number; features: string }> {
+    const sql = pageSql(l, q, format, this.filter(schema, l, q), this.order(l, q), oidColumn(l));
+    const [page] = await this.query<{ n: number; features: string }[]>(sql, q.p.values);
+    return { rows: page.n, features: page.features };
   }
 
   async extent(schema: string, l: LayerRow): Promise<number[] | null> {

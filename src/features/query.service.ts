@@ -2,9 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { Caller } from '../core/auth/caller';
 import { SqlParams } from '../core/database/sql-params';
 import { Errors } from '../core/errors/arcgis-error';
+import { JsonText } from '../core/http/json-text';
 import { AnonymousGate } from './anonymous-gate';
-import { geoJsonToEsri, GeoJson } from './esri-geometry';
-import { FeatureDataRepository, FeatureRow, QuerySpec } from './feature-data.repository';
+import { FeatureDataRepository, QuerySpec } from './feature-data.repository';
 import { QueryDto } from './features.dto';
 import { FeaturesService } from './features.service';
 import { LayerRow, ServiceRow } from './features.repository';
@@ -101,10 +101,12 @@ export class QueryService {
         ? { type: 'FeatureCollection', properties: { count: await this.data.count(service.schema_name, layer, spec) }, features: [] }
         : { count: await this.data.count(service.schema_name, layer, spec) };
     if (idsOnly) return { objectIdFieldName: layer.object_id_field, objectIds: await this.data.ids(service.schema_name, layer, spec) };
-    const rows = await this.data.features(service.schema_name, layer, spec);
-    const exceeded = rows.length > spec.limit;
-    const page = exceeded ? rows.slice(0, spec.limit) : rows;
-    return geojson ? this.toGeoJson(spec, page, exceeded) : this.toFeatureSet(layer, spec, page, exceeded);
+    const page = await this.data.featurePage(service.schema_name, layer, spec, geojson ? 'geojson' : 'esri');
+    const exceeded = page.rows > spec.limit;
+    // PostgreSQL wrote the features; the members around them are serialised here, with an empty features array last
+    // whose brackets take the features' text.
+    const head = JSON.stringify(geojson ? this.geoJsonHead(exceeded) : this.featureSetHead(layer, spec, exceeded));
+    return new JsonText(`${head.slice(0, -2)}${page.features}]}`);
   }
 
   /** Builds the validated query; also used by export to read layers with the same rules. */
@@ -139,8 +141,8 @@ export class QueryService {
     };
   }
 
-  private toFeatureSet(layer: LayerRow, spec: QuerySpec, rows: FeatureRow[], exceeded: boolean) {
-    const withGeometry = spec.returnGeometry && !!layer.geometry_type;
+  /** The FeatureSet members as ArcGIS orders them, `features` last. */
+  private featureSetHead(layer: LayerRow, spec: QuerySpec, exceeded: boolean) {
     return {
       objectIdFieldName: layer.object_id_field,
       uniqueIdField: { name: layer.object_id_field, isSystemMaintained: true },
@@ -150,24 +152,11 @@ export class QueryService {
         : {}),
       fields: spec.outFields.map(fieldInfo),
       ...(exceeded ? { exceededTransferLimit: true } : {}),
-      features: rows.map((r) => {
-        const attributes = Object.fromEntries(spec.outFields.map((f) => [f.name, r[f.name]]));
-        if (!withGeometry) return { attributes };
-        return { attributes, geometry: r.__geom ? geoJsonToEsri(JSON.parse(r.__geom) as GeoJson) : null };
-      }),
+      features: [],
     };
   }
 
-  private toGeoJson(spec: QuerySpec, rows: FeatureRow[], exceeded: boolean) {
-    return {
-      type: 'FeatureCollection',
-      ...(exceeded ? { properties: { exceededTransferLimit: true } } : {}),
-      features: rows.map((r) => ({
-        type: 'Feature',
-        id: r.__oid,
-        geometry: spec.returnGeometry && r.__geom ? JSON.parse(r.__geom) : null,
-        properties: Object.fromEntries(spec.outFields.map((f) => [f.name, r[f.name]])),
-      })),
-    };
+  private geoJsonHead(exceeded: boolean) {
+    return { type: 'FeatureCollection', ...(exceeded ? { properties: { exceededTransferLimit: true } } : {}), features: [] };
   }
 }

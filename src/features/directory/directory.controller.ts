@@ -7,6 +7,7 @@ import { ArcgisError } from '../../core/errors/arcgis-error';
 import { AppConfig } from '../../core/config/env';
 import { ArcgisRequest } from '../../core/http/arcgis-request';
 import { Formats, NotArcgis, Operation, OptionalCaller, Public } from '../../core/http/decorators';
+import { JsonText } from '../../core/http/json-text';
 import { Params } from '../../core/http/params.decorator';
 import { QueryDto } from '../features.dto';
 import { FeaturesService } from '../features.service';
@@ -30,6 +31,7 @@ const ASSETS: Record<string, string> = {
 /** A query reply as an object, whether the query service built it or had PostgreSQL write its JSON text. */
 function asResult(reply: unknown): QueryResult {
   if (typeof reply === 'string') return JSON.parse(reply) as QueryResult;
+  if (reply instanceof JsonText) return JSON.parse(reply.text) as QueryResult;
   if (Buffer.isBuffer(reply)) return JSON.parse(reply.toString('utf8')) as QueryResult;
   return reply as QueryResult;
 }
