@@ -1,0 +1,258 @@
+/**
+ * The SELECTs whose rows are the export file, one piece per feature, for COPY (copy-rows.ts): a CSV line, or a
+ * GeoJSON feature. They format every value as GDAL writes it today (GDAL 3.6: the CSV driver with
+ * STRING_QUOTING=IF_NEEDED, and the GeoJSON driver with RFC7946=YES), so users get the same files as before, only
+ * sooner. Each rule below was read off GDAL's output for the same rows.
+ *
+ * Number formatting depends on the session (extra_float_digits): CSV_SESSION and GEOJSON_SESSION must be set on
+ * the connection that runs the COPY, and the connection must run in UTC (exportConnection does that for GDAL).
+ */
+import { GEOMETRY_COLUMN, ident, type LayerField } from '../../features/layer-schema';
+import type { ResolvedSrs } from './args';
+import { geometryOutput, sqlText, transformed, xyColumns } from './sql';
+import type { ExportLayerSource } from './types';
+
+/** double precision as text is then C's %.15g, which is how GDAL writes a double into CSV. */
+export const CSV_SESSION = ['SET extra_float_digits = 0'];
+/** Shortest exact form: a JSON reader gets the very double that is stored. */
+export const GEOJSON_SESSION = ['SET extra_float_digits = 1'];
+
+/** The rows between two OIDs (inclusive); COPY streams of one layer run in parallel over disjoint ranges. */
+export interface OidRange {
+  from: number;
+  to: number;
+}
+
+const lit = (s: string) => sqlText(s);
+
+/** GDAL's quoting (CPLES_CSV): only values holding a quote, comma, semicolon, tab or line break are quoted. */
+const CSV_SPECIAL = /[",;\t\r\n]/;
+export function csvQuote(s: string): string {
+  return CSV_SPECIAL.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+/**
+ * %.15g for a double, with GDAL's spelling of the values printf leaves to the platform ("nan", "inf"). The value is
+ * read once: it may be a projected coordinate.
+ */
+function csvDouble(v: string): string {
+  return `replace(replace(${v}::text, 'NaN', 'nan'), 'Infinity', 'inf')`;
+}
+
+/**
+ * printf's %.Ng for each N of `ns`, as columns g{N} of a subquery over `value` (a float8 expression): to_char's %e
+ * form is exactly rounded, and %g takes it as it stands for exponents below -4 or from N on, else in fixed notation;
+ * trailing zeros go either way. Each level of the subquery builds its strings once per value (OFFSET 0 keeps
+ * PostgreSQL from folding them back into every use).
+ */
+function printfG(value: string, ns: number[]): string {
+  const e = ns.map((n) => `trim(to_char(${value}, '9.${'9'.repeat(n - 1)}EEEE')) AS e${n}`);
+  const x = ns.map((n) => `e${n}, split_part(e${n}, 'e', 2)::int AS x${n}`);
+  const g = ns.map((n) => {
+    // Fixed notation has N - 1 - x decimals: none when x = N - 1, and then no zeros may go.
+    const fixed = `CASE WHEN x${n} = ${n - 1} THEN e${n}::numeric::text ELSE rtrim(rtrim(e${n}::numeric::text, '0'), '.') END`;
+    const exponent = `rtrim(rtrim(split_part(e${n}, 'e', 1), '0'), '.') || 'e' || split_part(e${n}, 'e', 2)`;
+    return `CASE WHEN x${n} < -4 OR x${n} >= ${n} THEN ${exponent} ELSE ${fixed} END AS g${n}`;
+  });
+  return `SELECT ${g.join(', ')} FROM (SELECT ${x.join(', ')} FROM (SELECT ${e.join(', ')} OFFSET 0) AS e OFFSET 0) AS x`;
+}
+
+/**
+ * A real (float4) in CSV as GDAL writes it: GDAL reads PostgreSQL's shortest text for the float ("0.9975278") as
+ * a double and prints that with %.8g. The shortest text is the first of %.6g .. %.9g that reads back as the same
+ * float (fewer digits than 6 print the same after %.8g); extra_float_digits does not matter here.
+ */
+function csvReal(v: string): string {
+  // A candidate exactly halfway between two floats reads back as v only by the ties-to-even rule, and PostgreSQL's
+  // shortest form (Ryu) leaves it out. Halfway decimals of 9 digits or fewer exist only from 2^22 on.
+  const tie = (n: number) => `(abs(${v}) >= 4194304 AND (g${n}::numeric * (1 + 1e-60))::real <> (g${n}::numeric * (1 - 1e-60))::real)`;
+  const reads = (n: number) => `g${n}::real = ${v} AND NOT ${tie(n)}`;
+  const shortest = `CASE WHEN ${reads(6)} THEN g6 WHEN ${reads(7)} THEN g7 WHEN ${reads(8)} THEN g8 ELSE g9 END`;
+  const g8 = `(SELECT g8 FROM (${printfG(`(${shortest})::float8`, [8])}) AS s)`;
+  return `CASE WHEN ${v} = 'Infinity' THEN 'inf' WHEN ${v} = '-Infinity' THEN '-inf' WHEN ${v} = 'NaN' THEN 'nan'
+    WHEN ${v} IS NOT NULL THEN (SELECT ${g8} FROM (${printfG(`${v}::float8`, [6, 7, 8, 9])}) AS c) END`;
+}
+
+/**
+ * A real (float4) in GeoJSON as GDAL writes it (OGRFormatFloat): %.8g of the float; if its decimals show "99999"
+ * or "00000" (0.15000001), the first of %.7g, %.6g, %.5g that still has a decimal point, shows neither and reads
+ * back as the same float; then ".0" when it looks like an integer.
+ */
+function jsonReal(v: string): string {
+  const decimals = (n: number) => `substr(g${n}, strpos(g${n}, '.'))`;
+  const clean = (n: number) => `strpos(g${n}, '.') > 0 AND ${decimals(n)} !~ '99999|00000' AND g${n}::real = ${v}`;
+  const pick = `CASE WHEN strpos(g8, '.') = 0 OR ${decimals(8)} !~ '99999|00000' THEN g8
+    WHEN ${clean(7)} THEN g7 WHEN ${clean(6)} THEN g6 WHEN ${clean(5)} THEN g5 ELSE g8 END`;
+  return `(SELECT regexp_replace(${pick}, '^(-?[0-9]+)$', '\\1.0') FROM (${printfG(`${v}::float8`, [8, 7, 6, 5])}) AS g)`;
+}
+
+/**
+ * A date-time as GDAL prints it, with `sep` between date and time: whole seconds, or three decimals when the
+ * milliseconds are not zero. Stored dates come from ArcGIS as epoch milliseconds, so to_char's milliseconds are
+ * exact; a value with microseconds goes the slow way, GDAL's: its seconds are a float, the milliseconds are rounded
+ * from that float, and 59.9996 s prints as "60.000".
+ */
+function dateTime(v: string, sep: string): string {
+  const ymdhm = `YYYY-MM-DD"${sep}"HH24:MI:`.replace(/-/g, sep === ' ' ? '/' : '-');
+  const s = `date_part('second', ${v})::real`;
+  const ms = `floor(((${s} - trunc(${s})::real) * 1000::real)::float8 + 0.5)`;
+  const subMs = `to_char(${v}, '${ymdhm}') || CASE WHEN ${ms} = 0 THEN to_char(trunc(${s}), 'FM00') ELSE to_char(${s}::float8, 'FM00.000') END`;
+  return `CASE WHEN date_trunc('second', ${v}) = ${v} THEN to_char(${v}, '${ymdhm}SS') WHEN date_trunc('milliseconds', ${v}) = ${v} THEN to_char(${v}, '${ymdhm}SS.MS') ELSE ${subMs} END`;
+}
+
+/** A field's value as CSV text (NULL for an empty cell). */
+function csvValue(f: LayerField): string {
+  const c = ident(f.column);
+  switch (f.type) {
+    case 'esriFieldTypeDouble':
+      return csvDouble(c);
+    case 'esriFieldTypeSingle':
+      return csvReal(c);
+    case 'esriFieldTypeString':
+      return `CASE WHEN ${c} ~ E'[",;\\t\\r\\n]' THEN '"' || replace(${c}, '"', '""') || '"' ELSE ${c}::text END`;
+    case 'esriFieldTypeDate':
+      return `${dateTime(c, ' ')} || '+00'`;
+    default:
+      // Integers and GUIDs: PostgreSQL's text is GDAL's.
+      return `${c}::text`;
+  }
+}
+
+/** A field's value as a JSON member, or '' to leave the member out (GDAL skips NaN and infinities). */
+function jsonMember(f: LayerField): string {
+  const c = ident(f.column);
+  const key = lit(`, ${JSON.stringify(f.name)}: `);
+  const value = (() => {
+    switch (f.type) {
+      case 'esriFieldTypeDouble':
+        // An integral double keeps its ".0", as GDAL writes it: GDAL (and others) then read the field as real.
+        return `CASE WHEN ${c} = trunc(${c}) AND abs(${c}) < 1e15 THEN ${c}::text || '.0' ELSE ${c}::text END`;
+      case 'esriFieldTypeSingle':
+        return jsonReal(c);
+      case 'esriFieldTypeString':
+      case 'esriFieldTypeGUID':
+      case 'esriFieldTypeGlobalID':
+        return `to_json(${c}::text)::text`;
+      case 'esriFieldTypeDate':
+        return `'"' || ${dateTime(c, 'T')} || 'Z"'`;
+      default:
+        return `${c}::text`;
+    }
+  })();
+  const finite =
+    f.type === 'esriFieldTypeDouble' || f.type === 'esriFieldTypeSingle' ? ` WHEN ${c} - ${c} <> 0 OR ${c} = 'NaN' THEN ''` : '';
+  return `CASE WHEN ${c} IS NULL THEN ${key} || 'null'${finite} ELSE ${key} || ${value} END`;
+}
+
+const from = (layer: ExportLayerSource) => `${ident(layer.schema)}.${ident(layer.table)}`;
+const oidField = (layer: ExportLayerSource) => layer.fields.find((f) => f.type === 'esriFieldTypeOID');
+const filter = (layer: ExportLayerSource) => `(${layer.where?.trim() || '1=1'})`;
+
+/** The name rowsOf gives a geometry computed per row; the space keeps it clear of every field's column. */
+const GEOMETRY = ident('export geometry');
+
+/**
+ * FROM, WHERE (with the range) and ORDER BY: rows in OID order, as ArcGIS lists them and GDAL wrote them. A
+ * geometry the line reads several times (projected, rewound) is computed once per row in a subquery, which
+ * OFFSET 0 keeps PostgreSQL from folding back into every place that reads it.
+ */
+function rowsOf(layer: ExportLayerSource, range: OidRange | undefined, geometry: string | null): string {
+  const oid = oidField(layer);
+  const where = [filter(layer)];
+  if (oid && range) where.push(`${ident(oid.column)} BETWEEN ${Math.trunc(range.from)} AND ${Math.trunc(range.to)}`);
+  const order = oid ? ` ORDER BY ${ident(oid.column)}` : '';
+  const rows = ` FROM ${from(layer)} WHERE ${where.join(' AND ')}${order}`;
+  return geometry === null ? rows : ` FROM (SELECT *, ${geometry} AS ${GEOMETRY}${rows} OFFSET 0) AS r${order}`;
+}
+
+/** The CSV header line: WKT first for lines and polygons, x/y last for points, as GDAL lays them out. */
+export function csvHeader(layer: ExportLayerSource): string {
+  const names = layer.fields.map((f) => f.name);
+  const geom = geometryOutput(layer, 'csv');
+  if (geom === 'wkt') names.unshift('WKT');
+  if (geom === 'xy') names.push(...xyColumns(layer));
+  return `${names.map(csvQuote).join(',')}\n`;
+}
+
+/**
+ * One CSV line per row. WKT comes from PostGIS with GDAL's spacing ("MULTIPOLYGON (((..."), quoted when it holds a
+ * comma (more than one vertex); its coordinates are the shortest form that reads back exactly, where GDAL rounds
+ * them to 15 significant digits.
+ */
+export function csvLinesSql(layer: ExportLayerSource, target: ResolvedSrs | null, range?: OidRange): string {
+  const shape = ident(GEOMETRY_COLUMN);
+  const geom = geometryOutput(layer, 'csv');
+  const projected = target && geom !== 'none' ? transformed(shape, layer, target) : null;
+  const g = projected ? GEOMETRY : shape;
+  const cells = layer.fields.map(csvValue);
+  if (geom === 'wkt') {
+    const wkt = `regexp_replace(ST_AsText(${g}), '^([A-Z]+)\\(', '\\1 (')`;
+    cells.unshift(`CASE WHEN ST_NPoints(${g}) > 1 THEN '"' || ${wkt} || '"' ELSE ${wkt} END`);
+  }
+  if (geom === 'xy') cells.push(csvDouble(`ST_X(${g})`), csvDouble(`ST_Y(${g})`));
+  const line = cells.map((c) => `coalesce(${c}, '')`).join(` || ',' || `);
+  return `SELECT ${line || "''"} || E'\\n'${rowsOf(layer, range, projected)}`;
+}
+
+/** The GeoJSON document around the features, spaced as GDAL writes it. */
+export function geojsonHead(layerName: string): string {
+  return `{\n"type": "FeatureCollection",\n"name": ${JSON.stringify(layerName)},\n"features": [\n`;
+}
+export const GEOJSON_TAIL = '\n]\n}\n';
+/** Every feature starts with the separator from the one before; the first feature of the file drops it. */
+export const GEOJSON_SEPARATOR = ',\n';
+
+/**
+ * The geometry as RFC 7946 wants it, and GDAL's RFC7946 mode writes it: WGS84 with exterior rings counter-clockwise
+ * (here), 7 decimals and a multi-part geometry of one part written as that part (geojsonFeaturesSql). GDAL also
+ * cuts geometries at the antimeridian; layers where that could happen are left to GDAL (antimeridianSql).
+ */
+function rfc7946Geometry(layer: ExportLayerSource): string {
+  const g = layer.srid === 4326 ? ident(GEOMETRY_COLUMN) : `ST_Transform(${ident(GEOMETRY_COLUMN)}, 4326)`;
+  return layer.geometryType === 'esriGeometryPolygon' ? `ST_ForcePolygonCCW(${g})` : g;
+}
+
+/** One GeoJSON feature per row, properties in field order. */
+export function geojsonFeaturesSql(layer: ExportLayerSource, range?: OidRange): string {
+  const members = layer.fields.map(jsonMember);
+  // Every member starts with ", "; the first gives it up.
+  const properties = members.length ? `'{ ' || substr(${members.join(' || ')}, 3) || ' }'` : `'{ }'`;
+  const withGeometry = geometryOutput(layer, 'geojson') !== 'none';
+  const g =
+    layer.geometryType === 'esriGeometryPoint'
+      ? GEOMETRY
+      : `CASE WHEN ST_NumGeometries(${GEOMETRY}) = 1 THEN ST_GeometryN(${GEOMETRY}, 1) ELSE ${GEOMETRY} END`;
+  const geometry = withGeometry ? `coalesce(ST_AsGeoJSON(${g}, 7, 0), 'null')` : `'null'`;
+  const head = lit(`${GEOJSON_SEPARATOR}{ "type": "Feature", "properties": `);
+  return `SELECT ${head} || ${properties} || ', "geometry": ' || ${geometry} || ' }'${rowsOf(layer, range, withGeometry ? rfc7946Geometry(layer) : null)}`;
+}
+
+/** Web Mercator's x at ±180°: its x scales linearly with longitude. */
+const MERCATOR_HALF_WORLD = 20037508.342789244;
+
+/**
+ * Whether some feature lies outside [-180, 180] x [-90, 90] or spans more than 180° of longitude once in WGS84:
+ * where GDAL's RFC 7946 writer cuts the geometry at the antimeridian (or refuses it), which PostGIS does not do.
+ * Such a layer is written by GDAL. WGS84 and Web Mercator layers are checked on their stored bounding boxes; other
+ * SRs after projecting.
+ */
+export function antimeridianSql(layer: ExportLayerSource): string {
+  const shape = ident(GEOMETRY_COLUMN);
+  const [g, xMax, yMax] =
+    layer.srid === 4326
+      ? [shape, 180, 90]
+      : layer.srid === 3857
+        ? [shape, MERCATOR_HALF_WORLD, Infinity]
+        : [`ST_Transform(${shape}, 4326)`, 180, 90];
+  const y = Number.isFinite(yMax) ? ` OR ST_YMin(${g}) < -${yMax} OR ST_YMax(${g}) > ${yMax}` : '';
+  const crosses = `ST_XMin(${g}) < -${xMax} OR ST_XMax(${g}) > ${xMax} OR ST_XMax(${g}) - ST_XMin(${g}) > ${xMax}${y}`;
+  return `SELECT EXISTS (SELECT 1 FROM ${from(layer)} WHERE ${filter(layer)} AND (${crosses})) AS crosses`;
+}
+
+/** The layer's first and last OID among the filtered rows, to split it into ranges. */
+export function oidBoundsSql(layer: ExportLayerSource): string | null {
+  const oid = oidField(layer);
+  if (!oid) return null;
+  const c = ident(oid.column);
+  return `SELECT min(${c})::float8 AS lo, max(${c})::float8 AS hi FROM ${from(layer)} WHERE ${filter(layer)}`;
+}

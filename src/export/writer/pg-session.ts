@@ -1,0 +1,31 @@
+import { Client } from 'pg';
+import { connectionOf } from '../../features/publish/load';
+
+/**
+ * A node-postgres session for an export, on the job's database (given as GDAL's "PG:..." string) and named like
+ * the export's GDAL sessions, so that cancelling ends it too (terminateSessions). UTC, as exportConnection has GDAL
+ * read dates: the writers print the zone as "+00" / "Z".
+ */
+export async function openSession(pg: string, applicationName: string, settings: string[] = []): Promise<Client> {
+  const client = new Client({
+    ...connectionOf({ pg }).client,
+    application_name: applicationName.replace(/[^A-Za-z0-9_-]/g, ''),
+    options: '-c TimeZone=UTC',
+  });
+  // A session ended from outside (a cancel) reports through the query it breaks; the client's own event must not
+  // become an unhandled error.
+  client.on('error', () => undefined);
+  await client.connect();
+  try {
+    for (const s of settings) await client.query(s);
+  } catch (e) {
+    await client.end().catch(() => undefined);
+    throw e;
+  }
+  return client;
+}
+
+/** Closes a session whatever state it is in (a broken COPY, a terminated backend). */
+export async function closeSession(client: Client | undefined): Promise<void> {
+  await client?.end().catch(() => undefined);
+}
