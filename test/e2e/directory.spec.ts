@@ -74,10 +74,10 @@ describe('services catalog and HTML services directory', () => {
     it('catalog: links to the services the caller may read, carrying the token', async () => {
       const anon = await html(catalogUrl());
       expect(anon.headers.get('content-type')).toBe('text/html; charset=utf-8');
-      expect(anon.body).toContain(`href="/arcgis/rest/services/${pub.name}/FeatureServer"`);
+      expect(anon.body).toContain(`href="/arcgis/rest/services/${pub.name}/FeatureServer?f=html"`);
       expect(anon.body).not.toContain(priv.name);
       const mine = await html(catalogUrl(), { token: owner.token });
-      expect(mine.body).toContain(`href="/arcgis/rest/services/${priv.name}/FeatureServer?token=${owner.token}"`);
+      expect(mine.body).toContain(`href="/arcgis/rest/services/${priv.name}/FeatureServer?f=html&amp;token=${owner.token}"`);
       expect(textOf(mine.body)).toContain(`Signed in as ${owner.username}`);
       expect(mine.headers.get('cache-control')).toBe('private, no-store');
     });
@@ -99,7 +99,7 @@ describe('services catalog and HTML services directory', () => {
       expect(text).toContain(`${pub.name} (FeatureServer)`);
       expect(text).toMatch(/Capabilities: Query,Create,Update,Delete,Editing/);
       for (const [id, name] of ['Areas', 'Roads', 'Sites'].entries()) {
-        expect(r.body).toContain(`<a href="/arcgis/rest/services/${pub.name}/FeatureServer/${id}">${name}</a>`);
+        expect(r.body).toContain(`<a href="/arcgis/rest/services/${pub.name}/FeatureServer/${id}?f=html">${name}</a>`);
       }
     });
 
@@ -114,8 +114,8 @@ describe('services catalog and HTML services directory', () => {
       expect(text).toMatch(/Opened esriFieldTypeDate Opened on/);
       expect(text).toMatch(/OBJECTID esriFieldTypeOID OBJECTID/);
       expect(text).toContain('Capabilities: Query,Create,Update,Delete,Editing');
-      expect(r.body).toContain(`href="/arcgis/rest/services/${pub.name}/FeatureServer/0/query"`);
-      expect(r.body).toContain(`href="/arcgis/rest/services/${pub.name}/FeatureServer/0/preview"`);
+      expect(r.body).toContain(`href="/arcgis/rest/services/${pub.name}/FeatureServer/0/query?f=html"`);
+      expect(r.body).toContain(`href="/arcgis/rest/services/${pub.name}/FeatureServer/0/preview?f=html"`);
       expect(r.body).toContain(`href="/arcgis/rest/services/${pub.name}/FeatureServer/0?f=pjson"`);
     });
 
@@ -221,7 +221,7 @@ describe('services catalog and HTML services directory', () => {
       expect(textOf(preview.body)).toMatch(/Error 499/);
       const mine = await html(`${priv.url}/0`, { token: owner.token });
       expect(textOf(mine.body)).toContain('Areas (ID: 0)');
-      expect(mine.body).toContain(`href="/arcgis/rest/services/${priv.name}/FeatureServer/0/query?token=${owner.token}"`);
+      expect(mine.body).toContain(`href="/arcgis/rest/services/${priv.name}/FeatureServer/0/query?f=html&amp;token=${owner.token}"`);
       expect((await html(priv.url, { token: 'expired' })).body).toMatch(/Error 498/);
     });
 

@@ -46,6 +46,11 @@ export class Links {
     return `${this.base}${path}${query ? `?${query}` : ''}`;
   }
 
+  /** A directory page: the same URL as the JSON, with f=html. */
+  page(path: string, params: Record<string, string | undefined> = {}): string {
+    return this.to(path, { f: 'html', ...params });
+  }
+
   services(): string {
     return '/arcgis/rest/services';
   }

@@ -33,12 +33,12 @@ ${(o.styles ?? []).map((s) => html`<link rel="stylesheet" href="${links.asset(s)
 </head>
 <body${o.bodyClass ? html` class="${o.bodyClass}"` : ''}>
 <header class="top">
-<a class="brand" href="${links.to(links.services())}">ArcGIS REST Services Directory</a>
+<a class="brand" href="${links.page(links.services())}">ArcGIS REST Services Directory</a>
 <span class="user">${user}</span>
 </header>
 <nav class="crumbs" aria-label="Breadcrumbs">${crumbs.map(
     (c, i) =>
-      html`${i ? html` <span aria-hidden="true">›</span> ` : ''}${i === crumbs.length - 1 ? html`<span>${c.label}</span>` : html`<a href="${links.to(c.path)}">${c.label}</a>`}`,
+      html`${i ? html` <span aria-hidden="true">›</span> ` : ''}${i === crumbs.length - 1 ? html`<span>${c.label}</span>` : html`<a href="${links.page(c.path)}">${c.label}</a>`}`,
   )}</nav>
 <main>
 <h1>${o.title}</h1>

@@ -191,7 +191,7 @@ function resultBody(ctx: PageContext, r: QueryResult, p: Params): Html {
     if (r.exceededTransferLimit) {
       const offset = (Number(p.resultOffset) || 0) + r.features.length;
       const next = Object.fromEntries(Object.entries({ ...p, resultOffset: String(offset) }).filter(([k]) => k !== 'token'));
-      parts.push(html`<p><a rel="next" href="${ctx.links.to(ctx.path, next)}">Next page</a></p>`);
+      parts.push(html`<p><a rel="next" href="${ctx.links.page(ctx.path, next)}">Next page</a></p>`);
     }
   }
   return parts;

@@ -35,7 +35,7 @@ export function catalogPage(ctx: PageContext, services: { name: string; type: st
         services.length
           ? html`<ul class="services">
               ${services.map(
-                (s) => html`<li><a href="${links.to(links.service(s.name))}">${s.name}</a> <span class="kind">(${s.type})</span></li>`,
+                (s) => html`<li><a href="${links.page(links.service(s.name))}">${s.name}</a> <span class="kind">(${s.type})</span></li>`,
               )}
             </ul>`
           : html`<p class="none">No services${ctx.username ? '' : ' are public; sign in to see the ones shared with you'}.</p>`
@@ -51,7 +51,7 @@ export function servicePage(ctx: PageContext, name: string, s: ServiceInfo): Htm
           ${items.map(
             (l) =>
               html`<li>
-                <a href="${links.to(links.layer(name, l.id))}">${l.name}</a>
+                <a href="${links.page(links.layer(name, l.id))}">${l.name}</a>
                 (${l.id})${l.geometryType ? html` <span class="kind">${geometryLabel(l.geometryType)}</span>` : ''}
               </li>`,
           )}
@@ -134,7 +134,7 @@ export function layerPage(ctx: PageContext, name: string, l: LayerInfo): HtmlRep
       { label: `${name} (FeatureServer)`, path: links.service(name) },
       { label: l.name, path: layerPath },
     ],
-    body: html`${spatial ? html`<p class="view-in">View in: <a href="${links.to(`${layerPath}/preview`)}">Map preview</a></p>` : ''}
+    body: html`${spatial ? html`<p class="view-in">View in: <a href="${links.page(`${layerPath}/preview`)}">Map preview</a></p>` : ''}
       ${facts([
         ['Name', l.name],
         ['Type', l.type],
@@ -157,7 +157,7 @@ export function layerPage(ctx: PageContext, name: string, l: LayerInfo): HtmlRep
       ${fields}
       <h2>Supported operations</h2>
       <ul class="ops">
-        ${caps.includes('Query') ? html`<li><a href="${links.to(`${layerPath}/query`)}">Query</a></li>` : ''}
+        ${caps.includes('Query') ? html`<li><a href="${links.page(`${layerPath}/query`)}">Query</a></li>` : ''}
         ${
           editing
             ? html`<li>Add Features (POST)</li>

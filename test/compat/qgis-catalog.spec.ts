@@ -1,0 +1,84 @@
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { promisify } from 'node:util';
+import { startApp, TestApp } from '../support/app';
+import { adminToken, createUser } from '../support/client';
+import { sampleService, SampleService } from '../support/sample-service';
+
+const run = promisify(execFile);
+
+/**
+ * QGIS (Debian's python3-qgis and qgis-providers) browses the catalog with its own ArcGIS REST browser items, as a
+ * person expanding the connection in the Browser panel, and opens a layer it found there. Debian's python, not a
+ * pyenv one; each run gets its own profile, cache and auth database, so runs never share QGIS state.
+ */
+const PYTHON = process.env.QGIS_PYTHON ?? '/usr/bin/python3';
+
+interface Browsed {
+  services: Record<string, { path: string; layers: { name: string; uri: string; provider: string }[] }>;
+  opened?: { valid: boolean; count?: number; fields?: string[]; crs?: string; inRect?: string[] };
+}
+
+describe('QGIS browses the services catalog', () => {
+  let t: TestApp;
+  let owner: { username: string; token: string };
+  let pub: SampleService;
+  let priv: SampleService;
+  let home: string;
+
+  beforeAll(async () => {
+    if (!existsSync(PYTHON)) throw new Error(`No ${PYTHON}: install Debian's python3-qgis and qgis-providers.`);
+    t = await startApp();
+    owner = await createUser(t.base, await adminToken(t.base), 'org_publisher');
+    pub = await sampleService(t.base, owner, 'public');
+    priv = await sampleService(t.base, owner, 'private');
+  }, 60_000);
+  beforeEach(() => {
+    home = mkdtempSync(path.join(tmpdir(), 'qgis-home-'));
+  });
+  afterEach(() => rmSync(home, { recursive: true, force: true }));
+  afterAll(() => t?.close());
+
+  async function browse(...args: string[]): Promise<Browsed> {
+    const env = {
+      ...process.env,
+      HOME: home,
+      XDG_CACHE_HOME: path.join(home, 'cache'),
+      XDG_RUNTIME_DIR: home,
+      QGIS_AUTH_DB_DIR_PATH: home,
+      QT_QPA_PLATFORM: 'offscreen',
+    };
+    const { stdout } = await run(PYTHON, [path.join(__dirname, 'qgis', 'browse_catalog.py'), `${t.root}/arcgis/rest/services`, ...args], {
+      env,
+      timeout: 120_000,
+    });
+    return JSON.parse(stdout.trim().split('\n').pop()!) as Browsed;
+  }
+
+  it('anonymous: lists the public service down to its layers, not the private one', async () => {
+    const b = await browse();
+    expect(Object.keys(b.services)).toContain(pub.name);
+    expect(Object.keys(b.services)).not.toContain(priv.name);
+    expect(b.services[pub.name].path).toContain(`${pub.name}/FeatureServer`);
+    expect(b.services[pub.name].layers.map((l) => l.name)).toEqual(['Areas', 'Roads', 'Sites']);
+    expect(b.services[pub.name].layers[2]).toMatchObject({
+      provider: 'arcgisfeatureserver',
+      uri: expect.stringContaining(`url='${pub.url}/2'`),
+    });
+  }, 150_000);
+
+  it('with a token: lists the private service too, opens a layer from it, counts and filters by rectangle', async () => {
+    const b = await browse(owner.token, priv.name, 'Sites', '10.0,50.0,10.6,50.8');
+    expect(Object.keys(b.services)).toEqual(expect.arrayContaining([pub.name, priv.name]));
+    expect(b.services[priv.name].layers.map((l) => l.name)).toEqual(['Areas', 'Roads', 'Sites']);
+    expect(b.opened).toEqual({
+      valid: true,
+      count: 3,
+      fields: ['OBJECTID', 'Name', 'Kind', 'Opened'],
+      crs: 'EPSG:4326',
+      inRect: ['Mill', 'Tower'],
+    });
+  }, 150_000);
+});

@@ -1,0 +1,79 @@
+"""
+QGIS's own ArcGIS REST browser, headless: adds a connection to a services catalog, expands it as the Browser panel
+does (connection, services, layers), opens one layer with the URI the browser gives it, and prints what it saw as
+JSON on the last line of stdout.
+
+usage: /usr/bin/python3 browse_catalog.py CATALOG_URL [TOKEN] [SERVICE LAYER XMIN,YMIN,XMAX,YMAX]
+The token goes through QGIS's "EsriToken" authentication method, which sends it as X-Esri-Authorization.
+"""
+import json
+import os
+import sys
+
+os.environ.setdefault('QT_QPA_PLATFORM', 'offscreen')
+
+from qgis.core import (  # noqa: E402
+    QgsApplication,
+    QgsAuthMethodConfig,
+    QgsFeatureRequest,
+    QgsRectangle,
+    QgsSettings,
+    QgsVectorLayer,
+)
+
+url = sys.argv[1]
+token = sys.argv[2] if len(sys.argv) > 2 else ''
+open_service, open_layer, rect = (sys.argv[3], sys.argv[4], sys.argv[5]) if len(sys.argv) > 5 else (None, None, None)
+
+app = QgsApplication([], False)
+app.initQgis()
+
+authcfg = ''
+if token:
+    manager = QgsApplication.authManager()
+    manager.setMasterPassword('qgis-compat-test', True)
+    cfg = QgsAuthMethodConfig('EsriToken')
+    cfg.setName('compat')
+    cfg.setConfig('token', token)
+    manager.storeAuthenticationConfig(cfg)
+    authcfg = cfg.id()
+
+settings = QgsSettings()
+settings.setValue('qgis/connections-arcgisfeatureserver/compat/url', url)
+settings.setValue('qgis/ARCGISFEATURESERVER/compat/authcfg', authcfg)
+
+provider = next(p for p in QgsApplication.dataItemProviderRegistry().providers() if p.name() == 'AFS')
+root = provider.createDataItem('', None)
+keep = [root]  # items own their children; holding every level keeps Python from deleting one under another
+connections = root.createChildren()
+keep += connections
+connection = next(c for c in connections if c.name() == 'compat')
+
+out = {'services': {}}
+for service in connection.createChildren():
+    keep.append(service)
+    layers = []
+    for item in service.createChildren():
+        keep.append(item)
+        layers.append({'name': item.name(), 'uri': item.uri(), 'provider': item.providerKey()})
+    out['services'][service.name()] = {'path': service.path(), 'layers': layers}
+
+if open_service:
+    entry = next(l for l in out['services'][open_service]['layers'] if l['name'] == open_layer)
+    layer = QgsVectorLayer(entry['uri'], open_layer, entry['provider'])
+    # QGIS 3.22 crashes on layer.error() for an invalid layer: validity alone is reported.
+    out['opened'] = {'valid': layer.isValid()}
+    if layer.isValid():
+        xmin, ymin, xmax, ymax = (float(v) for v in rect.split(','))
+        request = QgsFeatureRequest().setFilterRect(QgsRectangle(xmin, ymin, xmax, ymax))
+        out['opened'].update(
+            {
+                'count': layer.featureCount(),
+                'fields': [f.name() for f in layer.fields()],
+                'crs': layer.crs().authid(),
+                'inRect': sorted(str(f['Name']) for f in layer.getFeatures(request)),
+            }
+        )
+
+print(json.dumps(out))
+app.exitQgis()
