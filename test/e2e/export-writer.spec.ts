@@ -332,16 +332,23 @@ describe('geojson and kml are WGS84 whatever targetSR says', () => {
 });
 
 describe('excel', () => {
-  it('points get x/y columns; polygons attributes only', async () => {
+  it('one workbook, a sheet per layer: points get x/y columns, polygons attributes only; numbers, dates and text typed', async () => {
     const out = await run('excel', [points(), polygons()]);
-    expect(gdal.fs.readDir(`/vsizip/${out.path}`).sort()).toEqual(['Parcels.xlsx', 'Stadte.xlsx']);
-    // An .xlsx is itself a zip: inside another zip GDAL opens it only with the braced /vsizip/{...} form.
-    const pts = openGdal(`/vsizip/{/vsizip/${out.path}/Stadte.xlsx}`).layers.get(0);
-    expect(pts.name).toBe('Stadte');
+    expect(out).toMatchObject({
+      fileName: 'My_Export.xlsx',
+      contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    });
+    await expectOnly('My_Export.xlsx');
+    const ds = openGdal(out.path);
+    expect(ds.layers.map((l) => l.name)).toEqual(['Stadte', 'Parcels']);
+    const pts = ds.layers.get('Stadte');
     expect(describeLayer(pts)).toMatchObject({ count: 290, fields: [...POINT_NAMES, 'x', 'y'] });
-    expect(pts.features.first().fields.get('x')).toBeCloseTo(-9.89, 9);
-    const polys = openGdal(`/vsizip/{/vsizip/${out.path}/Parcels.xlsx}`).layers.get(0);
-    expect(describeLayer(polys)).toMatchObject({ count: 200, fields: ['OBJECTID', 'Label'] });
+    expect(describeLayer(pts).types).toMatchObject({ OBJECTID: 'integer', Name: 'string', Area: 'real', Founded: 'dateTime', x: 'real' });
+    const first = pts.features.first();
+    expect(first.fields.get('x')).toBeCloseTo(-9.89, 9);
+    expect(first.fields.get('Name')).toBe('Städte 11');
+    expect(first.fields.get('Founded')).toMatchObject({ year: 2020, month: 1, day: 2, hour: 10, minute: 30 });
+    expect(describeLayer(ds.layers.get('Parcels'))).toMatchObject({ count: 200, fields: ['OBJECTID', 'Label'] });
   });
 
   it('refuses a layer over the sheet limit before writing anything', async () => {

@@ -34,6 +34,8 @@ export interface FormatSpec {
   fidLco?: string;
   /** FlatGeobuf (GDAL 3.6) silently drops features without geometry, so those must be refused up front. */
   needsGeometry?: boolean;
+  /** Written without GDAL unless the job asks for it: by PostgreSQL's COPY (copy-layer.ts) or exceljs (excel-workbook.ts). */
+  engine?: 'copy' | 'exceljs';
 }
 
 export const ZIP_CONTENT_TYPE = 'application/zip';
@@ -64,6 +66,7 @@ export const FORMATS: Record<ExportFormat, FormatSpec> = {
     maxLayerName: 64,
     dsco: [],
     lco: ['STRING_QUOTING=IF_NEEDED'],
+    engine: 'copy',
   },
   filegdb: {
     name: 'File Geodatabase',
@@ -90,6 +93,7 @@ export const FORMATS: Record<ExportFormat, FormatSpec> = {
     maxLayerName: 64,
     dsco: [],
     lco: ['RFC7946=YES'],
+    engine: 'copy',
   },
   kml: {
     name: 'KML',
@@ -109,12 +113,14 @@ export const FORMATS: Record<ExportFormat, FormatSpec> = {
     itemType: 'Microsoft Excel',
     driver: 'XLSX',
     ext: 'xlsx',
-    layout: 'per-layer',
+    // One workbook, a sheet per layer.
+    layout: 'container',
     contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
     geometry: 'excel',
     maxLayerName: 31,
     dsco: [],
     lco: [],
+    engine: 'exceljs',
   },
   // Intermediate GeoJSON in the layer's (or target) SR; RFC 7946 mode would force WGS84 and rewind rings.
   featurecollection: {

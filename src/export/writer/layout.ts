@@ -37,7 +37,7 @@ export function planExport(format: ExportFormat, layerNames: string[], baseName:
   });
   switch (spec.layout) {
     case 'container': {
-      // FileGDB is a directory, so it travels zipped; GeoPackage and SQLite are single files.
+      // FileGDB is a directory, so it travels zipped; GeoPackage, SQLite and an Excel workbook are single files.
       const dataset = format === 'filegdb' ? `out/${base}.${spec.ext}` : `${base}.${spec.ext}`;
       const layers = names.map((layerName, i) => ({ layerName, dataset, update: i > 0 }));
       return format === 'filegdb'

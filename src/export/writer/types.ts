@@ -63,6 +63,11 @@ export interface ExportJob {
    * job's name lets a delete end the sessions of a running export at once. Default: a random one.
    */
   sessionName?: string;
+  /**
+   * 'gdal' writes every format with GDAL, as before the streaming writers: the reference the equivalence tests
+   * compare against. Default 'auto': CSV and GeoJSON by PostgreSQL's COPY, Excel by exceljs (FORMATS[].engine).
+   */
+  engine?: 'auto' | 'gdal';
 }
 
 export interface ExportOutput {

@@ -2,6 +2,8 @@
  * The executor: everything that touches GDAL, the database and the file system. The arguments it runs come
  * from the pure builders (args.ts, sql.ts, layout.ts); each layer is ONE gdal.vectorTranslateAsync, so
  * features never cross into JavaScript (except Feature Collection, which GDAL cannot write, see there).
+ * CSV and GeoJSON are written by PostgreSQL itself (copy-layer.ts) and Excel by exceljs (excel-workbook.ts),
+ * unless the job asks for GDAL.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, rename, rm, stat, writeFile } from 'node:fs/promises';
@@ -15,6 +17,8 @@ import { ExportPlan, LayerTarget, planExport } from './layout';
 import { checkExcelRows, checkGeometryPresent, checkShapefileFields, checkShapefileSizes, estimateShapefile } from './limits';
 import { mb, Progress, startTicker } from './progress';
 import { checkWrittenShapefile, shapefileReadme, writeFieldMapping } from './shapefile';
+import { copyLayer, needsGdal } from './copy-layer';
+import { writeWorkbook } from './excel-workbook';
 import { configureGdal, exportConnection, measureLayers, openPg, reprojectionFails, resolveTarget, terminateSessions } from './source';
 import { geometryOutput, LayerMeasure, xyColumns } from './sql';
 import { EXPORT_FORMATS, ExportJob, ExportLayerSource, ExportOutput } from './types';
@@ -47,8 +51,9 @@ async function classifyTranslateError(e: unknown, layer: ExportLayerSource, targ
     return new ExportWriteError(
       `Layer '${layer.name}': a shapefile component reached 2 GB. Use a where clause to export fewer features, or choose File Geodatabase or GeoPackage.`,
     );
+  // GDAL relays PostGIS's error as "ERROR:  transform: ..."; a COPY's session reports it as "transform: ...".
   const transformFailure =
-    /ERROR:\s+transform/i.test(msg) ||
+    /(ERROR:\s+|^)transform/i.test(msg) ||
     (target !== null && layer.includeGeometry && !!layer.geometryType && (await reprojectionFails(conn, layer, target)));
   if (transformFailure) {
     return new ExportWriteError(
@@ -69,8 +74,15 @@ async function translateLayer(src: gdal.Dataset, stage: string, args: string[], 
   }
 }
 
+/** How the job's layers are written: GDAL, or the format's own engine (FORMATS[].engine). */
+export function engineOf(job: Pick<ExportJob, 'format' | 'engine'>): 'gdal' | 'copy' | 'exceljs' {
+  return job.engine === 'gdal' ? 'gdal' : (FORMATS[job.format].engine ?? 'gdal');
+}
+
 /** Measures the layers while the source opens (GDAL's PG open runs its catalog queries): ~15 ms off each export. */
-async function measureAndOpen(conn: string, job: ExportJob): Promise<[LayerMeasure[], gdal.Dataset]> {
+async function measureAndOpen(conn: string, job: ExportJob): Promise<[LayerMeasure[], gdal.Dataset | undefined]> {
+  // The streaming engines open GDAL's source only for a layer they leave to it.
+  if (engineOf(job) !== 'gdal') return [await measureLayers(conn, job), undefined];
   const [measured, opened] = await Promise.allSettled([measureLayers(conn, job), openPg(conn)]);
   if (measured.status === 'fulfilled' && opened.status === 'fulfilled') return [measured.value, opened.value];
   if (opened.status === 'fulfilled') opened.value.close();
@@ -83,6 +95,57 @@ function validateJob(job: ExportJob): void {
   if (!job.workDir) throw new Error('writeExport: workDir is required');
   // Refuse bad x/y column names now rather than after earlier layers were written.
   for (const layer of job.layers) if (geometryOutput(layer, job.format) === 'xy') xyColumns(layer);
+}
+
+const written = (n: number, rows: number) => `${Math.min(n, rows).toLocaleString('en-US')} of ${rows.toLocaleString('en-US')}`;
+
+interface Stage {
+  appName: string;
+  conn: string;
+  stage: string;
+  zipLevel: number;
+  progress: Progress;
+}
+
+/** Excel: every layer a sheet of the one workbook, streamed by exceljs. */
+async function writeSheets(
+  job: ExportJob,
+  plan: ExportPlan,
+  measures: LayerMeasure[],
+  target: ResolvedSrs | null,
+  s: Stage,
+): Promise<void> {
+  const sheets = job.layers.map((layer, i) => ({
+    layer,
+    sheetName: plan.layers[i].layerName,
+    target: layerTargetSrs(job.format, target, layer),
+  }));
+  let current = 0;
+  try {
+    await writeWorkbook({
+      pg: job.pg,
+      sessionName: s.appName,
+      path: join(s.stage, plan.layers[0].dataset),
+      sheets,
+      zipLevel: s.zipLevel,
+      signal: job.signal,
+      onRows: (i, n) => {
+        if (i !== current) s.progress.layer(current, 1, `Sheet ${current + 1} of ${sheets.length} '${sheets[current].sheetName}' written`);
+        current = i;
+        const rows = measures[i].rows;
+        s.progress.layer(
+          i,
+          n / Math.max(rows, 1),
+          `Writing sheet ${i + 1} of ${sheets.length} '${sheets[i].sheetName}': ${written(n, rows)} rows`,
+        );
+      },
+    });
+  } catch (e) {
+    job.signal?.throwIfAborted();
+    throw await classifyTranslateError(e, job.layers[current], sheets[current].target, s.conn);
+  }
+  job.signal?.throwIfAborted();
+  s.progress.layer(sheets.length - 1, 1, `Sheet ${sheets.length} of ${sheets.length} '${sheets[sheets.length - 1].sheetName}' written`);
 }
 
 /** Writes the export into job.workDir and returns the one file to hand back; on failure leaves nothing behind. */
@@ -127,17 +190,38 @@ export async function writeExport(job: ExportJob): Promise<ExportOutput> {
     }
     // A feature collection spends half of each layer's share on the GeoJSON → ArcGIS JSON conversion.
     const translateShare = sink ? 0.5 : 1;
-    for (const [i, layer] of job.layers.entries()) {
+    const engine = engineOf(job);
+    if (engine === 'exceljs') await writeSheets(job, plan, measures, target, { appName, conn, stage, zipLevel, progress });
+    for (const [i, layer] of engine === 'exceljs' ? [] : job.layers.entries()) {
       signal?.throwIfAborted();
       const t = plan.layers[i];
       const rows = measures[i].rows;
       const layerTarget = layerTargetSrs(format, target, layer);
-      const args = buildTranslateArgs({ layer, format, layerName: t.layerName, update: t.update, target: layerTarget, rows });
       const report = (within: number, message: string) => progress.layer(i, within * translateShare, message);
       report(0, `Exporting layer ${i + 1} of ${job.layers.length} '${layer.name}' (${rows.toLocaleString('en-US')} features)`);
-      const stopTicker = startTicker(stage, format, t, rows, report);
+      const copyFormat = format === 'csv' || format === 'geojson' ? format : undefined;
+      const viaCopy =
+        engine === 'copy' && copyFormat && !(await needsGdal({ format: copyFormat, layer, pg: job.pg, sessionName: appName }));
+      const stopTicker = viaCopy ? () => undefined : startTicker(stage, format, t, rows, report);
       try {
-        await translateLayer(src, stage, args, t);
+        if (viaCopy) {
+          await copyLayer({
+            format: copyFormat,
+            layer,
+            layerName: t.layerName,
+            target: layerTarget,
+            pg: job.pg,
+            sessionName: appName,
+            path: join(stage, t.dataset),
+            rows,
+            signal,
+            onRows: (n) => report(n / Math.max(rows, 1), `Writing '${t.layerName}': ${written(n, rows)} features`),
+          });
+        } else {
+          src ??= await openPg(conn);
+          const args = buildTranslateArgs({ layer, format, layerName: t.layerName, update: t.update, target: layerTarget, rows });
+          await translateLayer(src, stage, args, t);
+        }
       } catch (e) {
         signal?.throwIfAborted();
         throw await classifyTranslateError(e, layer, layerTarget, conn);
@@ -169,7 +253,7 @@ export async function writeExport(job: ExportJob): Promise<ExportOutput> {
       }
       progress.layer(i, 1, `Layer ${i + 1} of ${job.layers.length} '${layer.name}' written`);
     }
-    src.close();
+    src?.close();
     src = undefined;
 
     signal?.throwIfAborted();

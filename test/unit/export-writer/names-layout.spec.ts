@@ -54,6 +54,7 @@ describe('planExport (zip layout decisions)', () => {
   it.each([
     ['geopackage', 'gpkg', 'application/geopackage+sqlite3'],
     ['sqlite', 'sqlite', 'application/vnd.sqlite3'],
+    ['excel', 'xlsx', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'],
   ] as const)('%s: one file holds every layer', (format, ext, contentType) => {
     const plan = planExport(format, two, 'b');
     expect(plan.fileName).toBe(`b.${ext}`);
@@ -69,7 +70,6 @@ describe('planExport (zip layout decisions)', () => {
     ['csv', 'csv', 'text/csv; charset=utf-8'],
     ['geojson', 'geojson', 'application/geo+json'],
     ['kml', 'kml', 'application/vnd.google-earth.kml+xml'],
-    ['excel', 'xlsx', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'],
     ['flatgeobuf', 'fgb', 'application/octet-stream'],
   ] as const)('%s: a plain file for one layer, a zip entry per layer for several', (format, ext, contentType) => {
     expect(planExport(format, one, 'b')).toEqual({
