@@ -106,6 +106,21 @@ function exportRow(what: string, svc: 'svcPrivate' | 'svcOrg', dest: (c: Ctx) =>
 
 const self = (c: Ctx) => (c.me ?? owner(c)).username;
 
+/**
+ * A directory page as the matrix reads replies: its error box as the envelope it renders, else the page itself.
+ * The error box is `<strong>Error N:</strong> message`; entities are undone so messages compare as in JSON.
+ */
+async function htmlPage(url: string, path: string, params: Record<string, string>, token?: string): Promise<Reply> {
+  const r = await get(url, path, { ...params, f: 'html' }, token);
+  const m = /<strong>Error (\d+):<\/strong>\s*([^<]*)</.exec(r.text);
+  const message = m?.[2]
+    .trim()
+    .replace(/&#39;/g, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, '&');
+  return { ...r, body: m ? { error: { code: Number(m[1]), message } } : { html: r.text } };
+}
+
 //                                  anon   revoked owner  other  member manager admin  view   update share  users
 export const ROWS: Row[] = [
   // ── identity ──
@@ -470,6 +485,35 @@ export const ROWS: Row[] = [
     route,
     what: 'private service',
     call: (c) => get(c.f.svcPrivate.url, path, params, c.token),
+    cells: [E499, E498, OK, SVC, SVC, SVC, OK, OK, SVC, SVC, SVC],
+  })),
+  // The services catalog lists what the caller could open; the directory's pages answer as the JSON they show.
+  {
+    route: 'arcgis/rest/services',
+    what: 'lists the private service',
+    call: (c) => get(`${c.f.t.root}/arcgis/rest/services`, '', {}, c.token),
+    done: (b, c) => b.services.some((s: any) => s.name === c.f.svcPrivate.name),
+    cells: [NOT, E498, OK, NOT, NOT, NOT, OK, OK, NOT, NOT, NOT],
+  },
+  {
+    route: 'arcgis/rest/services',
+    what: 'lists the org service',
+    call: (c) => htmlPage(`${c.f.t.root}/arcgis/rest/services`, '', {}, c.token),
+    done: (b, c) => b.html.includes(`>${c.f.svcOrg.name}</a>`),
+    cells: [NOT, E498, OK, OK, OK, OK, OK, OK, OK, OK, OK],
+  },
+  ...(
+    [
+      ['FeatureServer?f=html', '', {}, 'Pts'],
+      ['FeatureServer/<layer>?f=html', '0', {}, 'Pts (ID: 0)'],
+      ['FeatureServer/<layer>/query?f=html', '0/query', { where: '1=1', outFields: 'Name' }, '1 feature(s).'],
+      ['FeatureServer/<layer>/preview', '0/preview', {}, 'data-query='],
+    ] as const
+  ).map(([route, path, params, shows]): Row => ({
+    route,
+    what: 'private service page',
+    call: (c) => htmlPage(c.f.svcPrivate.url, path, params, c.token),
+    done: (b) => b.html.includes(shows),
     cells: [E499, E498, OK, SVC, SVC, SVC, OK, OK, SVC, SVC, SVC],
   })),
   {
