@@ -8,5 +8,6 @@ import { GroupsService } from './groups.service';
   imports: [ContentModule],
   controllers: [GroupsController],
   providers: [GroupsRepository, GroupsService],
+  exports: [GroupsService],
 })
 export class GroupsModule {}

@@ -19,7 +19,7 @@ const shots = process.env.SCREENSHOT_DIR ?? path.join(tmpdir(), 'arcgis-director
 describe('services directory in Chromium', () => {
   let t: TestApp;
   let browser: Browser;
-  let owner: { username: string; token: string };
+  let owner: { username: string; password: string; token: string };
   let svc: SampleService;
 
   beforeAll(async () => {
@@ -164,6 +164,47 @@ describe('services directory in Chromium', () => {
     expect(await page.locator('#attributes img').count()).toBe(0);
     expect(await page.locator('#attributes table.feature').textContent()).toContain('<img src=x onerror="alert(1)">');
     expect(dialogs).toBe(0);
+    expectLocalOnly(seen);
+    await page.close();
+  });
+
+  it('signs in through generateToken, keeps the token for the browser session, and signs out', async () => {
+    const { page, seen } = await newPage();
+    await page.goto(`${t.root}/arcgis/rest/services?f=html`);
+    expect(await page.locator('body').textContent()).not.toContain(svc.name);
+    await follow(page, 'Sign in', /generateToken\?/);
+    await page.fill('#username', owner.username);
+    await page.fill('#password', 'wrong-password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForSelector('#sign-in-status.error');
+    expect(await page.locator('#sign-in-status').textContent()).toContain('Could not sign in');
+    await page.fill('#password', owner.password);
+    await Promise.all([page.waitForURL(/\/arcgis\/rest\/services\?f=html&token=/), page.getByRole('button', { name: 'Sign in' }).click()]);
+    expect(await page.locator('header .user').textContent()).toContain(`Signed in as ${owner.username}`);
+    expect(await page.getByRole('link', { name: svc.name, exact: true }).count()).toBe(1);
+
+    // A page opened without the token, in the same browser session, is opened again with it.
+    await page.goto(`${svc.url}/0?f=html`);
+    await page.waitForURL(/token=/);
+    expect(await page.locator('h1').textContent()).toBe('Areas (ID: 0)');
+
+    await Promise.all([page.waitForURL((u) => !u.searchParams.has('token')), page.getByRole('button', { name: 'Sign out' }).click()]);
+    expect(await page.locator('body').textContent()).toContain('Error 499');
+    await page.goto(`${t.root}/arcgis/rest/services?f=html`);
+    expect(await page.locator('header .user').textContent()).toContain('Sign in');
+    expect(page.url()).not.toContain('token=');
+    expectLocalOnly(seen);
+    await page.close();
+  }, 60_000);
+
+  it("shows a service's item page, which links to the service's directory page", async () => {
+    const { page, seen } = await newPage();
+    await page.goto(`${t.base}/content/users/${owner.username}?f=html&token=${owner.token}`);
+    await follow(page, svc.name, /content\/items\//);
+    expect(await page.locator('dl.facts').textContent()).toContain('Feature Service');
+    await page.screenshot({ path: path.join(shots, 'portal-item.png') });
+    await follow(page, svc.url, /FeatureServer\?f=html/);
+    expect(await page.locator('h1').textContent()).toBe(`${svc.name} (FeatureServer)`);
     expectLocalOnly(seen);
     await page.close();
   });

@@ -1,6 +1,6 @@
 import { request } from '@esri/arcgis-rest-request';
 import { startApp, TestApp } from '../support/app';
-import { adminToken, createUser, get, post } from '../support/client';
+import { addItem, addUsers, adminToken, createGroup, createUser, get, post } from '../support/client';
 import { MARKUP, sampleService, SampleService } from '../support/sample-service';
 
 /** A page's text as a person reads it: tags out, entities back. Enough for assertions on plain server-rendered HTML. */
@@ -243,6 +243,8 @@ describe('services catalog and HTML services directory', () => {
       for (const [file, type] of [
         ['directory.css', 'text/css'],
         ['preview.js', 'javascript'],
+        ['session.js', 'javascript'],
+        ['signin.js', 'javascript'],
         ['ol/ol.js', 'javascript'],
         ['ol/ol.css', 'text/css'],
       ]) {
@@ -260,6 +262,71 @@ describe('services catalog and HTML services directory', () => {
     it('refuses f=html where there is no page', async () => {
       const r = await post(pub.url, '0/addFeatures', { f: 'html', features: '[]' }, owner.token);
       expect(r.body.error.message).toMatch(/Invalid value for parameter 'f'/);
+    });
+  });
+
+  describe('portal pages', () => {
+    let member: { username: string; token: string };
+    let group: string;
+    let item: string;
+
+    beforeAll(async () => {
+      member = await createUser(t.base, await adminToken(t.base), 'org_user');
+      group = await createGroup(t.base, owner.token, { access: 'private', title: `Field team ${MARKUP}` });
+      await addUsers(t.base, owner.token, group, [member.username]);
+      item = await addItem(t.base, owner.username, owner.token, { title: `Survey notes ${MARKUP}`, tags: 'survey,notes' });
+      const shared = await post(t.base, `content/users/${owner.username}/items/${item}/share`, { org: 'true', groups: group }, owner.token);
+      expect(shared.body.notSharedWith).toEqual([]);
+    });
+
+    it('item: title, type, owner, size, access, and the groups it is shared with that the visitor may see', async () => {
+      const asMember = await html(`${t.base}/content/items/${item}`, { token: member.token });
+      const text = textOf(asMember.body);
+      expect(text).toContain(`Survey notes ${MARKUP}`);
+      expect(text).toMatch(new RegExp(`Type: Web Map Owner: ${owner.username} Size: \\d+ bytes Access: org`));
+      expect(text).toContain('Tags: survey, notes');
+      expect(asMember.body).toContain(`href="/sharing/rest/community/groups/${group}?f=html&amp;token=${member.token}"`);
+      expect(asMember.body).not.toContain(MARKUP);
+      // An org member outside the private group sees the item (shared with the org), not the group.
+      const asOther = await html(`${t.base}/content/items/${item}`, { token: other.token });
+      expect(textOf(asOther.body)).toContain('None that you can see.');
+      expect(asOther.body).not.toContain(group);
+      expect(textOf((await html(`${t.base}/content/items/${item}`)).body)).toContain('Error 400: Item does not exist or is inaccessible.');
+    });
+
+    it('a hosted service item links to its directory page', async () => {
+      const r = await html(`${t.base}/content/items/${pub.itemId}`);
+      expect(textOf(r.body)).toContain('Type: Feature Service');
+      expect(r.body).toContain(`href="/arcgis/rest/services/${pub.name}/FeatureServer?f=html"`);
+    });
+
+    it('group: its facts and the content the visitor may see, for members only when private', async () => {
+      const r = await html(`${t.base}/community/groups/${group}`, { token: member.token });
+      const text = textOf(r.body);
+      expect(text).toContain(`Group: Field team ${MARKUP}`);
+      expect(text).toContain('Access: private');
+      expect(text).toContain('Your membership: member');
+      expect(text).toContain(`Survey notes ${MARKUP}`);
+      expect(textOf((await html(`${t.base}/community/groups/${group}`, { token: other.token })).body)).toContain(
+        'Group does not exist or is inaccessible.',
+      );
+    });
+
+    it("user content: the owner's items to the owner, refused to others and to anonymous visitors", async () => {
+      const mine = await html(`${t.base}/content/users/${owner.username}`, { token: owner.token });
+      const text = textOf(mine.body);
+      expect(text).toContain(`Content of ${owner.username}`);
+      expect(text).toContain(`Survey notes ${MARKUP}`);
+      expect(text).toContain(pub.name);
+      expect(textOf((await html(`${t.base}/content/users/${owner.username}`, { token: other.token })).body)).toContain('Error 403');
+      expect(textOf((await html(`${t.base}/content/users/${owner.username}`)).body)).toContain('Error 499');
+    });
+
+    it('sign-in: a form posted by script to generateToken; GET generateToken without f=html is still refused', async () => {
+      const r = await html(`${t.base}/generateToken`, { next: '/arcgis/rest/services' });
+      expect(r.body).toMatch(/<form[^>]*\bid="sign-in-form"[^>]*\baction="\/sharing\/rest\/generateToken"/);
+      expect(r.body).toContain('src="/arcgis/rest/static/signin.js"');
+      expect((await get(t.base, 'generateToken')).body.error.details).toEqual(['generateToken requires POST.']);
     });
   });
 });

@@ -118,7 +118,8 @@ async function htmlPage(url: string, path: string, params: Record<string, string
     .replace(/&#39;/g, "'")
     .replace(/&quot;/g, '"')
     .replace(/&amp;/g, '&');
-  return { ...r, body: m ? { error: { code: Number(m[1]), message } } : { html: r.text } };
+  const messageCode = /data-message-code="([^"]+)"/.exec(r.text)?.[1];
+  return { ...r, body: m ? { error: { code: Number(m[1]), message, ...(messageCode ? { messageCode } : {}) } } : { html: r.text } };
 }
 
 //                                  anon   revoked owner  other  member manager admin  view   update share  users
@@ -516,6 +517,34 @@ export const ROWS: Row[] = [
     done: (b) => b.html.includes(shows),
     cells: [E499, E498, OK, SVC, SVC, SVC, OK, OK, SVC, SVC, SVC],
   })),
+  {
+    route: 'content/items/<id>?f=html',
+    what: 'private item page',
+    call: (c) => htmlPage(base(c), `content/items/${c.f.privateItem}`, {}, c.token),
+    done: (b, c) => b.html.includes(c.f.privateItem),
+    cells: [ITEM, E498, OK, ITEM, ITEM, ITEM, OK, OK, ITEM, ITEM, ITEM],
+  },
+  {
+    route: 'content/items/<id>?f=html',
+    what: 'lists the private group the item is shared with',
+    call: (c) => htmlPage(base(c), `content/items/${c.f.groupItem}`, {}, c.token),
+    done: (b, c) => b.html.includes(`community/groups/${c.f.group}?`),
+    cells: [ITEM, E498, OK, ITEM, OK, OK, OK, OK, ITEM, ITEM, ITEM],
+  },
+  {
+    route: 'content/users/<user>?f=html',
+    what: "owner's content page",
+    call: (c) => htmlPage(base(c), `content/users/${owner(c).username}`, {}, c.token),
+    done: (b, c) => b.html.includes(c.f.privateItem),
+    cells: [E499, E498, OK, E403, E403, E403, OK, OK, E403, E403, E403],
+  },
+  {
+    route: 'community/groups/<id>?f=html',
+    what: 'private group page',
+    call: (c) => htmlPage(base(c), `community/groups/${c.f.group}`, {}, c.token),
+    done: (b) => b.html.includes('Your membership'),
+    cells: [GROUP, E498, OK, GROUP, OK, OK, OK, OK, GROUP, GROUP, GROUP],
+  },
   {
     route: 'FeatureServer/<layer>/query',
     what: 'org service',

@@ -24,6 +24,8 @@ import { layerPage, servicePage } from './service-pages';
 const ASSETS: Record<string, string> = {
   'directory.css': path.join(__dirname, 'assets', 'directory.css'),
   'preview.js': path.join(__dirname, 'assets', 'preview.js'),
+  'session.js': path.join(__dirname, 'assets', 'session.js'),
+  'signin.js': path.join(__dirname, 'assets', 'signin.js'),
   'ol/ol.js': require.resolve('ol/dist/ol.js'),
   'ol/ol.css': require.resolve('ol/ol.css'),
 };

@@ -1,13 +1,16 @@
 import { Module } from '@nestjs/common';
+import { ContentModule } from '../../content/content.module';
+import { GroupsModule } from '../../groups/groups.module';
 import { FeaturesModule } from '../features.module';
 import { CatalogController } from './catalog.controller';
 import { DirectoryController } from './directory.controller';
 import { DirectoryRepository } from './directory.repository';
+import { PortalPagesController } from './portal.controller';
 
-/** The services catalog and the HTML services directory over the hosted feature services. */
+/** The services catalog, the HTML services directory over the hosted feature services, and the portal's pages. */
 @Module({
-  imports: [FeaturesModule],
-  controllers: [CatalogController, DirectoryController],
+  imports: [FeaturesModule, ContentModule, GroupsModule],
+  controllers: [CatalogController, DirectoryController, PortalPagesController],
   providers: [DirectoryRepository],
 })
 export class DirectoryModule {}

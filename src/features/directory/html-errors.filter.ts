@@ -35,6 +35,7 @@ export class HtmlErrorsFilter implements ExceptionFilter {
       crumbs: [],
       json: false,
       body: errorBox(e),
+      errorCode: e.code,
     });
     res.locals[ERROR_REPLY] = true;
     res.status(200).set(HTML_HEADERS).send(reply.html);

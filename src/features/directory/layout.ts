@@ -14,14 +14,29 @@ export interface Crumb {
   path: string;
 }
 
-/** The shell every directory page shares: one stylesheet, no script unless the page names one (the map preview). */
-export function page(
-  ctx: PageContext,
-  o: { title: string; crumbs: Crumb[]; body: Html; json?: boolean; styles?: string[]; scripts?: string[]; bodyClass?: string },
-): HtmlReply {
+export interface PageOptions {
+  title: string;
+  crumbs: Crumb[];
+  body: Html;
+  json?: boolean;
+  styles?: string[];
+  scripts?: string[];
+  bodyClass?: string;
+  /** The code of the error the page shows (session.js forgets a token the server called invalid). */
+  errorCode?: number;
+}
+
+/**
+ * The shell every directory page shares: one stylesheet, and session.js, which keeps the token of a sign-in for the
+ * browser session; other scripts only where a page names them (the map preview, the sign-in form).
+ */
+export function page(ctx: PageContext, o: PageOptions): HtmlReply {
   const { links } = ctx;
   const crumbs = [{ label: 'Home', path: links.services() }, ...o.crumbs];
-  const user = ctx.username ? html`Signed in as <strong>${ctx.username}</strong>` : html`Anonymous`;
+  const signIn = links.page('/sharing/rest/generateToken', { next: links.base + ctx.path });
+  const user = ctx.username
+    ? html`Signed in as <strong>${ctx.username}</strong> <button type="button" id="sign-out" class="link">Sign out</button>`
+    : html`<a href="${signIn}" id="sign-in">Sign in</a>`;
   const doc: SafeHtml = html`<!doctype html>
 <html lang="en">
 <head>
@@ -31,7 +46,7 @@ export function page(
 <link rel="stylesheet" href="${links.asset('directory.css')}">
 ${(o.styles ?? []).map((s) => html`<link rel="stylesheet" href="${links.asset(s)}" />`)}
 </head>
-<body${o.bodyClass ? html` class="${o.bodyClass}"` : ''}>
+<body${o.bodyClass ? html` class="${o.bodyClass}"` : ''} data-signed-in="${ctx.username ? 'true' : 'false'}"${o.errorCode ? html` data-error="${o.errorCode}"` : ''}>
 <header class="top">
 <a class="brand" href="${links.page(links.services())}">ArcGIS REST Services Directory</a>
 <span class="user">${user}</span>
@@ -45,7 +60,7 @@ ${(o.styles ?? []).map((s) => html`<link rel="stylesheet" href="${links.asset(s)
 ${o.body}
 </main>
 ${o.json === false ? '' : html`<footer><a href="${links.to(ctx.path, { f: 'pjson' })}">JSON</a></footer>`}
-${(o.scripts ?? []).map((s) => html`<script src="${links.asset(s)}"></script>`)}
+${['session.js', ...(o.scripts ?? [])].map((s) => html`<script src="${links.asset(s)}"></script>`)}
 </body>
 </html>
 `;
@@ -65,9 +80,9 @@ export function facts(rows: [string, Html][]): SafeHtml {
   </dl>`;
 }
 
-/** An error as the directory shows it: the envelope's code, message and details. */
-export function errorBox(e: { code: number; message: string; details: string[] }): SafeHtml {
-  return html`<div class="error-box" role="alert">
+/** An error as the directory shows it: the envelope's code, message and details (its messageCode for scripts). */
+export function errorBox(e: { code: number; message: string; details: string[]; messageCode?: string }): SafeHtml {
+  return html`<div class="error-box" role="alert" ${e.messageCode ? html` data-message-code="${e.messageCode}"` : ''}>
     <p><strong>Error ${e.code}:</strong> ${e.message}</p>
     ${
       e.details.length

@@ -62,7 +62,11 @@ const SPATIAL_RELS = [
   'esriSpatialRelOverlaps',
   'esriSpatialRelTouches',
 ];
-const FORMATS = ['html', 'json', 'pjson', 'geojson'];
+/** The result formats: this page, JSON, and the others the layer says it writes (`supportedQueryFormats`). */
+function formats(layer: LayerInfo): string[] {
+  const supported = layer.supportedQueryFormats.toLowerCase().split(/\s*,\s*/);
+  return ['html', 'json', 'pjson', ...['geojson', 'pbf'].filter((f) => supported.includes(f))];
+}
 
 function text(label: string, name: string, p: Params, o: { size?: number; area?: boolean; hint?: string } = {}): SafeHtml {
   const id = `q-${name}`;
@@ -123,7 +127,7 @@ function queryForm(ctx: PageContext, layer: LayerInfo, p: Params): SafeHtml {
             ${text('Group by fields (statistics)', 'groupByFieldsForStatistics', p)}`
           : ''
       }
-      ${select('Format', 'f', FORMATS, p, 'html')}
+      ${select('Format', 'f', formats(layer), p, 'html')}
     </div>
     <p><button type="submit">Query (GET)</button></p>
   </form>`;

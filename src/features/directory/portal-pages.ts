@@ -1,0 +1,170 @@
+import type { ContentService } from '../../content/content.service';
+import { HtmlReply } from '../../core/http/html-reply';
+import type { GroupsService } from '../../groups/groups.service';
+import { html, Html, Links, SafeHtml } from './html';
+import { Crumb, facts, page, PageContext } from './layout';
+
+export type Item = Awaited<ReturnType<ContentService['item']>>;
+export type Group = Awaited<ReturnType<GroupsService['info']>>;
+type ItemList = { total: number; start: number; num: number; nextStart: number; items: Item[] };
+
+/** Pages under the portal start from the visitor's own content when signed in. */
+function mine(ctx: PageContext): Crumb[] {
+  return ctx.username ? [{ label: 'My content', path: `/sharing/rest/content/users/${encodeURIComponent(ctx.username)}` }] : [];
+}
+
+function when(ms: number): string {
+  return new Date(ms)
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.\d{3}Z$/, ' UTC');
+}
+
+/** Sizes as people read them; -1 is ArcGIS's "not a file" (services). */
+function bytes(n: number): string {
+  if (n < 0) return '';
+  const units = ['bytes', 'KB', 'MB', 'GB', 'TB'];
+  let v = n;
+  let i = 0;
+  while (v >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  return i === 0 ? `${n} bytes` : `${v.toFixed(1)} ${units[i]}`;
+}
+
+/** The directory path of a hosted service's item URL (…/arcgis/rest/services/<name>/FeatureServer), if it is one. */
+function servicePath(links: Links, url: string | null): string | null {
+  const m = url ? /\/arcgis\/rest\/services\/([A-Za-z0-9_]+)\/FeatureServer$/.exec(url) : null;
+  return m ? links.service(m[1]) : null;
+}
+
+function itemTable(links: Links, items: Item[]): SafeHtml {
+  if (!items.length) return html`<p class="none">No items.</p>`;
+  return html`<table class="items">
+    <thead>
+      <tr>
+        <th>Title</th>
+        <th>Type</th>
+        <th>Owner</th>
+        <th>Access</th>
+        <th>Modified</th>
+        <th>Size</th>
+      </tr>
+    </thead>
+    <tbody>
+      ${items.map(
+        (i) =>
+          html`<tr>
+            <td><a href="${links.page(`/sharing/rest/content/items/${i.id}`)}">${i.title}</a></td>
+            <td>${i.type}</td>
+            <td>${i.owner}</td>
+            <td>${i.access}</td>
+            <td>${when(i.modified)}</td>
+            <td>${bytes(i.size)}</td>
+          </tr>`,
+      )}
+    </tbody>
+  </table>`;
+}
+
+function pager(ctx: PageContext, list: ItemList): Html {
+  const { links } = ctx;
+  const parts: Html[] = [html`<p class="summary">${list.total} item(s)${list.total > list.num ? `, from ${list.start}` : ''}.</p>`];
+  if (list.nextStart > 0)
+    parts.push(
+      html`<p><a rel="next" href="${links.page(ctx.path, { start: String(list.nextStart), num: String(list.num) })}">Next page</a></p>`,
+    );
+  return parts;
+}
+
+/** An item: what it is, whose, how big, who may see it, and the groups it is shared with that the visitor may see. */
+export function itemPage(ctx: PageContext, item: Item, groups: Group[]): HtmlReply {
+  const { links } = ctx;
+  const service = servicePath(links, item.url);
+  const file = item.size >= 0 && item.type !== 'Feature Service';
+  return page(ctx, {
+    title: item.title,
+    crumbs: [...mine(ctx), { label: item.title, path: ctx.path }],
+    body: html`${facts([
+        ['Type', item.type],
+        ['Owner', item.owner],
+        ['Size', bytes(item.size)],
+        ['Access', item.access],
+        ['Created', when(item.created)],
+        ['Modified', when(item.modified)],
+        ['Tags', item.tags.join(', ')],
+        ['Summary', item.snippet ?? ''],
+        ['Description', item.description ?? ''],
+        ['Item ID', item.id],
+        ['URL', service ? html`<a href="${links.page(service)}">${item.url}</a>` : (item.url ?? '')],
+        ['Data', file ? html`<a href="${links.to(`/sharing/rest/content/items/${item.id}/data`)}">Download</a>` : undefined],
+      ])}
+      <h2>Shared with groups</h2>
+      ${
+        groups.length
+          ? html`<ul class="groups">
+              ${groups.map((g) => html`<li><a href="${links.page(`/sharing/rest/community/groups/${g.id}`)}">${g.title}</a> <span class="kind">(${g.access})</span></li>`)}
+            </ul>`
+          : html`<p class="none">None that you can see.</p>`
+      }`,
+  });
+}
+
+export function groupPage(ctx: PageContext, group: Group, items: ItemList): HtmlReply {
+  return page(ctx, {
+    title: `Group: ${group.title}`,
+    crumbs: [...mine(ctx), { label: group.title, path: ctx.path }],
+    body: html`${facts([
+        ['Owner', group.owner],
+        ['Access', group.access],
+        ['Summary', group.snippet ?? ''],
+        ['Description', group.description ?? ''],
+        ['Tags', group.tags.join(', ')],
+        ['Your membership', group.userMembership.memberType],
+      ])}
+      <h2>Content</h2>
+      ${pager(ctx, items)} ${itemTable(ctx.links, items.items)}`,
+  });
+}
+
+export function userContentPage(ctx: PageContext, content: ItemList & { username: string }): HtmlReply {
+  return page(ctx, {
+    title: `Content of ${content.username}`,
+    crumbs: [{ label: `Content of ${content.username}`, path: ctx.path }],
+    body: html`${pager(ctx, content)} ${itemTable(ctx.links, content.items)}`,
+  });
+}
+
+/** The sign-in form; signin.js posts it to generateToken, so it works only with scripts on, as ArcGIS's does. */
+export function signInPage(ctx: PageContext): HtmlReply {
+  const { links } = ctx;
+  return page(ctx, {
+    title: 'Sign in',
+    crumbs: [{ label: 'Sign in', path: ctx.path }],
+    json: false,
+    scripts: ['signin.js'],
+    body: html`<form
+      id="sign-in-form"
+      class="sign-in"
+      method="post"
+      action="${links.base}/sharing/rest/generateToken"
+      data-home="${links.base}/arcgis/rest/services"
+    >
+      <div class="grid">
+        <label for="username">User name</label><input id="username" name="username" autocomplete="username" required />
+        <label for="password">Password</label
+        ><input id="password" name="password" type="password" autocomplete="current-password" required />
+        <label for="expiration">Keep me signed in for</label
+        ><select id="expiration" name="expiration">
+          <option value="60">1 hour</option>
+          <option value="480">8 hours</option>
+          <option value="1440">1 day</option>
+        </select>
+      </div>
+      <p><button type="submit">Sign in</button></p>
+      <p id="sign-in-status" class="status" aria-live="polite"></p>
+      <p class="none">The token is kept for this browser session only and goes with the directory's links as <code>?token=</code>.</p>
+    </form>`,
+  });
+}
