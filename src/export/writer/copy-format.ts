@@ -32,11 +32,11 @@ export function csvQuote(s: string): string {
 }
 
 /**
- * %.15g for a double, with GDAL's spelling of the values printf leaves to the platform ("nan", "inf"). The value is
- * read once: it may be a projected coordinate.
+ * %.15g for a double, with GDAL's spelling of the values printf leaves to the platform ("nan", "inf"). A CASE, not
+ * replace() on the text: reading the value twice costs less than two string scans (0.5 s per million points).
  */
 function csvDouble(v: string): string {
-  return `replace(replace(${v}::text, 'NaN', 'nan'), 'Infinity', 'inf')`;
+  return `CASE WHEN ${v} - ${v} = 0 THEN ${v}::text WHEN ${v} = 'Infinity' THEN 'inf' WHEN ${v} = '-Infinity' THEN '-inf' WHEN ${v} IS NOT NULL THEN 'nan' END`;
 }
 
 /**
@@ -218,13 +218,15 @@ export function geojsonFeaturesSql(layer: ExportLayerSource, range?: OidRange): 
   // Every member starts with ", "; the first gives it up.
   const properties = members.length ? `'{ ' || substr(${members.join(' || ')}, 3) || ' }'` : `'{ }'`;
   const withGeometry = geometryOutput(layer, 'geojson') !== 'none';
-  const g =
-    layer.geometryType === 'esriGeometryPoint'
-      ? GEOMETRY
-      : `CASE WHEN ST_NumGeometries(${GEOMETRY}) = 1 THEN ST_GeometryN(${GEOMETRY}, 1) ELSE ${GEOMETRY} END`;
+  const point = layer.geometryType === 'esriGeometryPoint';
+  const wgs84 = rfc7946Geometry(layer);
+  // A stored WGS84 point is written as it is: no per-row subquery.
+  const computed = withGeometry && !(point && wgs84 === ident(GEOMETRY_COLUMN)) ? wgs84 : null;
+  const g0 = computed ? GEOMETRY : wgs84;
+  const g = point ? g0 : `CASE WHEN ST_NumGeometries(${g0}) = 1 THEN ST_GeometryN(${g0}, 1) ELSE ${g0} END`;
   const geometry = withGeometry ? `coalesce(ST_AsGeoJSON(${g}, 7, 0), 'null')` : `'null'`;
   const head = lit(`${GEOJSON_SEPARATOR}{ "type": "Feature", "properties": `);
-  return `SELECT ${head} || ${properties} || ', "geometry": ' || ${geometry} || ' }'${rowsOf(layer, range, withGeometry ? rfc7946Geometry(layer) : null)}`;
+  return `SELECT ${head} || ${properties} || ', "geometry": ' || ${geometry} || ' }'${rowsOf(layer, range, computed)}`;
 }
 
 /** Web Mercator's x at ±180°: its x scales linearly with longitude. */

@@ -8,6 +8,8 @@
  */
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import type { Writable } from 'node:stream';
 import * as ExcelJS from 'exceljs';
 import type { Client } from 'pg';
@@ -19,6 +21,15 @@ import type { ExportLayerSource } from './types';
 
 /** Rows per FETCH: large enough that the round trips vanish, small enough to hold two batches at once. */
 const BATCH = 10_000;
+
+/**
+ * exceljs leaves about a hundred bytes of garbage per cell, and V8 lets it pile up: the worker's peak grew by
+ * ~130 MB over a sheet, GC slack rather than live data. A full collection every GC_EVERY rows holds that to ~45 MB
+ * (measured on 400k points; no measurable time). V8 offers the collector to contexts made after this flag is set.
+ */
+const GC_EVERY = 50_000;
+setFlagsFromString('--expose-gc');
+const collectGarbage = runInNewContext('gc') as () => void;
 
 /** Excel's day 0 is 1899-12-30; dates are days since then. */
 const EXCEL_EPOCH_DAYS = 25569;
@@ -101,8 +112,10 @@ export function sheetSql(layer: ExportLayerSource, target: ResolvedSrs | null): 
  * should that change, the export still works, without the wait.
  */
 async function zipCaughtUp(sheet: ExcelJS.Worksheet): Promise<void> {
-  const zipInput = (sheet as unknown as { stream?: { pipes?: Writable[] } }).stream?.pipes?.[0];
-  if (zipInput?.writableNeedDrain) await once(zipInput, 'drain');
+  // The zip's input is a readable-stream (v3) PassThrough, which predates `writableNeedDrain`.
+  const zipInput = (sheet as unknown as { stream?: { pipes?: (Writable & { _writableState?: { needDrain?: boolean } })[] } }).stream
+    ?.pipes?.[0];
+  if (zipInput?._writableState?.needDrain) await once(zipInput, 'drain');
 }
 
 async function writeSheet(
@@ -117,6 +130,10 @@ async function writeSheet(
   await client.query('BEGIN');
   await client.query(`DECLARE sheet NO SCROLL CURSOR FOR ${sql}`);
   const fetch = () => client.query<unknown[]>({ text: `FETCH ${BATCH} FROM sheet`, rowMode: 'array' });
+  const dates = kinds.flatMap((k, i) => (k === 'date' ? [i] : []));
+  const bigints = kinds.flatMap((k, i) => (k === 'bigint' ? [i] : []));
+  // Shared by all rows: a date cell's style is set per row, the others keep the plain one.
+  const styles = kinds.map(() => PLAIN_STYLE);
   let rows = 0;
   // The next batch is fetched while this one is written: the backend reads on one core, exceljs on the other.
   let next = fetch();
@@ -130,23 +147,22 @@ async function writeSheet(
     if (rows === 0) sheet.addRow(header.map((text) => ({ richText: [{ text }] }))).commit();
     next.catch(() => undefined); // awaited on the next turn; an abort in between must not leave it unhandled
     for (const values of batch.rows) {
-      const styles: Partial<ExcelJS.Style>[] = [];
-      for (let i = 0; i < kinds.length; i++) {
+      for (const i of dates) {
         const v = values[i];
-        styles.push(PLAIN_STYLE);
+        // A null cell with a plain style is left out of the sheet, as GDAL leaves it out.
+        styles[i] = PLAIN_STYLE;
         if (v === null) continue;
-        if (kinds[i] === 'bigint') values[i] = Number(v);
-        else if (kinds[i] === 'date') {
-          const ms = Math.round(Number(v));
-          values[i] = ms / MS_PER_DAY + EXCEL_EPOCH_DAYS;
-          styles[i] = ms % 1000 === 0 ? DATE_STYLE : DATE_MS_STYLE;
-        }
+        const ms = Math.round(Number(v));
+        values[i] = ms / MS_PER_DAY + EXCEL_EPOCH_DAYS;
+        styles[i] = ms % 1000 === 0 ? DATE_STYLE : DATE_MS_STYLE;
       }
+      for (const i of bigints) if (values[i] !== null) values[i] = Number(values[i]);
       const row = sheet.addRow(values);
       for (let i = 0; i < styles.length; i++) row.getCell(i + 1).style = styles[i];
       row.commit();
     }
     rows += batch.rows.length;
+    if (rows % GC_EVERY === 0) collectGarbage();
     onRows(rows);
     signal?.throwIfAborted();
     await zipCaughtUp(sheet);
