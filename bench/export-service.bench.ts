@@ -1,42 +1,74 @@
 /**
- * Export through the service against ogr2ogr, in one run: 1,000,000 points and 100,000 polygons (33 vertices)
- * to Shapefile, CSV and GeoPackage. The service side is the real path: POST export to the API, a separate worker
- * process (the built dist/src/worker.js) picks the job from Redis, writes with GDAL, moves the file into place and
- * completes the item; the time is request sent → job row finished. ogr2ogr reads the same table with the same
- * SELECT into the same format. Also printed: the worker's peak RSS and the idle request → job start latency.
+ * Export through the service against ogr2ogr and against PostgreSQL's plain COPY, in one run: 1,000,000 points and
+ * 100,000 polygons (33 vertices) to CSV, GeoJSON, GeoPackage, Shapefile and Excel; then how cost grows with
+ * 100k, 1M and 5M points (CSV, GeoPackage, Shapefile) and the worker's peak memory.
  *
- *   npm run bench:export            (POINTS=1000000 POLYGONS=100000)
+ * The service side is the real path: POST export to the API, a separate worker process (the built
+ * dist/src/worker.js) picks the job from Redis, writes the file, moves it into place and completes the item; the
+ * time is request sent → job row finished. ogr2ogr reads the same table with the same SELECT into the same format
+ * (Shapefile: into .shp.zip, the deliverable users download). Plain COPY is PostgreSQL's own CSV of the same rows
+ * and geometry encoding (x/y, WKT or ST_AsGeoJSON) from one session into a file: what reading the data costs.
  *
- * BENCH_REPEAT (default 3) rounds, medians reported. BENCH_FORMATS=Shapefile,CSV and BENCH_LAYERS=0|1 run a subset; BENCH_ARENAS sets the worker's MALLOC_ARENA_MAX
- * (default 2, as the worker is started; 4 was no faster and took the peak from ~190-240 to 341 MB).
+ *   npm run bench:export      (POINTS=1000000 POLYGONS=100000 SCALING=100000,1000000,5000000)
+ *
+ * BENCH_REPEAT (default 3) rounds of the comparison, each case's sides taking turns, medians reported;
+ * SCALING_REPEAT (default 1) rounds of the scaling table; SCALING='' skips it (loading 5M points takes about a
+ * minute and the 5M exports two more). BENCH_FORMATS=CSV,Excel and BENCH_LAYERS=0|1 run a subset; BENCH_ARENAS sets
+ * the worker's MALLOC_ARENA_MAX (default 2, as the worker is started).
  */
 import { execFile, spawn } from 'node:child_process';
-import { promisify } from 'node:util';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { promisify } from 'node:util';
+import { Client } from 'pg';
+import { to as copyTo } from 'pg-copy-streams';
 import { gdalPgConnection } from '../src/core/database/gdal-pg';
 import { BENCH_ADMIN, createHostedService, form, startBenchApp } from './support/bench-app';
 
 const POINTS = Number(process.env.POINTS ?? 1_000_000);
 const POLYGONS = Number(process.env.POLYGONS ?? 100_000);
-/** Shapefile is delivered zipped: ogr2ogr is also timed writing .shp.zip, GDAL's own way to the same deliverable. */
-const FORMATS = [
-  { name: 'Shapefile', ogr: ['-f', 'ESRI Shapefile', '-lco', 'ENCODING=UTF-8'], ext: 'shp', zippedExt: 'shp.zip' },
-  { name: 'CSV', ogr: ['-f', 'CSV'], ext: 'csv' },
-  { name: 'GeoPackage', ogr: ['-f', 'GPKG'], ext: 'gpkg' },
-].filter((f) => !process.env.BENCH_FORMATS || process.env.BENCH_FORMATS.split(',').includes(f.name));
-/** BENCH_LAYERS=0 (points) or 1 (polygons) runs one layer only, e.g. to see which export drives peak memory. */
-const LAYER_FILTER = process.env.BENCH_LAYERS?.split(',').map(Number);
-
 const REPEAT = Number(process.env.BENCH_REPEAT ?? 3);
+const SCALING = (process.env.SCALING ?? '100000,1000000,5000000').split(',').filter(Boolean).map(Number);
+const SCALING_REPEAT = Number(process.env.SCALING_REPEAT ?? 1);
+
+interface Format {
+  name: string;
+  ogr: string[];
+  ext: string;
+  /** ratio to ogr2ogr, and to plain COPY where there is one */
+  target: number;
+  copyTarget?: number;
+}
+/** Shapefile is delivered zipped: ogr2ogr is timed writing .shp.zip, GDAL's own way to the same deliverable. */
+const FORMATS: Format[] = (
+  [
+    { name: 'CSV', ogr: ['-f', 'CSV'], ext: 'csv', target: 0.33, copyTarget: 1.5 },
+    { name: 'GeoJson', ogr: ['-f', 'GeoJSON', '-lco', 'RFC7946=YES'], ext: 'geojson', target: 0.33, copyTarget: 1.5 },
+    { name: 'GeoPackage', ogr: ['-f', 'GPKG'], ext: 'gpkg', target: 1.0 },
+    { name: 'Shapefile', ogr: ['-f', 'ESRI Shapefile', '-lco', 'ENCODING=UTF-8'], ext: 'shp.zip', target: 0.8 },
+    { name: 'Excel', ogr: ['-f', 'XLSX'], ext: 'xlsx', target: 1.0 },
+  ] as Format[]
+).filter((f) => !process.env.BENCH_FORMATS || process.env.BENCH_FORMATS.split(',').includes(f.name));
+const LAYER_FILTER = process.env.BENCH_LAYERS?.split(',').map(Number);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+const mb = (kb: number) => `${(kb / 1024).toFixed(0)} MB`;
+
+/** The worker's peak RSS since the last reset, in kB; the reset (clear_refs 5) makes it per export. */
+function workerPeak(pid: number, reset = false): number {
+  const kb = Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]);
+  if (reset) writeFileSync(`/proc/${pid}/clear_refs`, '5');
+  return kb;
+}
 
 async function main() {
   if (!existsSync(path.resolve(__dirname, '../dist/src/worker.js')))
     throw new Error('run `npm run build` first (the worker runs from dist)');
+  const started = Date.now();
   const b = await startBenchApp({ WORKER_CONCURRENCY: '1' });
   const out = mkdtempSync(path.join(tmpdir(), 'export-bench-'));
   const worker = spawn(process.execPath, ['dist/src/worker.js'], {
@@ -52,19 +84,19 @@ async function main() {
     },
     stdio: 'inherit',
   });
+  const db = new Client({ connectionString: b.config.databaseUrl });
+  await db.connect();
   try {
-    const created = await createHostedService(b.base, { username: BENCH_ADMIN.username, token: b.token }, { name: 'bench_export' }, [
-      {
-        name: 'pts',
-        geometryType: 'esriGeometryPoint',
-        fields: [
-          { name: 'Name', type: 'esriFieldTypeString', length: 50 },
-          { name: 'Pop', type: 'esriFieldTypeInteger' },
-          { name: 'Area', type: 'esriFieldTypeDouble' },
-          { name: 'Density', type: 'esriFieldTypeDouble' },
-          { name: 'Founded', type: 'esriFieldTypeDate' },
-        ],
-      },
+    const pointFields = [
+      { name: 'Name', type: 'esriFieldTypeString', length: 50 },
+      { name: 'Pop', type: 'esriFieldTypeInteger' },
+      { name: 'Area', type: 'esriFieldTypeDouble' },
+      { name: 'Density', type: 'esriFieldTypeDouble' },
+      { name: 'Founded', type: 'esriFieldTypeDate' },
+    ];
+    const scaleRows = Math.max(0, ...SCALING);
+    const layers: object[] = [
+      { name: 'pts', geometryType: 'esriGeometryPoint', fields: pointFields },
       {
         name: 'polys',
         geometryType: 'esriGeometryPolygon',
@@ -73,40 +105,65 @@ async function main() {
           { name: 'Value', type: 'esriFieldTypeDouble' },
         ],
       },
-    ]);
+    ];
+    // The scaling runs read prefixes (by OBJECTID) of one table; the 1M-point layer serves when it is large enough.
+    const scaleLayer = scaleRows > POINTS ? 2 : 0;
+    if (scaleLayer === 2) layers.push({ name: 'scale', geometryType: 'esriGeometryPoint', fields: pointFields });
+    const created = await createHostedService(b.base, { username: BENCH_ADMIN.username, token: b.token }, { name: 'bench_export' }, layers);
     const schema = `svc_${created.itemId}`;
-    await b.db.query(
-      `INSERT INTO "${schema}".l0 (name, pop, area, density, founded, shape)
-      SELECT 'name ' || g, g, random() * 1000, random(), now() - g * interval '1 minute', ST_SetSRID(ST_MakePoint(random() * 360 - 180, random() * 170 - 85), 4326)
-        FROM generate_series(1, $1) g`,
-      [POINTS],
-    );
-    await b.db.query(
+    const loadPoints = async (table: string, n: number) => {
+      await db.query(
+        `INSERT INTO "${schema}".${table} (name, pop, area, density, founded, shape)
+        SELECT 'name ' || g, g, random() * 1000, random(), now() - g * interval '1 minute', ST_SetSRID(ST_MakePoint(random() * 360 - 180, random() * 170 - 85), 4326)
+          FROM generate_series(1, $1) g`,
+        [n],
+      );
+      await db.query(`VACUUM ANALYZE "${schema}".${table}`);
+    };
+    const t = Date.now();
+    await loadPoints('l0', POINTS);
+    await db.query(
       `INSERT INTO "${schema}".l1 (label, value, shape)
       SELECT 'poly ' || g, random(), ST_Multi(ST_Buffer(ST_SetSRID(ST_MakePoint(random() * 300 - 150, random() * 140 - 70), 4326), 0.01, 8))
         FROM generate_series(1, $1) g`,
       [POLYGONS],
     );
-    await b.db.query(`ANALYZE "${schema}".l0`);
-    await b.db.query(`ANALYZE "${schema}".l1`);
+    await db.query(`VACUUM ANALYZE "${schema}".l1`);
+    if (scaleLayer === 2) await loadPoints('l2', scaleRows);
+    console.log(`loaded in ${s(Date.now() - t)}`);
+
     const pg = gdalPgConnection(b.config.databaseUrl);
-    const sql = {
+    const select = {
       0: `SELECT objectid AS "OBJECTID", name AS "Name", pop AS "Pop", area AS "Area", density AS "Density", founded AS "Founded", shape FROM "${schema}".l0`,
       1: `SELECT objectid AS "OBJECTID", label AS "Label", value AS "Value", shape FROM "${schema}".l1`,
     } as const;
+    /** PostgreSQL's own CSV of the same rows, with the geometry as each format encodes it. */
+    const plainCopy = (layer: 0 | 1, format: string) => {
+      const geometry =
+        format === 'GeoJson'
+          ? ['ST_AsGeoJSON(shape, 7)']
+          : layer === 0
+            ? ['ST_X(shape) AS x', 'ST_Y(shape) AS y']
+            : ['ST_AsText(shape) AS wkt'];
+      const cols = layer === 0 ? ['objectid', 'name', 'pop', 'area', 'density', 'founded'] : ['objectid', 'label', 'value'];
+      return `COPY (SELECT ${[...cols, ...geometry].join(', ')} FROM "${schema}".l${layer} ORDER BY objectid) TO STDOUT WITH (FORMAT csv, HEADER)`;
+    };
 
     const jobTimes = async (jobId: string) => {
       for (;;) {
-        const [r] = await b.db.query(
-          `SELECT status, status_message, extract(epoch from started) * 1000 AS started, extract(epoch from finished) * 1000 AS finished FROM jobs WHERE id = $1`,
-          [jobId],
-        );
+        const [r] = (
+          await db.query(
+            `SELECT status, status_message, extract(epoch from started) * 1000 AS started, extract(epoch from finished) * 1000 AS finished FROM jobs WHERE id = $1`,
+            [jobId],
+          )
+        ).rows;
         if (r.status === 'completed') return { started: Number(r.started), finished: Number(r.finished) };
         if (r.status === 'failed') throw new Error(`export failed: ${r.status_message}`);
         await sleep(20);
       }
     };
     const viaService = async (layer: number, format: string, params: object = {}) => {
+      workerPeak(worker.pid!, true);
       const t0 = Date.now();
       const r = await form(`${b.base}/content/users/${BENCH_ADMIN.username}/export`, {
         token: b.token,
@@ -114,21 +171,30 @@ async function main() {
         exportFormat: format,
         exportParameters: JSON.stringify({ layers: [{ id: layer, ...params }] }),
       });
-      const t = await jobTimes(r.jobId);
-      return { total: t.finished - t0, toStart: t.started - t0 };
+      const times = await jobTimes(r.jobId);
+      return { total: times.finished - t0, toStart: times.started - t0, peakKb: workerPeak(worker.pid!) };
     };
     // Asynchronous, so the API in this process keeps serving (a blocked event loop breaks its keep-alive sockets).
-    const viaOgr = async (layer: 0 | 1, f: (typeof FORMATS)[number], ext = f.ext) => {
-      const dst = path.join(out, `ogr_${layer}_${f.name}.${ext}`);
+    const viaOgr = async (layer: 0 | 1, f: Format) => {
+      const dst = path.join(out, `ogr_${layer}_${f.name}.${f.ext}`);
       const lco = f.name === 'CSV' ? ['-lco', layer === 0 ? 'GEOMETRY=AS_XY' : 'GEOMETRY=AS_WKT'] : [];
       const t0 = process.hrtime.bigint();
-      await promisify(execFile)('ogr2ogr', [...f.ogr, ...lco, dst, pg, '-sql', sql[layer], '-nln', layer === 0 ? 'pts' : 'polys']);
+      await promisify(execFile)('ogr2ogr', [...f.ogr, ...lco, dst, pg, '-sql', select[layer], '-nln', layer === 0 ? 'pts' : 'polys']);
       return Number(process.hrtime.bigint() - t0) / 1e6;
+    };
+    const viaCopy = async (layer: 0 | 1, f: Format) => {
+      const t0 = process.hrtime.bigint();
+      await pipeline(db.query(copyTo(plainCopy(layer, f.name))), createWriteStream(path.join(out, `copy_${layer}_${f.name}.csv`)));
+      return Number(process.hrtime.bigint() - t0) / 1e6;
+    };
+    const clean = () => {
+      rmSync(out, { recursive: true, force: true }); // keeps disk writeback of old outputs out of the next timing
+      mkdirSync(out);
     };
 
     await viaService(1, 'CSV', { where: 'objectid <= 10' }); // warm-up: connections, GDAL drivers
-    // Each case runs REPEAT times, the CLI and the service taking turns, and the medians are compared: on this
-    // kind of machine one run of the same command varies by 20% or more.
+    // Each case runs REPEAT times, the sides taking turns, and the medians are compared: on this kind of machine
+    // one run of the same command varies by 20% or more.
     const cases = (
       [
         [0, `${POINTS.toLocaleString('en')} points`],
@@ -137,39 +203,85 @@ async function main() {
     )
       .filter(([layer]) => !LAYER_FILTER || LAYER_FILTER.includes(layer))
       .flatMap(([layer, label]) =>
-        FORMATS.map((f) => ({ layer, label, f, ogr: [] as number[], zipped: [] as number[], svc: [] as number[] })),
+        FORMATS.map((f) => ({ layer, label, f, ogr: [] as number[], copy: [] as number[], svc: [] as number[], peak: [] as number[] })),
       );
     for (let round = 0; round < REPEAT; round++) {
       for (const c of cases) {
         c.ogr.push(await viaOgr(c.layer, c.f));
-        if ('zippedExt' in c.f) c.zipped.push(await viaOgr(c.layer, c.f, c.f.zippedExt));
-        c.svc.push((await viaService(c.layer, c.f.name)).total);
-        rmSync(out, { recursive: true, force: true }); // keeps disk writeback of old outputs out of the next timing
-        mkdirSync(out);
+        if (c.f.copyTarget) c.copy.push(await viaCopy(c.layer, c.f));
+        const svc = await viaService(c.layer, c.f.name);
+        c.svc.push(svc.total);
+        c.peak.push(svc.peakKb);
+        clean();
       }
+      console.log(`round ${round + 1} of ${REPEAT} done (${s(Date.now() - started)} since start)`);
     }
-    const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
-    const rows = cases.map((c) => {
+    const comparison = cases.map((c) => {
       const [ogr, svc] = [median(c.ogr), median(c.svc)];
-      const spread = c.svc.map((v, i) => v / c.ogr[i]).sort((a, b) => a - b);
-      const vsZip = c.zipped.length ? `${s(median(c.zipped))} | ${(svc / median(c.zipped)).toFixed(2)}` : '– | –';
-      return `| ${c.label} → ${c.f.name} | ${s(ogr)} | ${s(svc)} | ${(svc / ogr).toFixed(2)} (${spread[0].toFixed(2)}–${spread[spread.length - 1].toFixed(2)}) | ${vsZip} |`;
+      const spread = c.svc.map((v, i) => v / c.ogr[i]).sort((x, y) => x - y);
+      const copy = c.copy.length ? median(c.copy) : undefined;
+      const ok = svc / ogr <= c.f.target && (copy === undefined || !c.f.copyTarget || svc / copy <= c.f.copyTarget);
+      const target = `≤ ${c.f.target.toFixed(2)}${c.f.copyTarget ? ` and ≤ ${c.f.copyTarget}× COPY` : ''}`;
+      return (
+        `| ${c.label} → ${c.f.name} | ${s(ogr)} | ${s(svc)} | ${(svc / ogr).toFixed(2)} (${spread[0].toFixed(2)}–${spread[spread.length - 1].toFixed(2)}) ` +
+        `| ${copy === undefined ? '–' : s(copy)} | ${copy === undefined ? '–' : `${(svc / copy).toFixed(2)}×`} | ${mb(Math.max(...c.peak))} | ${target} ${ok ? '✓' : '✗'} |`
+      );
     });
+
+    // How cost grows: prefixes of one table by OBJECTID, the service only.
+    const scaling = SCALING.map((n) => ({ n, times: new Map<string, number[]>(), peak: 0 }));
+    const scaleFormats = ['CSV', 'GeoPackage', 'Shapefile'];
+    for (let round = 0; round < SCALING_REPEAT; round++) {
+      for (const row of scaling) {
+        for (const format of scaleFormats) {
+          const r = await viaService(scaleLayer, format, { where: `OBJECTID <= ${row.n}` });
+          row.times.set(format, [...(row.times.get(format) ?? []), r.total]);
+          row.peak = Math.max(row.peak, r.peakKb);
+          clean();
+        }
+      }
+      console.log(`scaling round ${round + 1} of ${SCALING_REPEAT} done (${s(Date.now() - started)} since start)`);
+    }
+
     const starts: number[] = [];
     for (let i = 0; i < 10; i++) {
       starts.push((await viaService(1, 'CSV', { where: 'objectid <= 10' })).toStart);
       await sleep(100);
     }
     starts.sort((x, y) => x - y);
-    const status = readFileSync(`/proc/${worker.pid}/status`, 'utf8');
-    const peak = Number(/VmHWM:\s+(\d+) kB/.exec(status)![1]) / 1024;
-    console.log(`Medians of ${REPEAT} runs; in brackets the lowest and highest ratio of a single round.\n`);
-    console.log('| Export | ogr2ogr CLI | service (request → completed) | ratio | ogr2ogr → .shp.zip | ratio |');
-    console.log('|---|---|---|---|---|---|');
-    for (const r of rows) console.log(r);
-    console.log(`\nworker peak RSS (VmHWM): ${peak.toFixed(0)} MB`);
+    const idleKb = Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${worker.pid}/status`, 'utf8'))![1]);
+
+    console.log(
+      `\nMedians of ${REPEAT} rounds; in brackets the lowest and highest ratio of a single round. Plain COPY: PostgreSQL's own CSV`,
+    );
+    console.log(
+      'of the same rows and geometry encoding from one session. Shapefile: ogr2ogr writes .shp.zip, as the service delivers it.\n',
+    );
+    console.log('| Export | ogr2ogr | service (request → completed) | ratio | plain COPY | service / COPY | worker peak RSS | target |');
+    console.log('|---|---|---|---|---|---|---|---|');
+    for (const r of comparison) console.log(r);
+    if (scaling.length) {
+      console.log(
+        `\nHow cost grows (${SCALING_REPEAT === 1 ? 'one round' : `medians of ${SCALING_REPEAT} rounds`}; points, request → completed):\n`,
+      );
+      console.log(`| points | ${scaleFormats.join(' | ')} | worker peak RSS |`);
+      console.log(`|---|${scaleFormats.map(() => '---|').join('')}---|`);
+      for (const row of scaling)
+        console.log(
+          `| ${row.n.toLocaleString('en')} | ${scaleFormats.map((f) => s(median(row.times.get(f)!))).join(' | ')} | ${mb(row.peak)} |`,
+        );
+      const [m1, m5] = [scaling.find((r) => r.n === 1_000_000), scaling.find((r) => r.n === 5_000_000)];
+      if (m1 && m5) {
+        const growth = scaleFormats.map((f) => `${f} ${(median(m5.times.get(f)!) / median(m1.times.get(f)!)).toFixed(2)}×`);
+        console.log(`\n5M / 1M: ${growth.join(', ')} (target ≤ 5.5×)`);
+      }
+      console.log(`worker peak RSS over all scaling exports: ${mb(Math.max(...scaling.map((r) => r.peak)))} (target < 300 MB)`);
+    }
+    console.log(`\nworker RSS when idle after the run: ${mb(idleKb)}`);
     console.log(`request → job start when idle (10 small exports): median ${starts[5].toFixed(0)} ms, max ${starts[9].toFixed(0)} ms`);
+    console.log(`bench took ${s(Date.now() - started)}`);
   } finally {
+    await db.end();
     worker.kill('SIGTERM');
     await new Promise((r) => worker.on('exit', r));
     await b.close();
