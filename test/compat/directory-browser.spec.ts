@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { startApp, TestApp } from '../support/app';
 import { launchChromium, watchRequests } from '../support/browser';
+import { startWorker } from '../support/worker';
 import { adminToken, createUser } from '../support/client';
 import { sampleService, SampleService } from '../support/sample-service';
 
@@ -21,6 +22,7 @@ describe('services directory in Chromium', () => {
   let browser: Browser;
   let owner: { username: string; password: string; token: string };
   let svc: SampleService;
+  let worker: Awaited<ReturnType<typeof startWorker>>;
 
   beforeAll(async () => {
     mkdirSync(shots, { recursive: true });
@@ -28,9 +30,11 @@ describe('services directory in Chromium', () => {
     owner = await createUser(t.base, await adminToken(t.base), 'org_publisher');
     svc = await sampleService(t.base, owner, 'private');
     browser = await launchChromium();
+    worker = await startWorker(t.config);
   }, 60_000);
   afterAll(async () => {
     await browser?.close();
+    await worker?.close();
     await t?.close();
   });
 
@@ -206,6 +210,46 @@ describe('services directory in Chromium', () => {
     await follow(page, svc.url, /FeatureServer\?f=html/);
     expect(await page.locator('h1').textContent()).toBe(`${svc.name} (FeatureServer)`);
     expectLocalOnly(seen);
+    await page.close();
+  });
+
+  it('runs an export from the item page to a completed download', async () => {
+    const { page, seen } = await newPage();
+    await page.goto(`${t.base}/content/items/${svc.itemId}?f=html&token=${owner.token}`);
+    await page.selectOption('#x-format', 'CSV');
+    for (const id of ['0', '1']) await page.uncheck(`input[name="layer"][value="${id}"]`);
+    await page.fill('#x-where', "Kind = 'site'");
+    await page.fill('#x-xcol', 'lon');
+    await page.fill('#x-ycol', 'lat');
+    await page.fill('#x-title', 'Sites as CSV');
+    await page.getByRole('button', { name: 'Export' }).click();
+    await page.waitForSelector('#export-download', { timeout: 60_000 });
+    expect(await page.locator('#export-status').textContent()).toBe('Export completed.');
+    await page.screenshot({ path: path.join(shots, 'export-form.png'), fullPage: true });
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-download')]);
+    const csv = await new Promise<string>((resolve, reject) => {
+      let text = '';
+      void download.createReadStream().then((s) => {
+        s.on('data', (d: Buffer) => (text += d.toString('utf8')));
+        s.on('end', () => resolve(text));
+        s.on('error', reject);
+      }, reject);
+    });
+    const [header, ...rows] = csv.trim().split(/\r?\n/);
+    expect(header.split(',')).toEqual(expect.arrayContaining(['lon', 'lat', 'Name']));
+    expect(rows).toHaveLength(3);
+    expect(csv).toContain('Tower');
+    expectLocalOnly(seen);
+    await page.close();
+  }, 90_000);
+
+  it('shows the export failing as the export operation refuses it', async () => {
+    const { page } = await newPage();
+    await page.goto(`${t.base}/content/items/${svc.itemId}?f=html&token=${owner.token}`);
+    await page.fill('#x-where', 'NoSuchField = 1');
+    await page.getByRole('button', { name: 'Export' }).click();
+    await page.waitForSelector('#export-status.error');
+    expect(await page.locator('#export-status').textContent()).toMatch(/Export failed: Invalid export parameters\./);
     await page.close();
   });
 });

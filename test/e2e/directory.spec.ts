@@ -298,6 +298,16 @@ describe('services catalog and HTML services directory', () => {
       const r = await html(`${t.base}/content/items/${pub.itemId}`);
       expect(textOf(r.body)).toContain('Type: Feature Service');
       expect(r.body).toContain(`href="/arcgis/rest/services/${pub.name}/FeatureServer?f=html"`);
+      // The export form only where export would accept it: to the owner (or an administrator).
+      expect(r.body).not.toContain('export-form');
+      expect((await html(`${t.base}/content/items/${pub.itemId}`, { token: other.token })).body).not.toContain('export-form');
+      const mine = await html(`${t.base}/content/items/${pub.itemId}`, { token: owner.token });
+      expect(mine.body).toMatch(/<form[^>]*id="export-form"/);
+      for (const format of ['CSV', 'Shapefile', 'File Geodatabase', 'GeoJson'])
+        expect(mine.body).toMatch(new RegExp(`<option[^>]*>${format}</option>`));
+      expect(textOf(mine.body)).toMatch(/Areas \(0, Feature Layer\) Roads \(1, Feature Layer\) Sites \(2, Feature Layer\)/);
+      expect(mine.body).toContain(`data-export="/sharing/rest/content/users/${owner.username}/export"`);
+      expect(mine.body).toContain('src="/arcgis/rest/static/export.js"');
     });
 
     it('group: its facts and the content the visitor may see, for members only when private', async () => {

@@ -78,8 +78,66 @@ function pager(ctx: PageContext, list: ItemList): Html {
   return parts;
 }
 
+export interface ExportChoices {
+  /** Format names as `exportFormat` takes them. */
+  formats: string[];
+  layers: { id: number; name: string; kind: string }[];
+}
+
+/**
+ * The export form of a hosted service's item. export.js submits it as the `export` operation would be called by a
+ * client, follows the job through `status` and offers the result's data when it completes.
+ */
+function exportForm(ctx: PageContext, item: Item, choices: ExportChoices): SafeHtml {
+  const { links } = ctx;
+  const user = encodeURIComponent(ctx.username ?? '');
+  return html`<h2>Export data</h2>
+    <form
+      id="export-form"
+      class="query"
+      method="post"
+      data-export="${links.base}/sharing/rest/content/users/${user}/export"
+      data-status="${links.base}/sharing/rest/content/users/${user}/items/"
+      data-items="${links.base}/sharing/rest/content/items/"
+      data-item-id="${item.id}"
+      data-token="${links.token ?? ''}"
+    >
+      <div class="grid">
+        <label for="x-title">Title</label>
+        <div><input id="x-title" name="title" size="40" placeholder="${item.title} (export)" /></div>
+        <label for="x-format">Format</label>
+        <div>
+          <select id="x-format" name="exportFormat">
+            ${choices.formats.map((f) => html`<option${f === 'CSV' ? html` selected` : ''}>${f}</option>`)}
+          </select>
+        </div>
+        <span class="label">Layers</span>
+        <div>
+          ${choices.layers.map(
+            (l) => html`<label><input type="checkbox" name="layer" value="${l.id}" checked /> ${l.name} (${l.id}, ${l.kind})</label> `,
+          )}
+        </div>
+        <label for="x-where">Where</label>
+        <div><input id="x-where" name="where" size="40" placeholder="1=1" /> <small>applied to each layer</small></div>
+        <span class="label">Include geometry</span>
+        <div>
+          <label><input type="checkbox" name="includeGeometry" checked /> Yes</label>
+        </div>
+        <label for="x-xcol">X column name</label>
+        <div><input id="x-xcol" name="xColumnName" size="12" /> <small>CSV only</small></div>
+        <label for="x-ycol">Y column name</label>
+        <div><input id="x-ycol" name="yColumnName" size="12" /> <small>CSV only</small></div>
+        <label for="x-sr">Target spatial reference</label>
+        <div><input id="x-sr" name="targetSR" size="10" placeholder="wkid" /></div>
+      </div>
+      <p><button type="submit">Export</button></p>
+      <p id="export-status" class="status" aria-live="polite"></p>
+      <p id="export-result"></p>
+    </form>`;
+}
+
 /** An item: what it is, whose, how big, who may see it, and the groups it is shared with that the visitor may see. */
-export function itemPage(ctx: PageContext, item: Item, groups: Group[]): HtmlReply {
+export function itemPage(ctx: PageContext, item: Item, groups: Group[], exportChoices?: ExportChoices): HtmlReply {
   const { links } = ctx;
   const service = servicePath(links, item.url);
   const file = item.size >= 0 && item.type !== 'Feature Service';
@@ -107,7 +165,9 @@ export function itemPage(ctx: PageContext, item: Item, groups: Group[]): HtmlRep
               ${groups.map((g) => html`<li><a href="${links.page(`/sharing/rest/community/groups/${g.id}`)}">${g.title}</a> <span class="kind">(${g.access})</span></li>`)}
             </ul>`
           : html`<p class="none">None that you can see.</p>`
-      }`,
+      }
+      ${exportChoices ? exportForm(ctx, item, exportChoices) : ''}`,
+    scripts: exportChoices ? ['export.js'] : [],
   });
 }
 

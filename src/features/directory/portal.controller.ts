@@ -1,7 +1,7 @@
 import { Controller, Inject, Param, Req, UseFilters } from '@nestjs/common';
 import { PageDto } from '../../content/content.dto';
 import { ContentService } from '../../content/content.service';
-import { Caller } from '../../core/auth/caller';
+import { Caller, isAdminFor, Privilege } from '../../core/auth/caller';
 import { APP_CONFIG } from '../../core/config/config.module';
 import { AppConfig } from '../../core/config/env';
 import { ArcgisError } from '../../core/errors/arcgis-error';
@@ -9,12 +9,14 @@ import { ArcgisRequest } from '../../core/http/arcgis-request';
 import { CurrentCaller, Formats, Operation, OptionalCaller, Public } from '../../core/http/decorators';
 import { GroupIdPipe, ItemIdPipe, UsernamePipe } from '../../core/http/id-params';
 import { Params } from '../../core/http/params.decorator';
+import { FORMATS } from '../../export/writer/formats';
 import { GroupsService } from '../../groups/groups.service';
+import { FeaturesRepository } from '../features.repository';
 import { DirectoryRepository } from './directory.repository';
 import { HtmlErrorsFilter } from './html-errors.filter';
 import { PORTAL_HTML_ROUTES } from './html-route';
 import { pageContext } from './page-context';
-import { Group, groupPage, itemPage, signInPage, userContentPage } from './portal-pages';
+import { ExportChoices, Group, groupPage, Item, itemPage, signInPage, userContentPage } from './portal-pages';
 
 /**
  * Portal pages (`f=html` on an item, a group, a user's content, and generateToken's sign-in form), drawn from what
@@ -27,6 +29,7 @@ export class PortalPagesController {
     private readonly content: ContentService,
     private readonly groups: GroupsService,
     private readonly directory: DirectoryRepository,
+    private readonly services: FeaturesRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -44,7 +47,18 @@ export class PortalPagesController {
         if (!(e instanceof ArcgisError && e.messageCode === 'COM_0003')) throw e;
       }
     }
-    return itemPage(pageContext(req, this.config), item, groups);
+    return itemPage(pageContext(req, this.config), item, groups, await this.exportChoices(caller, item));
+  }
+
+  /** The export form shows where `export` would accept it: a hosted service, to its owner or an administrator. */
+  private async exportChoices(caller: Caller | undefined, item: Item): Promise<ExportChoices | undefined> {
+    if (!caller || item.type !== 'Feature Service') return undefined;
+    if (item.owner !== caller.username && !isAdminFor(caller, item.orgId, Privilege.AdminViewItems)) return undefined;
+    const layers = await this.services.layers(item.id);
+    return {
+      formats: Object.values(FORMATS).map((f) => f.name),
+      layers: layers.map((l) => ({ id: l.layer_id, name: l.name, kind: l.kind })),
+    };
   }
 
   @Public()
