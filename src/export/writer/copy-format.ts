@@ -235,20 +235,29 @@ const MERCATOR_HALF_WORLD = 20037508.342789244;
 /**
  * Whether some feature lies outside [-180, 180] x [-90, 90] or spans more than 180° of longitude once in WGS84:
  * where GDAL's RFC 7946 writer cuts the geometry at the antimeridian (or refuses it), which PostGIS does not do.
- * Such a layer is written by GDAL. WGS84 and Web Mercator layers are checked on their stored bounding boxes; other
- * SRs after projecting.
+ * Such a layer is written by GDAL. WGS84 and Web Mercator layers are checked on their stored coordinates, through
+ * the spatial index: only boxes beyond the limits, or across the prime meridian (a geometry wider than 180° within
+ * the limits spans it), are candidates. Other SRs are checked after projecting every feature.
  */
 export function antimeridianSql(layer: ExportLayerSource): string {
   const shape = ident(GEOMETRY_COLUMN);
-  const [g, xMax, yMax] =
-    layer.srid === 4326
-      ? [shape, 180, 90]
-      : layer.srid === 3857
-        ? [shape, MERCATOR_HALF_WORLD, Infinity]
-        : [`ST_Transform(${shape}, 4326)`, 180, 90];
-  const y = Number.isFinite(yMax) ? ` OR ST_YMin(${g}) < -${yMax} OR ST_YMax(${g}) > ${yMax}` : '';
+  const projected = layer.srid !== 4326 && layer.srid !== 3857;
+  const g = projected ? `ST_Transform(${shape}, 4326)` : shape;
+  const xMax = layer.srid === 3857 ? MERCATOR_HALF_WORLD : 180;
+  // Web Mercator cannot hold a latitude beyond ±85.06°.
+  const yMax = layer.srid === 3857 ? null : 90;
+  const y = yMax === null ? '' : ` OR ST_YMin(${g}) < -${yMax} OR ST_YMax(${g}) > ${yMax}`;
   const crosses = `ST_XMin(${g}) < -${xMax} OR ST_XMax(${g}) > ${xMax} OR ST_XMax(${g}) - ST_XMin(${g}) > ${xMax}${y}`;
-  return `SELECT EXISTS (SELECT 1 FROM ${from(layer)} WHERE ${filter(layer)} AND (${crosses})) AS crosses`;
+  let indexed = '';
+  if (!projected) {
+    const far = 1e15;
+    const box = (x0: number, y0: number, x1: number, y1: number) =>
+      `${shape} && ST_MakeEnvelope(${x0}, ${y0}, ${x1}, ${y1}, ${layer.srid})`;
+    const boxes = [box(xMax, -far, far, far), box(-far, -far, -xMax, far), box(0, -far, 0, far)];
+    if (yMax !== null) boxes.push(box(-far, yMax, far, far), box(-far, -far, far, -yMax));
+    indexed = ` AND (${boxes.join(' OR ')})`;
+  }
+  return `SELECT EXISTS (SELECT 1 FROM ${from(layer)} WHERE ${filter(layer)}${indexed} AND (${crosses})) AS crosses`;
 }
 
 /** The layer's first and last OID among the filtered rows, to split it into ranges. */
