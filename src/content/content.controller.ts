@@ -9,6 +9,8 @@ import { ItemIdPipe, OwnerItem, OwnerItemPipe, UsernamePipe } from '../core/http
 import { Params } from '../core/http/params.decorator';
 import { AddItemDto, PageDto, SearchDto, StatusDto } from './content.dto';
 import { ContentService } from './content.service';
+import { sendStoredFile } from '../core/storage/download';
+import { FileStore } from '../core/storage/file-store';
 
 /** RFC 6266 / 5987: an ASCII fallback plus the exact UTF-8 name. */
 function contentDisposition(name: string): string {
@@ -18,7 +20,10 @@ function contentDisposition(name: string): string {
 
 @Controller('sharing/rest')
 export class ContentController {
-  constructor(private readonly content: ContentService) {}
+  constructor(
+    private readonly content: ContentService,
+    private readonly files: FileStore,
+  ) {}
 
   @Post('content/users/:owner/addItem')
   addItem(
@@ -55,22 +60,11 @@ export class ContentController {
     if (data.kind === 'file') {
       res.setHeader('Content-Type', data.contentType);
       res.setHeader('Content-Disposition', contentDisposition(data.fileName));
-      // Express's sendFile (the `send` library) answers Range with 206 and Content-Range, If-Range and If-None-Match
-      // with the file's ETag and Last-Modified, and always sets Content-Length: a multi-GB export can resume. The
-      // validators stay on signed-in downloads too (cache.ts), where nothing may store the reply but a resume needs them.
+      // A multi-GB export must resume: Range/206, If-Range and If-None-Match are answered from the file's ETag and
+      // Last-Modified, always with Content-Length (sendStoredFile, for either backend). The validators stay on
+      // signed-in downloads too (cache.ts), where nothing may store the reply but a resume needs them.
       keepValidators(res);
-      await new Promise<void>((resolve, reject) =>
-        res.sendFile(data.path, { dotfiles: 'allow', acceptRanges: true, lastModified: true, cacheControl: false }, (err) => {
-          // A client that stops reading mid-file is not an error of ours; the connection is already gone.
-          if (!err || res.headersSent) return resolve();
-          // HTTP's own answers to a range past the end or a failed If-Match: range clients act on the status.
-          const status = (err as { status?: number }).status;
-          if (status === 416) res.status(416).set('Content-Range', `bytes */${data.size}`).end();
-          else if (status === 412) res.status(412).end();
-          else return reject(err);
-          resolve();
-        }),
-      );
+      await sendStoredFile(this.files, data, res.req, res);
     } else if (data.kind === 'json') {
       res.status(200).type('application/json').send(data.text);
     } else {

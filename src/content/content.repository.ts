@@ -52,6 +52,12 @@ export class ContentRepository implements ResultItems {
     );
   }
 
+  /** Which of these item ids have a row (core's storage sweep calls it through RESULT_ITEMS). */
+  async existing(ids: string[]): Promise<Set<string>> {
+    const rows: { id: string }[] = await this.db.query(`SELECT id FROM items WHERE id = ANY($1::text[])`, [ids]);
+    return new Set(rows.map((r) => r.id));
+  }
+
   /** One more view of the item (its data fetched), for numViews. */
   async countView(id: string): Promise<void> {
     await this.db.query(`UPDATE items SET num_views = num_views + 1 WHERE id = $1`, [id]);

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { Caller, can, isAdminFor, Privilege } from '../core/auth/caller';
 import { Errors } from '../core/errors/arcgis-error';
 import { jsonParam, OnInvalid } from '../core/http/param-values';
@@ -9,6 +9,7 @@ import { WorkerRegistry } from '../core/jobs/worker-heartbeat';
 import { IdentityService } from '../identity/identity.service';
 import { AddItemDto, PageDto, SearchDto, StatusDto } from './content.dto';
 import { ContentRepository } from './content.repository';
+import { Download } from '../core/storage/download';
 import { FileStore } from '../core/storage/file-store';
 import { toItem } from './item-sql';
 import { parseSearchQuery, SearchNode } from './search-query';
@@ -20,8 +21,7 @@ export interface UploadedFile {
   size: number;
 }
 
-export type ItemData =
-  { kind: 'file'; path: string; fileName: string; contentType: string; size: number } | { kind: 'json'; text: string } | { kind: 'empty' };
+export type ItemData = ({ kind: 'file' } & Download) | { kind: 'json'; text: string } | { kind: 'empty' };
 
 /** addItem answers every bad JSON parameter with one message, the reason in its details. */
 const notAnObject: OnInvalid = (p) => Errors.badRequest(`'${p.name}' is not a valid JSON object.`, [p.reason ?? p.message]);
@@ -44,6 +44,8 @@ function parseExtent(raw: string | undefined): number[][] {
 
 @Injectable()
 export class ContentService {
+  private readonly logger = new Logger(ContentService.name);
+
   constructor(
     private readonly repo: ContentRepository,
     private readonly identity: IdentityService,
@@ -88,7 +90,7 @@ export class ContentService {
         statusMessage: 'completed',
       });
     } catch (e) {
-      if (filePath) await this.files.removeItemFolder(id);
+      if (filePath) await this.files.removeItem(id);
       throw e;
     }
     return { success: true, id, folder: null };
@@ -113,15 +115,14 @@ export class ContentService {
     if (view) await this.repo.countView(id);
     const storage = await this.repo.findStorage(id);
     if (storage?.file_path) {
-      const size = await this.files.size(storage.file_path).catch(() => {
-        throw Errors.badRequest('Item data is not available.', ['The file of this item is missing from storage.']);
-      });
+      const object = await this.files.stat(storage.file_path);
+      if (!object) throw Errors.badRequest('Item data is not available.', ['The file of this item is missing from storage.']);
       return {
         kind: 'file',
-        path: this.files.absolute(storage.file_path),
+        key: storage.file_path,
+        object,
         fileName: row.name ?? 'data',
         contentType: row.content_type ?? 'application/octet-stream',
-        size,
       };
     }
     if (storage?.data != null) return { kind: 'json', text: storage.data };
@@ -137,7 +138,9 @@ export class ContentService {
     if (!allowed) throw Errors.forbidden('Only the owner or an administrator may delete this item.');
     await this.jobsService.cancelForItem(id);
     const deleted = await this.repo.delete(id);
-    if (deleted?.file_path) await this.files.removeItemFolder(id);
+    // A failed removal leaves objects without an item, which the storage sweep removes later.
+    if (deleted?.file_path)
+      await this.files.removeItem(id).catch((e) => this.logger.warn(`could not remove the files of ${id}: ${(e as Error).message}`));
     return { success: true, itemId: id };
   }
 

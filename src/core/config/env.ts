@@ -23,6 +23,51 @@ class EnvDto {
   @MinLength(1, { message: 'DATA_DIR must not be empty' })
   DATA_DIR = './data';
 
+  /** Where item files live: unset keeps them under DATA_DIR; s3://bucket/prefix puts them in an S3-compatible bucket. */
+  @IsOptional()
+  @Matches(/^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/[A-Za-z0-9!_.*'()/-]*)?$/, {
+    message: 'STORAGE_URL must be s3://bucket or s3://bucket/prefix (bucket: 3-63 of a-z 0-9 . -)',
+  })
+  STORAGE_URL?: string;
+
+  @IsOptional()
+  @Matches(/^https?:\/\/[^\s/]+\/?$/, { message: 'S3_ENDPOINT must be an http(s) URL without a path, like http://minio:9000' })
+  S3_ENDPOINT?: string;
+
+  @Matches(/^[a-z0-9-]{1,32}$/, { message: 'S3_REGION must be a region name like us-east-1' })
+  S3_REGION = 'us-east-1';
+
+  @IsIn(['true', 'false'], { message: 'S3_FORCE_PATH_STYLE must be true or false' })
+  S3_FORCE_PATH_STYLE = 'false';
+
+  @IsOptional()
+  @Matches(/^\S{1,128}$/, { message: 'AWS_ACCESS_KEY_ID must be 1-128 characters without white space' })
+  AWS_ACCESS_KEY_ID?: string;
+
+  @IsOptional()
+  @Matches(/^\S{1,1024}$/, { message: 'AWS_SECRET_ACCESS_KEY must be 1-1024 characters without white space' })
+  AWS_SECRET_ACCESS_KEY?: string;
+
+  @IsOptional()
+  @Matches(/^\S{1,4096}$/, { message: 'AWS_SESSION_TOKEN must be at most 4096 characters without white space' })
+  AWS_SESSION_TOKEN?: string;
+
+  @Transform(toInt)
+  @IsInt({ message: 'S3_PRESIGNED_DOWNLOAD_S must be an integer (seconds; 0 streams downloads through the API)' })
+  @Min(0)
+  @Max(604800)
+  S3_PRESIGNED_DOWNLOAD_S = 0;
+
+  @IsOptional()
+  @Matches(/^https?:\/\/[^\s/]+\/?$/, { message: 'S3_PUBLIC_ENDPOINT must be an http(s) URL without a path' })
+  S3_PUBLIC_ENDPOINT?: string;
+
+  @Transform(toInt)
+  @IsInt({ message: 'STORAGE_SWEEP_INTERVAL_S must be an integer (seconds; 0 disables)' })
+  @Min(0)
+  @Max(604800)
+  STORAGE_SWEEP_INTERVAL_S = 3600;
+
   @Matches(/^(\/[A-Za-z0-9._~-]+)*$/, { message: 'CONTEXT_PATH must be empty or like /portal (no trailing slash)' })
   CONTEXT_PATH = '';
 
@@ -221,11 +266,32 @@ class EnvDto {
   GEOMETRY_TIMEOUT_MS = 30000;
 }
 
+/** An S3-compatible bucket for item files (STORAGE_URL=s3://...). */
+export interface S3Settings {
+  bucket: string;
+  /** '' or ending in '/': every key of this deployment starts with it. */
+  prefix: string;
+  /** Unset: AWS's own endpoint for the region. */
+  endpoint?: string;
+  region: string;
+  /** bucket in the path (MinIO, Ceph, s3rver) rather than in the host name. */
+  forcePathStyle: boolean;
+  /** Unset: the SDK's default chain (profile, web identity, instance role). */
+  credentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
+  /** 0: downloads stream through the API; else clients are redirected to a URL signed for this many seconds. */
+  presignedDownloadS: number;
+  /** The endpoint clients reach, for signed URLs, when it differs from the one the processes use. */
+  publicEndpoint?: string;
+}
+
 export interface AppConfig {
   databaseUrl: string;
   redisUrl: string;
   port: number;
+  /** Local scratch space of this process (upload spooling, job workDirs) and, without STORAGE_URL, the item files. */
   dataDir: string;
+  /** Item files: under dataDir unless s3 is set; swept every sweepIntervalS (0: never). */
+  storage: { s3?: S3Settings; sweepIntervalS: number };
   contextPath: string;
   /** Base of the ArcGIS REST API, e.g. /portal/sharing/rest. */
   restBase: string;
@@ -288,11 +354,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (!!dto.ADMIN_USERNAME !== !!dto.ADMIN_PASSWORD) {
     throw new ConfigError('Invalid configuration:\n  ADMIN_USERNAME and ADMIN_PASSWORD must be set together');
   }
+  if (!!dto.AWS_ACCESS_KEY_ID !== !!dto.AWS_SECRET_ACCESS_KEY) {
+    throw new ConfigError('Invalid configuration:\n  AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY must be set together');
+  }
   return {
     databaseUrl: dto.DATABASE_URL,
     redisUrl: dto.REDIS_URL,
     port: dto.PORT,
     dataDir: dto.DATA_DIR,
+    storage: { s3: s3Settings(dto), sweepIntervalS: dto.STORAGE_SWEEP_INTERVAL_S },
     contextPath: dto.CONTEXT_PATH,
     restBase: `${dto.CONTEXT_PATH}/sharing/rest`,
     publicUrl: dto.PUBLIC_URL?.replace(/\/+$/, ''),
@@ -338,5 +408,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       maxDelayS: dto.SIGNIN_MAX_DELAY_S,
       hashConcurrency: dto.PASSWORD_HASH_CONCURRENCY,
     },
+  };
+}
+
+function s3Settings(dto: EnvDto): S3Settings | undefined {
+  if (!dto.STORAGE_URL) return undefined;
+  const [, bucket, prefix = ''] = /^s3:\/\/([^/]+)\/?(.*)$/.exec(dto.STORAGE_URL)!;
+  return {
+    bucket,
+    prefix: prefix.replace(/\/+$/, '') ? `${prefix.replace(/\/+$/, '')}/` : '',
+    endpoint: dto.S3_ENDPOINT?.replace(/\/$/, ''),
+    region: dto.S3_REGION,
+    forcePathStyle: dto.S3_FORCE_PATH_STYLE === 'true',
+    credentials: dto.AWS_ACCESS_KEY_ID
+      ? { accessKeyId: dto.AWS_ACCESS_KEY_ID, secretAccessKey: dto.AWS_SECRET_ACCESS_KEY!, sessionToken: dto.AWS_SESSION_TOKEN }
+      : undefined,
+    presignedDownloadS: dto.S3_PRESIGNED_DOWNLOAD_S,
+    publicEndpoint: dto.S3_PUBLIC_ENDPOINT?.replace(/\/$/, ''),
   };
 }

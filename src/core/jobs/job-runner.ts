@@ -79,7 +79,7 @@ export class JobRunner implements OnApplicationBootstrap, BeforeApplicationShutd
       const params = kind.params(row.params);
       const outcome = await this.handlerOf(kind).run(params, this.context(job, row, cancel.signal, temp));
       if (cancel.signal.aborted) return;
-      await this.complete(row, outcome ? outcome.file : undefined);
+      await this.complete(row, outcome ? outcome.file : undefined, cancel.signal);
     } catch (e) {
       if (cancel.signal.aborted) return; // cancelled: the row already says so
       if (kind.permanent(e)) throw new PermanentJobError(failureMessage(e));
@@ -111,14 +111,27 @@ export class JobRunner implements OnApplicationBootstrap, BeforeApplicationShutd
     };
   }
 
-  /** The file is moved into place before the row says completed, so a completed item always has its file. */
-  private async complete(row: JobRow, file: JobFile | undefined): Promise<void> {
+  /**
+   * The file is stored before the row says completed, so a completed item always has its file: on S3 `adopt` is a
+   * multipart upload that resolves only once the object is complete, and a worker killed before that leaves no
+   * object (its parts are aborted by the storage sweep); the job is then handed to another worker and uploads again
+   * to the same key, so exactly one object remains.
+   */
+  private async complete(row: JobRow, file: JobFile | undefined, signal: AbortSignal): Promise<void> {
     if (!file) {
       await this.repo.finish(row.id, 'completed', 'completed');
       return;
     }
-    if (!row.result_item_id) throw new Error(`job ${row.id} produced a file but has no result item`);
-    const filePath = await this.files.adopt(row.result_item_id, file.path, file.fileName);
+    const itemId = row.result_item_id;
+    if (!itemId) throw new Error(`job ${row.id} produced a file but has no result item`);
+    let filePath: string;
+    try {
+      filePath = await this.files.adopt(itemId, file.path, file.fileName, signal);
+    } catch (e) {
+      // Cancelled mid-upload: the cancel removed the item's objects before this upload could finish; make sure.
+      if (signal.aborted) await this.files.removeItem(itemId).catch(() => undefined);
+      throw e;
+    }
     const done = await this.repo.finish(row.id, 'completed', 'completed', {
       size: file.size,
       filePath,
@@ -126,9 +139,9 @@ export class JobRunner implements OnApplicationBootstrap, BeforeApplicationShutd
       contentType: file.contentType,
     });
     // Not finished by us: cancelled, or failed meanwhile (a stall past its lock, the reconciler): such an item must
-    // have no file, so drop the one just moved in. Completed by an earlier delivery of the same job: the file is
+    // have no file, so drop the one just stored. Completed by an earlier delivery of the same job: the file is
     // the same result; keep it.
-    if (!done && (await this.repo.find(row.id))?.status !== 'completed') await this.files.removeItemFolder(row.result_item_id);
+    if (!done && (await this.repo.find(row.id))?.status !== 'completed') await this.files.removeItem(itemId);
   }
 
   /**

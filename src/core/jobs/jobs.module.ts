@@ -24,7 +24,7 @@ export class JobsModule {
         JobsService,
         WorkerRegistry,
       ],
-      exports: [JOB_KINDS, JobQueueService, JobsRepository, JobsService, WorkerRegistry],
+      exports: [JOB_KINDS, RESULT_ITEMS, JobQueueService, JobsRepository, JobsService, WorkerRegistry],
     };
   }
 }

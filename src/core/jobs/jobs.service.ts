@@ -87,12 +87,15 @@ export class JobsService {
   }
 
   /**
-   * Files of a job that did not complete: those moved into its result item, and its temp folders. Only files
+   * Files of a job that did not complete: those stored in its result item (local folder or objects), and its temp
+   * folders on this host (other hosts' folders go with their own runner's sweep). Only files
    * the runner adopts live in a result item's folder (a published service has none), so this is right for every kind.
    */
   async removeOutput(row: Pick<JobRow, 'id' | 'result_item_id'>): Promise<void> {
     try {
-      if (row.result_item_id) await this.files.removeItemFolder(row.result_item_id);
+      // On S3 an upload still running elsewhere (a stalled worker waking up) completes after this; that worker finds
+      // the row finished and removes its object itself (JobRunner.complete), and the storage sweep is the backstop.
+      if (row.result_item_id) await this.files.removeItem(row.result_item_id);
       const tmp = jobsTempDir(this.config);
       for (const name of await fs.readdir(tmp).catch(() => [] as string[])) {
         if (JOB_TEMP_NAME.exec(name)?.[1] === row.id) await fs.rm(path.join(tmp, name), { recursive: true, force: true });

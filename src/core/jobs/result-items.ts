@@ -7,6 +7,8 @@ import { EntityManager } from 'typeorm';
  */
 export interface ResultItems {
   settle(m: EntityManager, itemId: string, outcome: SettledItem): Promise<void>;
+  /** Which of these item ids still have a row (the storage sweep removes the files of the others). */
+  existing(ids: string[]): Promise<Set<string>>;
 }
 
 export interface SettledItem {

@@ -1,17 +1,39 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { createReadStream, promises as fs, ReadStream } from 'node:fs';
 import * as path from 'node:path';
-import { APP_CONFIG } from '../config/config.module';
-import { AppConfig } from '../config/env';
+import type { Readable } from 'node:stream';
 
-/** Item files under DATA_DIR/items/<itemId>/; the path stored in the database is relative to DATA_DIR. */
-@Injectable()
-export class FileStore {
-  private readonly root: string;
+/** What a download needs to know of a stored object before sending a byte of it. */
+export interface StoredObject {
+  size: number;
+  /** A strong validator of this version of the object (quoted, as in an ETag header). */
+  etag: string;
+  lastModified: Date;
+}
 
-  constructor(@Inject(APP_CONFIG) config: AppConfig) {
-    this.root = path.resolve(config.dataDir);
-  }
+/** One item folder found in storage, with its newest object's time (the sweep spares recent ones). */
+export interface StoredItem {
+  itemId: string;
+  newest: Date;
+}
+
+/** An inclusive byte range, as HTTP Range and S3's GetObject count. */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
+const ITEM_ID = /^[0-9a-f]{32}$/;
+
+/**
+ * Item files: uploads, publish sources and finished exports, each under `items/<itemId>/<name>`. The key (that
+ * relative path) is what the items table stores, so a deployment can move from DATA_DIR to a bucket by copying
+ * files to objects of the same names (`npm run storage:migrate`). Two backends (storage.module.ts picks one):
+ * the local filesystem under DATA_DIR, and an S3-compatible bucket. Nothing else reads or writes item files.
+ *
+ * Everything that produces a file writes it to local disk first (an upload's temp file, a job's workDir) and hands it
+ * over with `adopt`, which returns only once the stored object is complete: a completed item always has its file.
+ */
+export abstract class FileStore {
+  abstract readonly kind: 'local' | 's3';
 
   /** Only the base name is kept, and anything that could escape the folder or confuse a shell is replaced. */
   static safeName(name: string): string {
@@ -22,37 +44,53 @@ export class FileStore {
     return base.slice(-200) || 'file';
   }
 
-  /** Moves an uploaded temp file into the item's folder; returns the stored relative path. */
-  async adopt(itemId: string, tempPath: string, fileName: string): Promise<string> {
-    if (!/^[0-9a-f]{32}$/.test(itemId)) throw new Error(`not an item id: ${itemId.slice(0, 40)}`);
-    const rel = path.join('items', itemId, FileStore.safeName(fileName));
-    await fs.mkdir(path.join(this.root, 'items', itemId), { recursive: true });
-    await fs.rename(tempPath, path.join(this.root, rel));
-    return rel;
+  /** The key of an item's file: the same whatever the backend. */
+  static itemKey(itemId: string, fileName: string): string {
+    if (!ITEM_ID.test(itemId)) throw new Error(`not an item id: ${itemId.slice(0, 40)}`);
+    return `items/${itemId}/${FileStore.safeName(fileName)}`;
   }
 
-  open(rel: string): ReadStream {
-    return createReadStream(this.resolve(rel));
+  /** Item ids are 32 hex characters; anything else never names a folder of ours (and could name '..'). */
+  static isItemId(id: string): boolean {
+    return ITEM_ID.test(id);
   }
 
-  async size(rel: string): Promise<number> {
-    return (await fs.stat(this.resolve(rel))).size;
-  }
+  /**
+   * Moves a finished local file into the item and removes the local file; resolves once the stored object is
+   * complete and readable. Returns the key. Storing the same item and name again replaces the object.
+   */
+  abstract adopt(itemId: string, localPath: string, fileName: string, signal?: AbortSignal): Promise<string>;
 
-  async removeItemFolder(itemId: string): Promise<void> {
-    // Item ids are 32 hex characters; anything else never names a folder of ours (and could name '..').
-    if (!/^[0-9a-f]{32}$/.test(itemId)) return;
-    await fs.rm(path.join(this.root, 'items', itemId), { recursive: true, force: true });
-  }
+  /** Size and validators of a stored object; null when there is none. */
+  abstract stat(key: string): Promise<StoredObject | null>;
 
-  /** Absolute path of a stored file, for readers such as GDAL that open files by name. */
-  absolute(rel: string): string {
-    return this.resolve(rel);
-  }
+  /** The object's bytes, or a range of them; with `etag`, only from that version of the object (a download's HEAD). */
+  abstract read(key: string, range?: ByteRange, etag?: string): Promise<Readable>;
 
-  private resolve(rel: string): string {
-    const abs = path.resolve(this.root, rel);
-    if (!abs.startsWith(this.root + path.sep)) throw new Error(`stored path escapes DATA_DIR: ${rel}`);
-    return abs;
-  }
+  /**
+   * A local path to the object for readers that open files by name (GDAL, yauzl): the file itself on the local
+   * backend, a copy downloaded into `dir` (a job's private workDir, removed with it) on S3.
+   */
+  abstract localFile(key: string, dir: string, signal?: AbortSignal): Promise<string>;
+
+  /** The file on local disk that HTTP can send as it is (Range, ETag by express); undefined on S3. */
+  abstract localPath(key: string): string | undefined;
+
+  /**
+   * A short-lived URL from which a client downloads the object itself, when the deployment chose redirects
+   * (S3_PRESIGNED_DOWNLOAD_S); undefined when downloads go through the API.
+   */
+  abstract downloadUrl(key: string, fileName: string, contentType: string): Promise<string | undefined>;
+
+  /** Removes every object of the item; nothing to remove is not an error. */
+  abstract removeItem(itemId: string): Promise<void>;
+
+  /** The item folders in storage, a page at a time (for the sweep). */
+  abstract listItems(): AsyncIterable<StoredItem[]>;
+
+  /**
+   * Removes what interrupted writes left in storage itself and that no reader can see (multipart uploads of a
+   * killed worker) when started before `before`; returns how many. The local backend writes by rename and has none.
+   */
+  abstract sweepStaging(before: Date): Promise<number>;
 }

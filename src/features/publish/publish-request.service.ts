@@ -73,7 +73,13 @@ export class PublishRequestService {
   private async checkZip(rel: string): Promise<void> {
     const { maxUnpackedBytes, maxFeatures } = this.config.publish;
     try {
-      await checkZipDirectory(this.files.absolute(rel), { maxUnpackedBytes, maxFeatures });
+      // Read by ranges from storage: only the central directory at the end of the file is fetched.
+      const object = await this.files.stat(rel);
+      if (!object) throw Errors.badRequest('The file cannot be published.', ['The file of this item is missing from storage.']);
+      await checkZipDirectory(
+        { size: object.size, read: (start, end) => this.files.read(rel, { start, end }, object.etag) },
+        { maxUnpackedBytes, maxFeatures },
+      );
     } catch (e) {
       if (e instanceof PublishError) throw Errors.badRequest('The file cannot be published.', [e.message]);
       throw e;

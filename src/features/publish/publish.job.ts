@@ -68,7 +68,9 @@ export class PublishJobHandler implements JobHandler<PublishJobParams> {
     if (!service) throw new PermanentJobError('The service item was deleted before publishing finished.');
     const storage = await this.content.findStorage(p.sourceItemId);
     if (!storage?.file_path) throw new PermanentJobError('The source file item no longer exists.');
-    const file = this.files.absolute(storage.file_path);
+    // GDAL opens files by name and reads each several times (inspect, count, load; a zip is inflated first to
+    // check it): on S3 the source is downloaded once into the job's private folder, removed with it.
+    const file = await this.files.localFile(storage.file_path, await ctx.workDir(), ctx.signal);
     const { maxUnpackedBytes, maxFeatures } = this.config.publish;
     if (p.fileType === 'shapefile') {
       // GDAL trusts the zip's headers: they are checked, then every member is inflated and counted, before it reads.

@@ -8,6 +8,7 @@
  * inflates to exactly the size its header declares (validateEntrySizes), and understands zip64; a hand-written
  * reader would have to get all of that right again.
  */
+import { PassThrough, Readable } from 'node:stream';
 import * as yauzl from 'yauzl';
 import { PublishError } from './errors';
 
@@ -34,16 +35,55 @@ export const tooManyFeatures = (n: number, max: number) =>
     `The file holds more than ${max.toLocaleString('en-US')} features (at least ${n.toLocaleString('en-US')}); at most ${max.toLocaleString('en-US')} can be published at once.`,
   );
 
-function openZip(path: string): Promise<yauzl.ZipFile> {
-  return new Promise((resolve, reject) =>
-    yauzl.open(path, { lazyEntries: true, autoClose: true, validateEntrySizes: true }, (err, zip) =>
-      err || !zip ? reject(err) : resolve(zip),
-    ),
-  );
+/**
+ * A zip read by ranges from storage (the API checks an upload's central directory without holding the file). The
+ * last MiB, where the end record and almost always the whole central directory are, is fetched once; other ranges
+ * are fetched as yauzl asks for them.
+ */
+export interface ZipSource {
+  size: number;
+  read(start: number, endInclusive: number): Promise<Readable>;
+}
+
+const TAIL_BYTES = 1024 * 1024;
+
+class StoredZipReader extends yauzl.RandomAccessReader {
+  private tail?: Promise<Buffer>;
+  private readonly tailStart: number;
+
+  constructor(private readonly source: ZipSource) {
+    super();
+    this.tailStart = Math.max(0, source.size - TAIL_BYTES);
+  }
+
+  _readStreamForRange(start: number, end: number): Readable {
+    const out = new PassThrough();
+    const fetch = async (): Promise<void> => {
+      if (end <= start) return void out.end();
+      if (start >= this.tailStart) {
+        this.tail ??= this.source.read(this.tailStart, this.source.size - 1).then(async (s) => Buffer.concat(await s.toArray()));
+        return void out.end((await this.tail).subarray(start - this.tailStart, end - this.tailStart));
+      }
+      const s = await this.source.read(start, end - 1);
+      s.on('error', (e: Error) => out.destroy(e));
+      s.pipe(out);
+    };
+    fetch().catch((e: Error) => out.destroy(e));
+    return out;
+  }
+}
+
+function openZip(source: string | ZipSource): Promise<yauzl.ZipFile> {
+  const options = { lazyEntries: true, autoClose: true, validateEntrySizes: true };
+  return new Promise((resolve, reject) => {
+    const done = (err: Error | null, zip?: yauzl.ZipFile) => (err || !zip ? reject(err) : resolve(zip));
+    if (typeof source === 'string') yauzl.open(source, options, done);
+    else yauzl.fromRandomAccessReader(new StoredZipReader(source), source.size, options, done);
+  });
 }
 
 /** Visits every member in central-directory order; `visit` may return a promise (the walk waits for it). */
-async function walk(path: string, visit: (entry: yauzl.Entry, zip: yauzl.ZipFile) => void | Promise<void>): Promise<void> {
+async function walk(path: string | ZipSource, visit: (entry: yauzl.Entry, zip: yauzl.ZipFile) => void | Promise<void>): Promise<void> {
   let zip: yauzl.ZipFile;
   try {
     zip = await openZip(path);
@@ -69,7 +109,7 @@ async function walk(path: string, visit: (entry: yauzl.Entry, zip: yauzl.ZipFile
 const isDirectory = (e: yauzl.Entry) => e.fileName.endsWith('/');
 
 /** Sizes as the central directory declares them; throws PublishError past a limit. */
-export async function checkZipDirectory(path: string, limits: ZipLimits): Promise<ZipDirectory> {
+export async function checkZipDirectory(path: string | ZipSource, limits: ZipLimits): Promise<ZipDirectory> {
   const out: ZipDirectory = { members: 0, unpackedBytes: 0, shapefileFeatures: 0 };
   await walk(path, (e) => {
     if (++out.members > MAX_MEMBERS) throw new PublishError(`The zip file holds more than ${MAX_MEMBERS.toLocaleString('en-US')} files.`);
