@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { DataSource } from 'typeorm';
 import { createApi } from '../../src/bootstrap';
 import { AppConfig, loadConfig } from '../../src/core/config/env';
+import { holdS3, onS3, s3Env } from './s3';
 
 export const ADMIN = { username: 'admin', password: 'admin-password-1' };
 
@@ -21,9 +22,14 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** The real API on a random local port, against the run's fresh database and the local Redis. */
+/**
+ * The real API on a random local port, against the run's fresh database and the local Redis; item files in a
+ * fresh DATA_DIR, or with TEST_STORAGE=s3 in a fresh bucket of the tests' s3rver (test/support/s3.ts).
+ */
 export async function startApp(env: Record<string, string> = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'arcgis-test-'));
+  const releaseS3 = onS3() ? await holdS3() : undefined;
+  const storage = releaseS3 ? await s3Env() : {};
   const config = loadConfig({
     DATABASE_URL: process.env.TEST_DATABASE_URL,
     REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
@@ -35,6 +41,9 @@ export async function startApp(env: Record<string, string> = {}): Promise<TestAp
     // Every suite of a run signs in from 127.0.0.1 and some fail on purpose by the dozen (bad-input fuzzes
     // generateToken), far beyond what one real address does; test/security/tokens.spec.ts runs the default.
     SIGNIN_ADDRESS_FREE_FAILURES: '100000',
+    // Suites that test the sweep call it; a timer of its own would only race them.
+    STORAGE_SWEEP_INTERVAL_S: '0',
+    ...storage,
     ...env,
   });
   const app = await createApi(config, { quiet: !process.env.TEST_LOG_LEVEL });
@@ -50,6 +59,22 @@ export async function startApp(env: Record<string, string> = {}): Promise<TestAp
     async close() {
       await app.close();
       rmSync(dataDir, { recursive: true, force: true });
+      await releaseS3?.();
     },
+  };
+}
+
+/** The storage variables of a config, for processes spawned with their own environment. */
+export function storageEnv(config: AppConfig): Record<string, string> {
+  const s3 = config.storage.s3;
+  if (!s3) return {};
+  return {
+    STORAGE_URL: `s3://${s3.bucket}/${s3.prefix}`,
+    ...(s3.endpoint ? { S3_ENDPOINT: s3.endpoint } : {}),
+    S3_REGION: s3.region,
+    S3_FORCE_PATH_STYLE: String(s3.forcePathStyle),
+    ...(s3.credentials ? { AWS_ACCESS_KEY_ID: s3.credentials.accessKeyId, AWS_SECRET_ACCESS_KEY: s3.credentials.secretAccessKey } : {}),
+    S3_PRESIGNED_DOWNLOAD_S: String(s3.presignedDownloadS),
+    STORAGE_SWEEP_INTERVAL_S: String(config.storage.sweepIntervalS),
   };
 }

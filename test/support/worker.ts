@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import * as path from 'node:path';
 import { AppConfig } from '../../src/core/config/env';
 import { WorkerModule } from '../../src/worker.module';
+import { storageEnv } from './app';
 
 /** A worker in this process, sharing the API's config (same database, DATA_DIR and queue prefix). */
 export async function startWorker(config: AppConfig): Promise<INestApplicationContext> {
@@ -28,6 +29,7 @@ export function spawnWorker(config: AppConfig, extraEnv: Record<string, string> 
       LOG_LEVEL: 'info',
       // A hard-killed worker counts as alive until its heartbeat runs out; short, so later suites see no ghost.
       WORKER_HEARTBEAT_TTL_S: '3',
+      ...storageEnv(config),
       ...extraEnv,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
