@@ -4,6 +4,7 @@ import { Jobs1732260000000 } from './1732260000000-Jobs';
 import { TokenHardening1732272000000 } from './1732272000000-TokenHardening';
 import { JobKinds1732280000000 } from './1732280000000-JobKinds';
 import { ItemViews1732290000000 } from './1732290000000-ItemViews';
+import { JsonNumbers1732300000000 } from './1732300000000-JsonNumbers';
 
 /** Listed explicitly so the CLI, the tests and the build all load the same classes, in order. */
 export const migrations = [
@@ -13,4 +14,5 @@ export const migrations = [
   TokenHardening1732272000000,
   JobKinds1732280000000,
   ItemViews1732290000000,
+  JsonNumbers1732300000000,
 ];

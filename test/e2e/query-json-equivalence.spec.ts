@@ -41,6 +41,26 @@ function selectColumn(f: Field): string {
   return `${c} AS ${alias}`;
 }
 
+/** Doubles of every kind: random bits, decimals of any length, powers of two, integers beyond 2^53. */
+function randomDouble(i: number): number {
+  const buf = Buffer.alloc(8);
+  switch (i % 6) {
+    case 0:
+      for (let k = 0; k < 8; k++) buf[k] = Math.floor(Math.random() * 256);
+      return buf.readDoubleLE(0);
+    case 1:
+      return (Math.random() - 0.5) * 10 ** (Math.floor(Math.random() * 48) - 24);
+    case 2:
+      return Number(((Math.random() - 0.5) * 400).toFixed(Math.floor(Math.random() * 18)));
+    case 3:
+      return Number(BigInt.asIntN(64, BigInt(Math.floor(Math.random() * 2 ** 32)) * BigInt(Math.floor(Math.random() * 2 ** 32))));
+    case 4:
+      return 2 ** (Math.floor(Math.random() * 2100) - 1074) * (Math.random() < 0.5 ? 1 : 1 + 2 ** -52);
+    default:
+      return (Math.random() - 0.5) * 10 ** (Math.floor(Math.random() * 10) - 5);
+  }
+}
+
 describe('query replies built in PostgreSQL', () => {
   let t: TestApp;
   let pub: { username: string; token: string };
@@ -140,6 +160,49 @@ describe('query replies built in PostgreSQL', () => {
     );
   });
   afterAll(() => t.close());
+
+  let randomLayer: number;
+  const RANDOM_ROWS = 500;
+
+  beforeAll(async () => {
+    const more = await post(
+      url.replace('/rest/services/', '/rest/admin/services/'),
+      'addToDefinition',
+      { addToDefinition: JSON.stringify({ layers: [{ name: 'random', geometryType: 'esriGeometryPoint', fields: POINT_FIELDS }] }) },
+      pub.token,
+    );
+    randomLayer = more.body.layers[0].id;
+    const [{ table_name }] = await t.db.query(
+      `SELECT table_name FROM feature_layers l JOIN feature_services s ON s.item_id = l.service_item_id WHERE s.schema_name = $1 AND l.layer_id = $2`,
+      [schema, randomLayer],
+    );
+    fieldsOf[randomLayer] = (
+      await t.db.query(
+        `SELECT fields FROM feature_layers l JOIN feature_services s ON s.item_id = l.service_item_id WHERE s.schema_name = $1 AND l.layer_id = $2`,
+        [schema, randomLayer],
+      )
+    )[0].fields;
+    const n = RANDOM_ROWS;
+    const doubles = () =>
+      Array.from({ length: n }, (_, i) => randomDouble(i * 7 + 3)).map((x) =>
+        Number.isFinite(x) && Math.abs(x) < 1e300 ? String(x) : '0',
+      );
+    // Microseconds from 1970 over the whole range of years, with the edges of the short cut for dates (2^43 ms) among them.
+    const edges = [8.7e15, 8796093022208000, 8796093022207999].flatMap((u) => [u, -u, u + 1, -u - 1]);
+    const micros = Array.from({ length: n }, (_, i) =>
+      String(i < edges.length ? edges[i] : Math.round((Math.random() * 2 - 0.6) * 2.5e17 * Math.random() ** (i % 3))),
+    );
+    const reals = Array.from({ length: n }, () => String(Math.fround((Math.random() - 0.5) * 10 ** (Math.floor(Math.random() * 60) - 30))));
+    const bigs = Array.from({ length: n }, (_, i) =>
+      String(BigInt.asIntN(64, BigInt(Math.floor(Math.random() * 2 ** 32)) * BigInt(Math.floor(Math.random() * 2 ** (i % 33))))),
+    );
+    await t.db.query(
+      `INSERT INTO "${schema}"."${table_name}" (d, big, r, t, shape)
+       SELECT d, big, r, 'epoch'::timestamptz + make_interval(secs => us / 1000000) + (us % 1000000) * interval '1 microsecond', ST_SetSRID(ST_MakePoint(x, y), 4326)
+         FROM unnest($1::float8[], $2::float8[], $3::float8[], $4::bigint[], $5::real[], $6::bigint[]) AS u(x, y, d, big, r, us)`,
+      [doubles(), doubles(), doubles(), bigs, reals, micros],
+    );
+  });
 
   /** The reply as the earlier algorithm wrote it, for the query `p` on `layer`. */
   async function reference(layer: number, p: Record<string, string>): Promise<string> {
@@ -246,6 +309,11 @@ describe('query replies built in PostgreSQL', () => {
     await same(2, { f, where: 'd > 100', sqlWhere: 'd > 100' });
   });
 
+  it.each(['json', 'geojson'])('f=%s: random doubles, dates, big integers, reals and point coordinates of every magnitude', async (f) => {
+    for (let offset = 0; offset < RANDOM_ROWS; offset += MAX)
+      await same(randomLayer, { f, resultOffset: String(offset), outFields: 'OBJECTID,D,T,Big,R' });
+  });
+
   it('f=json and f=geojson keep their content types and caching headers', async () => {
     for (const f of ['json', 'geojson']) {
       const r = await get(`${url}/0`, 'query', { f, where: '1=1', outFields: '*' }, pub.token);
@@ -261,24 +329,6 @@ describe('query replies built in PostgreSQL', () => {
       db = t.db;
     });
 
-    function randomDouble(i: number): number {
-      const buf = Buffer.alloc(8);
-      switch (i % 6) {
-        case 0:
-          for (let k = 0; k < 8; k++) buf[k] = Math.floor(Math.random() * 256);
-          return buf.readDoubleLE(0);
-        case 1:
-          return (Math.random() - 0.5) * 10 ** (Math.floor(Math.random() * 48) - 24);
-        case 2:
-          return Number(((Math.random() - 0.5) * 400).toFixed(Math.floor(Math.random() * 18)));
-        case 3:
-          return Number(BigInt.asIntN(64, BigInt(Math.floor(Math.random() * 2 ** 32)) * BigInt(Math.floor(Math.random() * 2 ** 32))));
-        case 4:
-          return 2 ** (Math.floor(Math.random() * 2100) - 1074) * (Math.random() < 0.5 ? 1 : 1 + 2 ** -52);
-        default:
-          return (Math.random() - 0.5) * 10 ** (Math.floor(Math.random() * 10) - 5);
-      }
-    }
     const sample = (n: number) =>
       [
         ...Array.from({ length: n }, (_, i) => randomDouble(i)),

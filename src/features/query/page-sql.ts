@@ -3,18 +3,18 @@
  * plus the number of rows read (one more than the page when more remain). Replies used to be built in JavaScript
  * from rows; this writes the same bytes in PostgreSQL, so rows never cross into the event loop one by one.
  */
-import { GEOMETRY_COLUMN, ident, LayerField } from '../layer-schema';
+import { GEOMETRY_COLUMN, GeometryType, ident, LayerField } from '../layer-schema';
 import type { LayerRow } from '../features.repository';
 import type { QuerySpec } from '../feature-data.repository';
 import { coordinatesOf, esriGeometry, jsCoordinates, jsonNumber, sqlText } from './json-sql';
 
 export type PageFormat = 'esri' | 'geojson';
 
-/** What the page reads from the table for a field, as the old row reader did: dates as epoch ms, GUIDs braced. */
+/** What the page reads for a field, as the old row reader did: dates in epoch ms, GUIDs braced, big integers as doubles. */
 function prepared(f: LayerField, c: string): string {
   switch (f.type) {
     case 'esriFieldTypeDate':
-      return `(extract(epoch from ${c}) * 1000)::float8`;
+      return `extract(epoch from ${c}) * 1000`;
     case 'esriFieldTypeBigInteger':
       return `${c}::float8`;
     case 'esriFieldTypeSingle':
@@ -32,6 +32,12 @@ function prepared(f: LayerField, c: string): string {
 function json(f: LayerField, v: string): string {
   switch (f.type) {
     case 'esriFieldTypeDate':
+      // The exact milliseconds (numeric, from PostgreSQL 14's extract) with up to three decimals are the shortest
+      // text of the nearest double while a double's spacing stays under 0.001 ms, below 2^43 ms (years 1691 to 2248);
+      // printing that text skips the slower trip through float8. Other dates take it.
+      return `CASE WHEN ${v} IS NULL THEN 'null'
+        WHEN abs(${v}) < 8.7e12 THEN coalesce(nullif(rtrim(rtrim(${v}::text, '0'), '.'), ''), '0')
+        ELSE ${jsonNumber(`${v}::float8`)} END`;
     case 'esriFieldTypeBigInteger':
     case 'esriFieldTypeSingle':
     case 'esriFieldTypeDouble':
@@ -44,20 +50,44 @@ function json(f: LayerField, v: string): string {
 }
 
 /**
- * Text pieces joined with concat() rather than a chain of ||, which copies the growing row once per piece; concat()
- * takes at most 100 arguments, so wide layers nest it.
+ * Text pieces joined: || is the cheapest, but a long chain copies the growing row once per piece, so wide layers
+ * join groups of 32 with concat() (at most 100 arguments, nested beyond).
  */
 function joined(parts: string[]): string {
-  if (parts.length === 1) return parts[0];
-  if (parts.length <= 90) return `concat(${parts.join(', ')})`;
-  const chunks: string[] = [];
-  for (let i = 0; i < parts.length; i += 90) chunks.push(joined(parts.slice(i, i + 90)));
-  return joined(chunks);
+  if (parts.length <= 32) return parts.length === 1 ? parts[0] : `(${parts.join(' || ')})`;
+  const groups: string[] = [];
+  for (let i = 0; i < parts.length; i += 32) groups.push(joined(parts.slice(i, i + 32)));
+  while (groups.length > 90) groups.splice(0, 90, `concat(${groups.slice(0, 90).join(', ')})`);
+  return `concat(${groups.join(', ')})`;
 }
 
-/** `"name":value,...` for the page's fields, in outFields order, as an object's members. */
-function members(fields: LayerField[]): string[] {
-  return fields.flatMap((f, i) => [sqlText(`${i ? ',' : ''}${JSON.stringify(f.name)}:`), json(f, `v${i}`)]);
+/** `{"name":value,...}` for the page's fields, in outFields order. */
+function attributes(fields: LayerField[]): string {
+  const members = fields.flatMap((f, i) => [sqlText(`${i ? ',' : ''}${JSON.stringify(f.name)}:`), json(f, `v${i}`)]);
+  return joined([`'{'`, ...members, `'}'`]);
+}
+
+/**
+ * The geometry as the reply carries it, from `g` (the shape in the reply's spatial reference and winding), or SQL NULL.
+ * PostGIS's GeoJSON text with 15 decimals is what the replies were built from; it is reshaped as text, numbers
+ * rewritten only where JavaScript prints them differently (see json-sql.ts), for each row in a subquery of its own so
+ * the text is made once.
+ */
+function geometry(type: GeometryType, format: PageFormat): string {
+  const shaped = format === 'esri' ? esriGeometry(type, 'coords') : `left(gj, strpos(gj, '"coordinates":') + 13) || coords || '}'`;
+  const fromText = `(SELECT ${shaped} FROM (SELECT gj, ${jsCoordinates('c')} AS coords
+      FROM (SELECT gj, ${coordinatesOf('gj')} AS c FROM (SELECT ST_AsGeoJSON(g, 15, 0) AS gj OFFSET 0) a OFFSET 0) b OFFSET 0) d)`;
+  if (type !== 'esriGeometryPoint') return fromText;
+  // A point's coordinate within [10, 1e15) has at most 15 decimals, so PostGIS printed float8's own shortest text;
+  // below 10 that holds when the text shows at most 15 decimals (from 1e-4 on, where it has no exponent). Such points
+  // are written from the numbers, which is several times cheaper than making and reshaping GeoJSON text.
+  const plain = (n: string) =>
+    `(abs(${n}) >= 10 AND abs(${n}) < 1e15 OR abs(${n}) >= 1e-4 AND abs(${n}) < 10 AND length(${n}::text) - strpos(${n}::text, '.') <= 15)`;
+  const direct =
+    format === 'esri'
+      ? `'{"x":' || x::text || ',"y":' || y::text || '}'`
+      : `'{"type":"Point","coordinates":[' || x::text || ',' || y::text || ']}'`;
+  return `CASE WHEN ${plain('x')} AND ${plain('y')} THEN ${direct} ELSE ${fromText} END`;
 }
 
 /**
@@ -72,31 +102,22 @@ export function pageSql(l: LayerRow, q: QuerySpec, format: PageFormat, from: str
   const values = [...q.outFields.map((f, i) => `${prepared(f, `"#${i}"`)} AS v${i}`), '"#oid" AS oid'];
   if (withGeometry) {
     read.push(ident(GEOMETRY_COLUMN));
-    // The GeoJSON text the replies were built from before: 15 decimals, exteriors clockwise for ArcGIS and
-    // counter-clockwise for GeoJSON. PostGIS's counter-clockwise also reverses lines, and GeoJSON replies always carried
-    // polylines that way; points are left alone by both. Options 0 leave out the crs member, which no reply carried.
+    // Exteriors clockwise for ArcGIS, counter-clockwise for GeoJSON. PostGIS's counter-clockwise also reverses lines,
+    // and GeoJSON replies always carried polylines that way; points are left alone by both.
     const winds = l.geometry_type === 'esriGeometryPolygon' || l.geometry_type === 'esriGeometryPolyline';
     const orient = !winds ? '' : q.orientation === 'cw' ? 'ST_ForcePolygonCW' : 'ST_ForcePolygonCCW';
-    const geom = q.outSrid === l.srid ? ident(GEOMETRY_COLUMN) : `ST_Transform(${ident(GEOMETRY_COLUMN)}, ${q.p.add(q.outSrid)}::int)`;
-    values.push(`ST_AsGeoJSON(${orient}(${geom}), 15, 0) AS gj`);
+    const g = q.outSrid === l.srid ? ident(GEOMETRY_COLUMN) : `ST_Transform(${ident(GEOMETRY_COLUMN)}, ${q.p.add(q.outSrid)}::int)`;
+    values.push(`${orient}(${g}) AS g`);
   }
-  const attributes = joined([`'{'`, ...members(q.outFields), `'}'`]);
-  let feature: string;
-  if (format === 'geojson') {
-    const geometry = withGeometry ? `coalesce(left(gj, strpos(gj, '"coordinates":') + 13) || coords || '}', 'null')` : `'null'`;
-    feature = joined([`'{"type":"Feature","id":'`, `oid::text`, `',"geometry":'`, geometry, `',"properties":'`, attributes, `'}'`]);
-  } else if (withGeometry) {
-    const geometry = `coalesce(${esriGeometry(l.geometry_type!, 'coords')}, 'null')`;
-    feature = joined([`'{"attributes":'`, attributes, `',"geometry":'`, geometry, `'}'`]);
-  } else {
-    feature = joined([`'{"attributes":'`, attributes, `'}'`]);
-  }
-  // Every level is fenced with OFFSET 0, so its columns are computed once per row and only for the rows of the page:
-  // unfenced, the planner would copy the GeoJSON text's expression into every expression that reads it.
-  let rows = `(SELECT ${values.join(', ')} FROM (SELECT ${read.join(', ')} ${from} ORDER BY ${order} LIMIT ${q.p.add(q.limit + 1)} OFFSET ${q.p.add(q.offset)}) p OFFSET 0) p`;
-  if (withGeometry) {
-    rows = `(SELECT *, ${jsCoordinates('c')} AS coords FROM (SELECT *, ${coordinatesOf('gj')} AS c FROM ${rows} OFFSET 0) p OFFSET 0) p`;
-  }
+  const shape = withGeometry ? `coalesce(${geometry(l.geometry_type!, format)}, 'null')` : `'null'`;
+  const feature =
+    format === 'geojson'
+      ? joined([`'{"type":"Feature","id":'`, `oid::text`, `',"geometry":'`, shape, `',"properties":'`, attributes(q.outFields), `'}'`])
+      : joined([`'{"attributes":'`, attributes(q.outFields), ...(withGeometry ? [`',"geometry":'`, shape] : []), `'}'`]);
+  // Each level is fenced with OFFSET 0 so its values are computed once per row, and only for the rows of the page.
+  const page = `SELECT ${read.join(', ')} ${from} ORDER BY ${order} LIMIT ${q.p.add(q.limit + 1)} OFFSET ${q.p.add(q.offset)}`;
+  let rows = `(SELECT ${values.join(', ')} FROM (${page}) p OFFSET 0) p`;
+  if (withGeometry && l.geometry_type === 'esriGeometryPoint') rows = `(SELECT *, ST_X(g) AS x, ST_Y(g) AS y FROM ${rows} OFFSET 0) p`;
   return `SELECT count(*)::int AS n, coalesce(string_agg(f, ',' ORDER BY ord) FILTER (WHERE ord <= ${q.p.add(q.limit)}), '') AS features
     FROM (SELECT row_number() OVER () AS ord, ${feature} AS f FROM ${rows}) x`;
 }
