@@ -74,6 +74,9 @@ function envelope(p: QueryDto, layerSrid: number): QuerySpec['envelope'] {
 
 @Injectable()
 export class QueryService {
+  /** Spatial references found in spatial_ref_sys: a page costs one round trip fewer once its srid has been seen. */
+  private readonly knownSrids = new Set<number>();
+
   constructor(
     private readonly features: FeaturesService,
     private readonly data: FeatureDataRepository,
@@ -123,7 +126,9 @@ export class QueryService {
     );
     const env = envelope(p, layer.srid);
     for (const srid of new Set([outSrid, ...(env ? [env.srid] : [])])) {
+      if (this.knownSrids.has(srid)) continue;
       if (!(await this.features.sridExists(srid))) throw invalidQuery(`Unknown spatial reference wkid ${srid}.`);
+      this.knownSrids.add(srid);
     }
     return {
       where,
