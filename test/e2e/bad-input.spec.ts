@@ -1296,7 +1296,7 @@ describe('bad input on every route', () => {
         method: 'GET',
         path: () => 'search',
         params: () => ({ q: 'a', sortField: 'bogus' }),
-        want: () => ({ code: 400, detail: "'sortField' must be one of title, created, modified, type, owner, size, id." }),
+        want: () => ({ code: 400, detail: "'sortField' must be one of title, created, modified, type, owner, size, id, numViews." }),
       },
       'search: sortOrder=sideways': {
         method: 'GET',
