@@ -535,7 +535,8 @@ export const ROWS: Row[] = [
     route: 'content/users/<user>?f=html',
     what: "owner's content page",
     call: (c) => htmlPage(base(c), `content/users/${owner(c).username}`, {}, c.token),
-    done: (b, c) => b.html.includes(c.f.privateItem),
+    // The listing, not one item on it: rows before this one add items to the owner's content, newest first.
+    done: (b, c) => b.html.includes(`Content of ${owner(c).username}`) && /\d+ item\(s\)/.test(b.html),
     cells: [E499, E498, OK, E403, E403, E403, OK, OK, E403, E403, E403],
   },
   {
