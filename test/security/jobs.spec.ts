@@ -212,11 +212,16 @@ describe('jobs and publishing: hostile input', () => {
   });
 
   describe('finding 2: permanent failures end the job at once', () => {
+    // The row is failed just before BullMQ records the job's end, so the BullMQ state is read once it has settled.
     const attemptsOf = async (queue: string, jobId: string) => {
       const q = new Queue(queue, { connection: bullConnection(t.config), prefix: t.config.queuePrefix });
       try {
-        const job = await q.getJob(jobId);
-        return { state: await job?.getState(), attemptsMade: job?.attemptsMade };
+        for (let until = Date.now() + 10000; ;) {
+          const job = await q.getJob(jobId);
+          const state = await job?.getState();
+          if (state !== 'active' || Date.now() > until) return { state, attemptsMade: job?.attemptsMade };
+          await new Promise((r) => setTimeout(r, 50));
+        }
       } finally {
         await q.close();
       }
