@@ -82,7 +82,7 @@ function geometry(type: GeometryType, format: PageFormat): string {
   // below 10 that holds when the text shows at most 15 decimals (from 1e-4 on, where it has no exponent). Such points
   // are written from the numbers, which is several times cheaper than making and reshaping GeoJSON text.
   const plain = (n: string) =>
-    `(abs(${n}) >= 10 AND abs(${n}) < 1e15 OR abs(${n}) >= 1e-4 AND abs(${n}) < 10 AND length(${n}::text) - strpos(${n}::text, '.') <= 15)`;
+    `(abs(${n}) >= 10::float8 AND abs(${n}) < 1e15::float8 OR abs(${n}) >= 1e-4::float8 AND abs(${n}) < 10::float8 AND length(${n}::text) - strpos(${n}::text, '.') <= 15)`;
   const direct =
     format === 'esri'
       ? `'{"x":' || x::text || ',"y":' || y::text || '}'`
@@ -118,6 +118,8 @@ export function pageSql(l: LayerRow, q: QuerySpec, format: PageFormat, from: str
   const page = `SELECT ${read.join(', ')} ${from} ORDER BY ${order} LIMIT ${q.p.add(q.limit + 1)} OFFSET ${q.p.add(q.offset)}`;
   let rows = `(SELECT ${values.join(', ')} FROM (${page}) p OFFSET 0) p`;
   if (withGeometry && l.geometry_type === 'esriGeometryPoint') rows = `(SELECT *, ST_X(g) AS x, ST_Y(g) AS y FROM ${rows} OFFSET 0) p`;
+  // row_number() counts the rows as the page's subqueries hand them on, in the page's order; the one past the page is
+  // left out of the text and only counted.
   return `SELECT count(*)::int AS n, coalesce(string_agg(f, ',' ORDER BY ord) FILTER (WHERE ord <= ${q.p.add(q.limit)}), '') AS features
     FROM (SELECT row_number() OVER () AS ord, ${feature} AS f FROM ${rows}) x`;
 }
