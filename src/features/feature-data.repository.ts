@@ -103,12 +103,20 @@ export class FeatureDataRepository {
     ].join(', ');
   }
 
-  /** One page with the caller's select list (f=pbf); `limit + 1` rows are read so the caller can tell whether more remain. */
+  /**
+   * One page with the caller's select list (f=pbf); `limit + 1` rows are read so the caller can tell whether more remain.
+   * The list is computed over the page's rows only: in the same SELECT as ORDER BY … OFFSET it would be computed for
+   * every row skipped too (reprojecting and printing their geometries), and its cost estimate would switch on the JIT.
+   */
   page<T>(schema: string, l: LayerRow, q: QuerySpec, cols: string[]): Promise<T[]> {
     const filter = this.filter(schema, l, q);
     const limit = q.p.add(q.limit + 1);
     const offset = q.p.add(q.offset);
-    return this.query(`SELECT ${cols.join(', ')} ${filter} ORDER BY ${this.order(l, q)} LIMIT ${limit} OFFSET ${offset}`, q.p.values);
+    const order = this.order(l, q);
+    return this.query(
+      `SELECT ${cols.join(', ')} FROM (SELECT * ${filter} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}) page ORDER BY ${order}`,
+      q.p.values,
+    );
   }
 
   /**

@@ -63,7 +63,7 @@ describe('hosted feature services', () => {
       objectIdField: 'OBJECTID',
       geometryType: 'esriGeometryPoint',
       useStandardizedQueries: true,
-      supportedQueryFormats: 'JSON, geoJSON',
+      supportedQueryFormats: 'JSON, geoJSON, PBF',
       maxRecordCount: 3,
     });
     expect(layer.fields.map((f: { name: string; type: string }) => `${f.name}:${f.type}`)).toEqual([

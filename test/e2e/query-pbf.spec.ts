@@ -127,6 +127,11 @@ describe('query with f=pbf', () => {
   });
   afterAll(() => t.close());
 
+  it('is listed in supportedQueryFormats of the service and its layers', async () => {
+    expect((await get(serviceUrl, '', {}, owner.token)).body.supportedQueryFormats).toBe('JSON, geoJSON, PBF');
+    expect((await get(points, '', {}, owner.token)).body.supportedQueryFormats).toBe('JSON, geoJSON, PBF');
+  });
+
   it('gives the arcgis-rest-js pbf decoder the features f=json gives, typed, with nulls', async () => {
     const params = { where: '1=1', outFields: '*', orderByFields: 'Visits DESC' };
     const json = (await get(points, 'query', params, owner.token)).body;
