@@ -155,6 +155,29 @@ describe(`storage (${onS3() ? 's3' : 'local'})`, () => {
     );
     expect(refused.body.error?.details.join(' ')).toMatch(/more than 500 features/);
   });
+
+  it('names a published CSV layer after the uploaded file, as GDAL reads the worker copy under the same name', async () => {
+    const id = await upload('CSV', 'sites.csv', 'site,x,y\nA,1,2\nB,3,4\n', 'text/csv');
+    const r = await post(
+      t.base,
+      `content/users/${pub.username}/publish`,
+      {
+        itemId: id,
+        filetype: 'csv',
+        publishParameters: JSON.stringify({ name: `storage_csv_${Date.now()}`, longitudeFieldName: 'x', latitudeFieldName: 'y' }),
+      },
+      pub.token,
+    );
+    const { jobId, serviceItemId } = r.body.services[0];
+    const until = Date.now() + 60000;
+    while (
+      !['completed', 'failed'].includes((await t.db.query(`SELECT status FROM jobs WHERE id = $1`, [jobId]))[0].status) &&
+      Date.now() < until
+    )
+      await new Promise((res) => setTimeout(res, 200));
+    const layers = await t.db.query(`SELECT name FROM feature_layers WHERE service_item_id = $1`, [serviceItemId]);
+    expect(layers.map((l: { name: string }) => l.name)).toEqual(['sites']);
+  });
 });
 
 describe(`storage downloads (${onS3() ? 's3' : 'local'})`, () => {

@@ -25,6 +25,8 @@ const NODE_TRANSIENT = new Set([
   'ENFILE',
   'EBUSY',
   'EAGAIN',
+  // The item storage (core/storage StorageUnavailableError): the S3 server down, failing or throttling.
+  'ESTORAGEUNAVAILABLE',
 ]);
 const MESSAGE_TRANSIENT =
   /connection refused|could not connect|server closed the connection|terminating connection|connection (is |was )?(closed|terminated|reset|lost)|no connection to the server|the database system is (starting up|shutting down|in recovery)|too many clients|timeout expired|deadlock detected|could not serialize|lock timeout|No space left on device|could not extend file|out of memory|ECONNREFUSED|ECONNRESET|MaxRetriesPerRequest/i;

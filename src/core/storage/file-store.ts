@@ -24,6 +24,14 @@ export interface ByteRange {
 const ITEM_ID = /^[0-9a-f]{32}$/;
 
 /**
+ * The storage server did not answer, or answered that it cannot right now (5xx, throttling): a job retries it
+ * (core/jobs/failure.ts knows the code), unlike a refusal such as a missing bucket or bad credentials.
+ */
+export class StorageUnavailableError extends Error {
+  readonly code = 'ESTORAGEUNAVAILABLE';
+}
+
+/**
  * Item files: uploads, publish sources and finished exports, each under `items/<itemId>/<name>`. The key (that
  * relative path) is what the items table stores, so a deployment can move from DATA_DIR to a bucket by copying
  * files to objects of the same names (`npm run storage:migrate`). Two backends (storage.module.ts picks one):

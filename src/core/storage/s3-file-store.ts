@@ -15,7 +15,7 @@ import * as path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { S3Settings } from '../config/env';
-import { ByteRange, FileStore, StoredItem, StoredObject } from './file-store';
+import { ByteRange, FileStore, StorageUnavailableError, StoredItem, StoredObject } from './file-store';
 import { s3Client } from './s3-client';
 
 /**
@@ -27,6 +27,20 @@ export const PART_QUEUE = 4;
 
 const notFound = (e: unknown) =>
   e instanceof S3ServiceException && (e.$metadata.httpStatusCode === 404 || e.name === 'NotFound' || e.name === 'NoSuchKey');
+
+const NETWORK = /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|EHOSTUNREACH|ENETUNREACH|EAI_AGAIN|ENOTFOUND|UND_ERR_SOCKET)$/;
+
+/** Faults of the server or the way to it, after the SDK's own retries: worth a job's retry later. */
+function unavailable(e: unknown): unknown {
+  if (e instanceof S3ServiceException) {
+    const status = e.$metadata.httpStatusCode ?? 0;
+    if (e.$fault !== 'server' && status < 500 && !['SlowDown', 'RequestTimeout', 'Throttling'].includes(e.name)) return e;
+  } else {
+    const { code, name } = (e ?? {}) as { code?: unknown; name?: unknown };
+    if (!(typeof code === 'string' && NETWORK.test(code)) && name !== 'TimeoutError') return e;
+  }
+  return new StorageUnavailableError(`The file storage is unavailable: ${(e as Error).message || (e as Error).name}`, { cause: e });
+}
 
 /**
  * Item files as objects `<prefix>items/<itemId>/<name>` in an S3-compatible bucket, so API and workers on different
@@ -59,6 +73,8 @@ export class S3FileStore extends FileStore {
     signal?.addEventListener('abort', abort, { once: true });
     try {
       await upload.done();
+    } catch (e) {
+      throw signal?.aborted ? e : unavailable(e);
     } finally {
       signal?.removeEventListener('abort', abort);
     }
@@ -90,9 +106,14 @@ export class S3FileStore extends FileStore {
   }
 
   async localFile(key: string, dir: string, signal?: AbortSignal): Promise<string> {
-    const target = path.join(dir, `source-${FileStore.safeName(path.basename(key))}`);
-    const body = await this.read(key);
-    await pipeline(body, createWriteStream(target), { signal });
+    // Under its own name: readers derive names from it (GDAL names a CSV's layer after the file).
+    const folder = await fs.mkdtemp(path.join(dir, 'source-'));
+    const target = path.join(folder, FileStore.safeName(path.basename(key)));
+    try {
+      await pipeline(await this.read(key), createWriteStream(target), { signal });
+    } catch (e) {
+      throw signal?.aborted ? e : unavailable(e);
+    }
     return target;
   }
 
