@@ -1,0 +1,139 @@
+/**
+ * f=pbf against f=json: pages of 2,000 features from a 100,000-point layer over HTTP on loopback, asked for as the
+ * ArcGIS Maps SDK asks when it draws a layer: outSR 102100, quantization in view mode from the tile's upper left at one
+ * pixel, and the outFields its renderer needs, which for a simple renderer is the object id alone. Here the tile is the
+ * whole world at 4,096 pixels (zoom 3), and its envelope, which the SDK also sends as the spatial filter, is left out:
+ * over the whole world it selects every row, and what it costs is the filter's, not the format's. The same pages with
+ * outFields=* follow, as a layer with popups asks. f=json gets the same query without quantization. The formats take
+ * turns every round; figures are medians over the rounds.
+ *
+ *   npm run bench:query        (runs this after query.bench.ts; POINTS=100000 PAGES=20 ROUNDS=5)
+ */
+import { decodeFeatureCollection } from '../src/features/pbf/feature-collection';
+import { BENCH_ADMIN, createHostedService, pct, startBenchApp } from './support/bench-app';
+
+const POINTS = Number(process.env.POINTS ?? 100_000);
+const PAGES = Number(process.env.PAGES ?? 20);
+const ROUNDS = Number(process.env.ROUNDS ?? 5);
+const PAGE = 2000;
+const WORLD = { xmin: -20037508.342789244, ymin: -20037508.342789244, xmax: 20037508.342789244, ymax: 20037508.342789244 };
+const QUANTIZATION = JSON.stringify({
+  mode: 'view',
+  originPosition: 'upperLeft',
+  tolerance: (WORLD.xmax - WORLD.xmin) / 4096,
+  extent: { ...WORLD, spatialReference: { wkid: 102100 } },
+});
+type Format = 'json' | 'pbf';
+
+const median = (xs: number[]) =>
+  pct(
+    [...xs].sort((a, b) => a - b),
+    50,
+  );
+
+function pageUrl(layer: string, f: Format, outFields: string, offset: number, token: string): string {
+  const q = new URLSearchParams({
+    f,
+    where: '1=1',
+    outFields,
+    outSR: '102100',
+    resultType: 'tile',
+    resultOffset: String(offset),
+    resultRecordCount: String(PAGE),
+    orderByFields: 'OBJECTID ASC',
+    token,
+    ...(f === 'pbf' ? { quantizationParameters: QUANTIZATION } : {}),
+  });
+  return `${layer}?${q}`;
+}
+
+/** One side's pages in a row (three unmeasured first): p50, p95 and bytes per page; every page must hold PAGE features. */
+async function pages(layer: string, f: Format, outFields: string, token: string, round: number) {
+  const times: number[] = [];
+  let bytes = 0;
+  for (let i = -3; i < PAGES; i++) {
+    const offset = ((round * (PAGES + 3) + i + 3) % Math.floor(POINTS / PAGE)) * PAGE;
+    const t0 = process.hrtime.bigint();
+    const res = await fetch(pageUrl(layer, f, outFields, offset, token));
+    const body = new Uint8Array(await res.arrayBuffer());
+    const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+    const n =
+      f === 'json'
+        ? (JSON.parse(Buffer.from(body).toString()) as { features: unknown[] }).features.length
+        : ((decodeFeatureCollection(body).queryResult as { featureResult: { features: unknown[] } }).featureResult.features.length ?? 0);
+    if (n !== PAGE) throw new Error(`f=${f} page at ${offset}: ${n} features (${Buffer.from(body.slice(0, 200)).toString()})`);
+    if (i < 0) continue;
+    times.push(ms);
+    bytes += body.byteLength;
+  }
+  times.sort((a, b) => a - b);
+  return { p50: pct(times, 50), p95: pct(times, 95), min: times[0], bytes: bytes / PAGES };
+}
+
+async function main() {
+  const b = await startBenchApp();
+  try {
+    const created = await createHostedService(
+      b.base,
+      { username: BENCH_ADMIN.username, token: b.token },
+      { name: 'bench_points_pbf', maxRecordCount: PAGE },
+      [
+        {
+          name: 'pts',
+          geometryType: 'esriGeometryPoint',
+          fields: [
+            { name: 'name', type: 'esriFieldTypeString', length: 40 },
+            { name: 'n', type: 'esriFieldTypeInteger' },
+            { name: 'a', type: 'esriFieldTypeDouble' },
+            { name: 'b', type: 'esriFieldTypeDouble' },
+            { name: 't', type: 'esriFieldTypeDate' },
+          ],
+        },
+      ],
+    );
+    // The same layer as query.bench.ts, loaded with SQL: this measures reading, not writing.
+    await b.db.query(
+      `INSERT INTO "svc_${created.itemId}"."l0" (name, n, a, b, t, shape)
+       SELECT 'point ' || g, g, random() * 1000, random(), now() - g * interval '1 minute', ST_SetSRID(ST_MakePoint(random() * 360 - 180, random() * 170 - 85), 4326)
+         FROM generate_series(1, $1) g`,
+      [POINTS],
+    );
+    await b.db.query(`ANALYZE "svc_${created.itemId}"."l0"`);
+    const layer = `${created.serviceurl}/0/query`;
+    console.log(
+      `\nf=pbf and f=json: pages of ${PAGE.toLocaleString('en')} from ${POINTS.toLocaleString('en')} points as the SDK asks when drawing, ` +
+        `${ROUNDS} rounds of ${PAGES} pages, medians`,
+    );
+    console.log('| outFields | format | p50 ms | p95 ms | min ms | KiB per page | bytes vs f=json |');
+    console.log('| --- | --- | ---: | ---: | ---: | ---: | ---: |');
+    for (const outFields of ['OBJECTID', '*']) {
+      const runs: Record<Format, { p50: number; p95: number; min: number; bytes: number }[]> = { json: [], pbf: [] };
+      for (let round = 0; round < ROUNDS; round++) {
+        for (const f of (round % 2 ? ['pbf', 'json'] : ['json', 'pbf']) as Format[])
+          runs[f].push(await pages(layer, f, outFields, b.token, round));
+      }
+      const row = (f: Format) => ({
+        p50: median(runs[f].map((r) => r.p50)),
+        p95: median(runs[f].map((r) => r.p95)),
+        min: Math.min(...runs[f].map((r) => r.min)),
+        bytes: median(runs[f].map((r) => r.bytes)),
+      });
+      const json = row('json');
+      for (const f of ['json', 'pbf'] as Format[]) {
+        const r = row(f);
+        const ratio = f === 'pbf' ? `${(json.bytes / r.bytes).toFixed(1)}x fewer` : '';
+        console.log(
+          `| ${outFields} | f=${f} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.min.toFixed(1)} | ${(r.bytes / 1024).toFixed(0)} | ${ratio} |`,
+        );
+      }
+    }
+    console.log('Targets for f=pbf: p50 <= 10 ms, at least 5x fewer bytes than f=json.');
+  } finally {
+    await b.close();
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
