@@ -89,6 +89,24 @@ export class FeatureDataRepository {
     return n;
   }
 
+  /**
+   * The matching features' count and extent in the output spatial reference: the extent is taken in the layer's own
+   * reference (its index and stored boxes), and only that box is reprojected, densified so its edges follow the curve.
+   */
+  async countAndExtent(schema: string, l: LayerRow, q: QuerySpec): Promise<{ count: number; extent: number[] | null }> {
+    if (!l.geometry_type) return { count: await this.count(schema, l, q), extent: null };
+    const box = `ST_SetSRID(b::geometry, ${Math.trunc(l.srid)})`;
+    // 100 steps along the longer side; a point's box has none to take.
+    const step = `greatest(ST_XMax(b) - ST_XMin(b), ST_YMax(b) - ST_YMin(b), 1e-9) / 100`;
+    const e = q.outSrid === l.srid ? box : `ST_Transform(ST_Segmentize(${box}, ${step}), ${q.p.add(q.outSrid)}::int)`;
+    const [r] = await this.query<{ n: number; xmin: number | null; ymin: number; xmax: number; ymax: number }[]>(
+      `SELECT n, ST_XMin(e) AS xmin, ST_YMin(e) AS ymin, ST_XMax(e) AS xmax, ST_YMax(e) AS ymax
+         FROM (SELECT n, ${e} AS e FROM (SELECT count(*)::int AS n, ST_Extent(${ident(GEOMETRY_COLUMN)}) AS b ${this.filter(schema, l, q)}) agg) x`,
+      q.p.values,
+    );
+    return { count: r.n, extent: r.xmin == null ? null : [r.xmin, r.ymin, r.xmax, r.ymax] };
+  }
+
   async ids(schema: string, l: LayerRow, q: QuerySpec): Promise<number[]> {
     const oid = oidColumn(l);
     const rows = await this.query<{ id: number }[]>(`SELECT ${oid} AS id ${this.filter(schema, l, q)} ORDER BY ${oid}`, q.p.values);

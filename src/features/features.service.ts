@@ -273,7 +273,7 @@ export class FeaturesService {
         supportsPagination: true,
         supportsOrderBy: true,
         supportsQueryWithResultType: false,
-        supportsReturningQueryExtent: false,
+        supportsReturningQueryExtent: true,
         supportsStatistics: false,
         supportsDistinct: false,
       },

@@ -99,6 +99,14 @@ export class QueryService {
     const countOnly = boolParam('returnCountOnly', p.returnCountOnly, false);
     const idsOnly = boolParam('returnIdsOnly', p.returnIdsOnly, false);
     if (p.f === 'pbf') return this.pbf.query(service.schema_name, layer, spec, p, { count: countOnly, ids: idsOnly });
+    if (boolParam('returnExtentOnly', p.returnExtentOnly, false)) {
+      if (geojson) throw invalidQuery("'returnExtentOnly' is answered in f=json or pjson.");
+      const { count, extent } = await this.data.countAndExtent(service.schema_name, layer, spec);
+      // ArcGIS writes an empty selection's extent as NaN coordinates, which its clients read as an empty extent.
+      const [xmin, ymin, xmax, ymax] = extent ?? ['NaN', 'NaN', 'NaN', 'NaN'];
+      const spatialReference = { wkid: spec.outWkid, latestWkid: spec.outSrid };
+      return { ...(countOnly ? { count } : {}), extent: { xmin, ymin, xmax, ymax, spatialReference } };
+    }
     if (countOnly)
       return geojson
         ? { type: 'FeatureCollection', properties: { count: await this.data.count(service.schema_name, layer, spec) }, features: [] }
@@ -106,6 +114,9 @@ export class QueryService {
     if (idsOnly) return { objectIdFieldName: layer.object_id_field, objectIds: await this.data.ids(service.schema_name, layer, spec) };
     const page = await this.data.featurePage(service.schema_name, layer, spec, geojson ? 'geojson' : 'esri');
     const exceeded = page.rows > spec.limit;
+    // returnExceededLimitFeatures=false: a selection larger than one page comes back as no features and the flag, so
+    // the client (the SDK's tile queries) splits its request instead of drawing a partial one.
+    if (exceeded && !boolParam('returnExceededLimitFeatures', p.returnExceededLimitFeatures, true)) page.features = '';
     // PostgreSQL wrote the features; the members around them are serialised here, with an empty features array last
     // whose brackets take the features' text.
     const head = JSON.stringify(geojson ? this.geoJsonHead(exceeded) : this.featureSetHead(layer, spec, exceeded));

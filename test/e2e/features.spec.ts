@@ -113,6 +113,23 @@ describe('hosted feature services', () => {
     expect(page2.exceededTransferLimit).toBeUndefined();
 
     expect(await q({ where: "Name = 'O''Brien'", returnCountOnly: 'true' })).toEqual({ count: 1 });
+    // The extent of what matches, in one request (the SDK's queryExtent, ogrinfo's summary), in the layer's or outSR's reference.
+    const wgs84 = { wkid: 4326, latestWkid: 4326 };
+    expect(await q({ where: 'Pop >= 100', returnExtentOnly: 'true' })).toEqual({
+      extent: { xmin: 10, ymin: 50, xmax: 13, ymax: 53, spatialReference: wgs84 },
+    });
+    expect(await q({ where: 'Pop >= 100', returnExtentOnly: 'true', returnCountOnly: 'true' })).toMatchObject({ count: 3 });
+    const mercExtent = (await q({ objectIds: '1,4', returnExtentOnly: 'true', outSR: '102100' })).extent;
+    expect(mercExtent.spatialReference).toEqual({ wkid: 102100, latestWkid: 3857 });
+    expect(mercExtent.xmin).toBeCloseTo(1113194.9, 0);
+    expect(mercExtent.xmax).toBeCloseTo(1447153.4, 0);
+    expect(await q({ where: '1=0', returnExtentOnly: 'true', returnCountOnly: 'true' })).toEqual({
+      count: 0,
+      extent: { xmin: 'NaN', ymin: 'NaN', xmax: 'NaN', ymax: 'NaN', spatialReference: wgs84 },
+    });
+    // More than a page with returnExceededLimitFeatures=false: no features, only the flag (the SDK then splits its tile).
+    expect(await q({ where: '1=1', returnExceededLimitFeatures: 'false' })).toMatchObject({ exceededTransferLimit: true, features: [] });
+    expect((await q({ where: 'Pop > 1000', returnExceededLimitFeatures: 'false' })).features).toHaveLength(2);
     expect(await q({ where: 'pop >= 100 AND area IS NULL', returnIdsOnly: 'true' })).toEqual({
       objectIdFieldName: 'OBJECTID',
       objectIds: [4],
