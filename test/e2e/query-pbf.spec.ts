@@ -5,6 +5,9 @@
  * map coordinates here. Both are compared with what f=json answers for the same query.
  */
 import { queryFeatures } from '@esri/arcgis-rest-feature-service';
+import { getDataSourceToken } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { FEATURE_DB } from '../../src/core/database/feature-database.module';
 import { decodeFeatureCollection } from '../../src/features/pbf/feature-collection';
 import { startApp, TestApp } from '../support/app';
 import { adminToken, createHostedService, createUser, get, post, Reply } from '../support/client';
@@ -236,6 +239,11 @@ describe('query with f=pbf', () => {
     const [[[x, y]]] = parts(r.features[0].geometry, r.transform);
     expect(Math.abs(x - json.features[0].geometry.x)).toBeLessThanOrEqual(5);
     expect(Math.abs(y - json.features[0].geometry.y)).toBeLessThanOrEqual(5);
+  });
+
+  it('reads pages on connections without the JIT, which PostGIS cost estimates would switch on for a few thousand rows', async () => {
+    const features = t.app.get<DataSource>(getDataSourceToken(FEATURE_DB));
+    expect(await features.query('SHOW jit')).toEqual([{ jit: 'off' }]);
   });
 
   it('refuses what it does not quantize with the JSON error envelope, as ArcGIS answers errors for f=pbf', async () => {
