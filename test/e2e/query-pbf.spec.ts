@@ -219,6 +219,12 @@ describe('query with f=pbf', () => {
     expect(r.features.map((f: any) => f.attributes[0].uintValue)).toEqual(json.features.map((f: any) => f.attributes.OBJECTID));
     const last = await pbf(points, { ...params, resultOffset: 23 }, owner.token);
     expect(last.message.queryResult.featureResult.exceededTransferLimit).toBeUndefined();
+    // The SDK's tile queries send returnExceededLimitFeatures=false: past one page, no features and the flag.
+    const tile = await pbf(points, { ...params, returnExceededLimitFeatures: false }, owner.token);
+    expect(tile.message.queryResult.featureResult).toMatchObject({ exceededTransferLimit: true });
+    expect(tile.message.queryResult.featureResult.features).toBeUndefined();
+    const fits = await pbf(points, { ...params, resultOffset: 23, returnExceededLimitFeatures: false }, owner.token);
+    expect(fits.message.queryResult.featureResult.features).toHaveLength(2);
   });
 
   it('answers count only and ids only in the same buffer', async () => {
@@ -259,6 +265,8 @@ describe('query with f=pbf', () => {
     await refused(JSON.stringify({ mode: 'view', originPosition: 'center', tolerance: 1, extent: VIEW }), /originPosition/);
     await refused(JSON.stringify({ tolerance: 1, extent: { ...VIEW, spatialReference: { wkid: 3857 } } }), /wkid 3857, not in the reply's/);
     await refused('{"mode":', /not valid JSON/);
+    const extent: Reply = await get(points, 'query', { f: 'pbf', where: '1=1', returnExtentOnly: true }, owner.token);
+    expect(extent.body.error.details).toEqual(["'returnExtentOnly' is answered in f=json or pjson."]);
     const noLayer = await get(serviceUrl, '7/query', { f: 'pbf', where: '1=1' }, owner.token);
     expect(noLayer.body.error.code).toBe(400);
   });

@@ -5,6 +5,7 @@ import { FEATURE_DB } from '../../core/database/feature-database.module';
 import { FeatureDataRepository, QuerySpec } from '../feature-data.repository';
 import { QueryDto } from '../features.dto';
 import { LayerRow } from '../features.repository';
+import { boolParam, invalidQuery } from '../query-params';
 import { encodeCount, encodeFeatureResult, encodeObjectIds } from './feature-collection';
 import { pbfFeatures } from './pbf-features';
 import { pbfColumns } from './pbf-sql';
@@ -30,13 +31,17 @@ export class PbfQueryService {
   async query(schema: string, layer: LayerRow, spec: QuerySpec, p: QueryDto, only: { count: boolean; ids: boolean }) {
     // Read first, so a malformed parameter is refused even when the reply would not have needed it.
     const asked = quantizationTransform(p.quantizationParameters, spec.outSrid);
+    // The FeatureCollection buffer has no extent result; f=geojson refuses it the same way.
+    if (boolParam('returnExtentOnly', p.returnExtentOnly, false)) throw invalidQuery("'returnExtentOnly' is answered in f=json or pjson.");
     if (only.count) return reply(encodeCount(await this.data.count(schema, layer, spec)));
     if (only.ids) return reply(encodeObjectIds(layer.object_id_field, await this.data.ids(schema, layer, spec)));
     const withGeometry = spec.returnGeometry && !!layer.geometry_type;
     const transform = withGeometry ? (asked ?? defaultTransform(await this.isGeographic(spec.outSrid))) : undefined;
     const rows = await this.data.page<Record<string, unknown>>(schema, layer, spec, pbfColumns(layer, spec, transform));
     const exceeded = rows.length > spec.limit;
-    if (exceeded) rows.length = spec.limit;
+    // As with f=json: returnExceededLimitFeatures=false (the SDK's tile queries) answers a selection larger than one
+    // page with no features and the flag, so the client splits the tile instead of drawing part of it.
+    if (exceeded) rows.length = boolParam('returnExceededLimitFeatures', p.returnExceededLimitFeatures, true) ? spec.limit : 0;
     return reply(
       encodeFeatureResult({
         objectIdFieldName: layer.object_id_field,
