@@ -35,6 +35,8 @@ export class QueryDto {
   @IsOptional() @IsString() returnIdsOnly?: string;
   @IsOptional() @IsString() returnExtentOnly?: string;
   @IsOptional() @IsString() returnExceededLimitFeatures?: string;
+  @IsOptional() @IsString() @MaxLength(64000) outStatistics?: string;
+  @IsOptional() @IsString() returnDistinctValues?: string;
   @IsOptional() @IsString() @MaxLength(1024 * 1024) geometry?: string;
   @IsOptional() @IsString() geometryType?: string;
   @IsOptional() @IsString() @MaxLength(64000) inSR?: string;

@@ -94,6 +94,10 @@ export class QueryService {
     if (!service.capabilities.split(',').includes('Query'))
       throw Errors.badRequest('This service does not allow queries.', ["The service's capabilities do not include Query."]);
     const layer = await this.features.resolveLayer(service, layerId);
+    // Layers advertise supportsStatistics and supportsDistinct false; answering features instead would be a wrong answer.
+    if (p.outStatistics?.trim()) throw invalidQuery("'outStatistics' is not supported by this server (supportsStatistics is false).");
+    if (boolParam('returnDistinctValues', p.returnDistinctValues, false))
+      throw invalidQuery("'returnDistinctValues' is not supported by this server (supportsDistinct is false).");
     const geojson = p.f === 'geojson';
     const spec = await this.spec(service, layer, p, geojson);
     const countOnly = boolParam('returnCountOnly', p.returnCountOnly, false);

@@ -130,6 +130,16 @@ describe('hosted feature services', () => {
     // More than a page with returnExceededLimitFeatures=false: no features, only the flag (the SDK then splits its tile).
     expect(await q({ where: '1=1', returnExceededLimitFeatures: 'false' })).toMatchObject({ exceededTransferLimit: true, features: [] });
     expect((await q({ where: 'Pop > 1000', returnExceededLimitFeatures: 'false' })).features).toHaveLength(2);
+    // Statistics and distinct values are not offered; asked anyway, they are refused rather than answered with features.
+    const unsupported: Record<string, string>[] = [
+      { outStatistics: '[{"statisticType":"count","onStatisticField":"Pop"}]' },
+      { returnDistinctValues: 'true' },
+    ];
+    for (const asked of unsupported)
+      expect((await q({ where: '1=1', ...asked })).error).toMatchObject({
+        code: 400,
+        message: 'Cannot perform query. Invalid query parameters.',
+      });
     expect(await q({ where: 'pop >= 100 AND area IS NULL', returnIdsOnly: 'true' })).toEqual({
       objectIdFieldName: 'OBJECTID',
       objectIds: [4],
