@@ -5,6 +5,7 @@ import { TokenHardening1732272000000 } from './1732272000000-TokenHardening';
 import { JobKinds1732280000000 } from './1732280000000-JobKinds';
 import { ItemViews1732290000000 } from './1732290000000-ItemViews';
 import { JsonNumbers1732300000000 } from './1732300000000-JsonNumbers';
+import { JsonOrdinate1732310000000 } from './1732310000000-JsonOrdinate';
 
 /** Listed explicitly so the CLI, the tests and the build all load the same classes, in order. */
 export const migrations = [
@@ -15,4 +16,5 @@ export const migrations = [
   JobKinds1732280000000,
   ItemViews1732290000000,
   JsonNumbers1732300000000,
+  JsonOrdinate1732310000000,
 ];

@@ -124,7 +124,8 @@ describe('query replies built in PostgreSQL', () => {
       ('zero', 3, 4, 0, -0, '-0', '-infinity', NULL, 'SRID=4326;POINT(1e15 2e20)'),
       ('tiny', 4, 5, -1, 1e-30, 5e-324, '1969-12-31T23:59:59.999Z', NULL, 'SRID=4326;POINT(0.000001 0.0000009999999)'),
       ('wide', 5, 6, 2, 123456.7, 1.7976931348623157e308, '2001-09-09T01:46:40Z', NULL, 'SRID=4326;POINT(12.0000001 8.000000000000001)'),
-      ('fraction', 6, 7, 3, 0.30000001, 0.30000000000000004, '1900-01-01T00:00:00.5Z', NULL, 'SRID=4326;POINT(-3.9999999999999996 4.000000000000001)')`;
+      ('fraction', 6, 7, 3, 0.30000001, 0.30000000000000004, '1900-01-01T00:00:00.5Z', NULL, 'SRID=4326;POINT(-3.9999999999999996 4.000000000000001)'),
+      ('empty', 7, 8, 4, 2.5, 2.5, 'epoch', NULL, 'SRID=4326;POINT EMPTY')`;
     await t.db.query(points);
     // Ordinary rows to page through, with duplicate sort keys so the object id decides the order within them.
     await t.db.query(

@@ -17,6 +17,18 @@ export function jsonNumber(v: string): string {
 }
 
 /**
+ * A point's coordinate as the replies printed it: PostGIS's GeoJSON text with 15 decimals, parsed and printed by
+ * JavaScript. From 10 up to 1e15 a double has at most 15 decimals, and below 10 it may show no more than 15, so PostGIS
+ * printed float8's own shortest text, which is JavaScript's too; other coordinates go to arcgis_json_ordinate (see
+ * the JsonOrdinate migration). `v` is evaluated more than once.
+ */
+export function jsonOrdinate(v: string): string {
+  return `CASE WHEN abs(${v}) >= 10::float8 AND abs(${v}) < 1e15::float8 THEN ${v}::text
+    WHEN abs(${v}) >= 1e-4::float8 AND abs(${v}) < 10::float8 AND length(${v}::text) - strpos(${v}::text, '.') <= 15 THEN ${v}::text
+    ELSE arcgis_json_ordinate(${v}) END`;
+}
+
+/**
  * PostGIS's GeoJSON coordinate text as JavaScript printed the numbers after parsing it. PostGIS prints the shortest
  * digits rounded to the requested decimals; within [1e-6, 1e15) that is also JavaScript's text for the double it
  * reads as, so only a text with a very small number (`0.000000…`) or an exponent (`1e-9`, `1e+15`) is rewritten.

@@ -6,7 +6,7 @@
 import { GEOMETRY_COLUMN, GeometryType, ident, LayerField } from '../layer-schema';
 import type { LayerRow } from '../features.repository';
 import type { QuerySpec } from '../feature-data.repository';
-import { coordinatesOf, esriGeometry, jsCoordinates, jsonNumber, sqlText } from './json-sql';
+import { coordinatesOf, esriGeometry, jsCoordinates, jsonNumber, jsonOrdinate, sqlText } from './json-sql';
 
 export type PageFormat = 'esri' | 'geojson';
 
@@ -14,7 +14,7 @@ export type PageFormat = 'esri' | 'geojson';
 function prepared(f: LayerField, c: string): string {
   switch (f.type) {
     case 'esriFieldTypeDate':
-      return `extract(epoch from ${c}) * 1000`;
+      return `(extract(epoch from ${c}) * 1000)::float8`;
     case 'esriFieldTypeBigInteger':
       return `${c}::float8`;
     case 'esriFieldTypeSingle':
@@ -32,12 +32,6 @@ function prepared(f: LayerField, c: string): string {
 function json(f: LayerField, v: string): string {
   switch (f.type) {
     case 'esriFieldTypeDate':
-      // The exact milliseconds (numeric, from PostgreSQL 14's extract) with up to three decimals are the shortest
-      // text of the nearest double while a double's spacing stays under 0.001 ms, below 2^43 ms (years 1691 to 2248);
-      // printing that text skips the slower trip through float8. Other dates take it.
-      return `CASE WHEN ${v} IS NULL THEN 'null'
-        WHEN abs(${v}) < 8.7e12 THEN coalesce(nullif(rtrim(rtrim(${v}::text, '0'), '.'), ''), '0')
-        ELSE ${jsonNumber(`${v}::float8`)} END`;
     case 'esriFieldTypeBigInteger':
     case 'esriFieldTypeSingle':
     case 'esriFieldTypeDouble':
@@ -68,26 +62,19 @@ function attributes(fields: LayerField[]): string {
 }
 
 /**
- * The geometry as the reply carries it, from `g` (the shape in the reply's spatial reference and winding), or SQL NULL.
- * PostGIS's GeoJSON text with 15 decimals is what the replies were built from; it is reshaped as text, numbers
- * rewritten only where JavaScript prints them differently (see json-sql.ts), for each row in a subquery of its own so
- * the text is made once.
+ * The geometry as the reply carries it, or SQL NULL. Points are written from their coordinates `x` and `y` (NULL for
+ * an empty point, which carried no members); other shapes from PostGIS's GeoJSON text `gj` with 15 decimals, which the
+ * replies were built from, reshaped as text with numbers rewritten only where JavaScript prints them differently.
  */
 function geometry(type: GeometryType, format: PageFormat): string {
-  const shaped = format === 'esri' ? esriGeometry(type, 'coords') : `left(gj, strpos(gj, '"coordinates":') + 13) || coords || '}'`;
-  const fromText = `(SELECT ${shaped} FROM (SELECT gj, ${jsCoordinates('c')} AS coords
-      FROM (SELECT gj, ${coordinatesOf('gj')} AS c FROM (SELECT ST_AsGeoJSON(g, 15, 0) AS gj OFFSET 0) a OFFSET 0) b OFFSET 0) d)`;
-  if (type !== 'esriGeometryPoint') return fromText;
-  // A point's coordinate within [10, 1e15) has at most 15 decimals, so PostGIS printed float8's own shortest text;
-  // below 10 that holds when the text shows at most 15 decimals (from 1e-4 on, where it has no exponent). Such points
-  // are written from the numbers, which is several times cheaper than making and reshaping GeoJSON text.
-  const plain = (n: string) =>
-    `(abs(${n}) >= 10::float8 AND abs(${n}) < 1e15::float8 OR abs(${n}) >= 1e-4::float8 AND abs(${n}) < 10::float8 AND length(${n}::text) - strpos(${n}::text, '.') <= 15)`;
-  const direct =
-    format === 'esri'
-      ? `'{"x":' || x::text || ',"y":' || y::text || '}'`
-      : `'{"type":"Point","coordinates":[' || x::text || ',' || y::text || ']}'`;
-  return `CASE WHEN ${plain('x')} AND ${plain('y')} THEN ${direct} ELSE ${fromText} END`;
+  if (type === 'esriGeometryPoint') {
+    const [x, y] = [jsonOrdinate('x'), jsonOrdinate('y')];
+    return format === 'esri'
+      ? `CASE WHEN x IS NOT NULL THEN '{"x":' || ${x} || ',"y":' || ${y} || '}' WHEN g IS NOT NULL THEN '{}' END`
+      : `CASE WHEN x IS NOT NULL THEN '{"type":"Point","coordinates":[' || ${x} || ',' || ${y} || ']}'
+          WHEN g IS NOT NULL THEN '{"type":"Point","coordinates":[]}' END`;
+  }
+  return format === 'esri' ? esriGeometry(type, 'coords') : `left(gj, strpos(gj, '"coordinates":') + 13) || coords || '}'`;
 }
 
 /**
@@ -109,17 +96,20 @@ export function pageSql(l: LayerRow, q: QuerySpec, format: PageFormat, from: str
     const g = q.outSrid === l.srid ? ident(GEOMETRY_COLUMN) : `ST_Transform(${ident(GEOMETRY_COLUMN)}, ${q.p.add(q.outSrid)}::int)`;
     values.push(`${orient}(${g}) AS g`);
   }
+  // Each level is fenced with OFFSET 0 so what it adds is computed once per row, and only for the rows of the page.
+  const page = `SELECT ${read.join(', ')} ${from} ORDER BY ${order} LIMIT ${q.p.add(q.limit + 1)} OFFSET ${q.p.add(q.offset)}`;
+  const levels = [values.join(', ')];
+  if (withGeometry && l.geometry_type === 'esriGeometryPoint') levels.push('*, ST_X(g) AS x, ST_Y(g) AS y');
+  else if (withGeometry)
+    levels.push('*, ST_AsGeoJSON(g, 15, 0) AS gj', `*, ${coordinatesOf('gj')} AS c`, `*, ${jsCoordinates('c')} AS coords`);
+  const rows = levels.reduce((inner, cols) => `(SELECT ${cols} FROM ${inner} OFFSET 0) p`, `(${page}) p`);
   const shape = withGeometry ? `coalesce(${geometry(l.geometry_type!, format)}, 'null')` : `'null'`;
   const feature =
     format === 'geojson'
       ? joined([`'{"type":"Feature","id":'`, `oid::text`, `',"geometry":'`, shape, `',"properties":'`, attributes(q.outFields), `'}'`])
       : joined([`'{"attributes":'`, attributes(q.outFields), ...(withGeometry ? [`',"geometry":'`, shape] : []), `'}'`]);
-  // Each level is fenced with OFFSET 0 so its values are computed once per row, and only for the rows of the page.
-  const page = `SELECT ${read.join(', ')} ${from} ORDER BY ${order} LIMIT ${q.p.add(q.limit + 1)} OFFSET ${q.p.add(q.offset)}`;
-  let rows = `(SELECT ${values.join(', ')} FROM (${page}) p OFFSET 0) p`;
-  if (withGeometry && l.geometry_type === 'esriGeometryPoint') rows = `(SELECT *, ST_X(g) AS x, ST_Y(g) AS y FROM ${rows} OFFSET 0) p`;
-  // row_number() counts the rows as the page's subqueries hand them on, in the page's order; the one past the page is
-  // left out of the text and only counted.
+  // row_number() counts the rows as the levels hand them on, in the page's order; the one past the page is left out
+  // of the text and only counted.
   return `SELECT count(*)::int AS n, coalesce(string_agg(f, ',' ORDER BY ord) FILTER (WHERE ord <= ${q.p.add(q.limit)}), '') AS features
     FROM (SELECT row_number() OVER () AS ord, ${feature} AS f FROM ${rows}) x`;
 }
