@@ -1,20 +1,156 @@
 /**
- * Query throughput: pages of 2,000 features from a 100,000-point layer, as ArcGIS JSON and as GeoJSON, over HTTP.
+ * Query speed: pages of 2,000 features from a 100,000-point layer, as ArcGIS JSON and as GeoJSON, over HTTP on
+ * loopback, against today's baseline in the same run.
  *
- *   npm run bench:query            (POINTS=100000 PAGES=50 by default)
+ *   npm run bench:query        (POINTS=100000 PAGES=20 ROUNDS=5 CLIENTS=20 SECONDS=4 QUERY_BASELINE=<commit>)
+ *
+ * The baseline is the service as it was before PostgreSQL wrote the replies: the source tree of the commit before
+ * src/features/query/page-sql.ts was added (or QUERY_BASELINE), unpacked with `git archive` into a temporary
+ * directory and started in this process against the same database, beside the current code. Both serve the same
+ * layer to the same client; the sides take turns every round and the figures are medians over the rounds.
  */
+import { execFileSync, execSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import * as http from 'node:http';
+import { AddressInfo } from 'node:net';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { INestApplication } from '@nestjs/common';
+import { DataSource } from 'typeorm';
 import { BENCH_ADMIN, createHostedService, pct, startBenchApp } from './support/bench-app';
 
 const POINTS = Number(process.env.POINTS ?? 100_000);
-const PAGES = Number(process.env.PAGES ?? 50);
+const PAGES = Number(process.env.PAGES ?? 20);
+const ROUNDS = Number(process.env.ROUNDS ?? 5);
+const CLIENTS = Number(process.env.CLIENTS ?? 20);
+const SECONDS = Number(process.env.SECONDS ?? 4);
+const PAGE = 2000;
+/** Linux's USER_HZ, the unit of /proc/<pid>/stat times. */
+const CLOCK_TICKS = Number(execSync('getconf CLK_TCK', { encoding: 'utf8' }).trim()) || 100;
+
+const repo = path.resolve(__dirname, '..');
+const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, encoding: 'utf8' }).trim();
+
+/** The commit just before replies were built in PostgreSQL, or QUERY_BASELINE. */
+function baselineCommit(): string {
+  if (process.env.QUERY_BASELINE) return git('rev-parse', '--verify', process.env.QUERY_BASELINE);
+  const added = git('log', '--diff-filter=A', '--format=%H', '--', 'src/features/query/page-sql.ts').split('\n').pop();
+  return git('rev-parse', '--verify', added ? `${added}^` : 'HEAD');
+}
+
+/** Today's code, unpacked from git and started on its own port against the bench database. */
+async function startBaseline(commit: string, env: Record<string, string>): Promise<{ app: INestApplication; root: string; dir: string }> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'query-baseline-'));
+  execSync(`git archive ${commit} src | tar -x -C ${dir}`, { cwd: repo });
+  symlinkSync(path.join(repo, 'node_modules'), path.join(dir, 'node_modules'));
+  /* eslint-disable @typescript-eslint/no-require-imports -- the baseline tree is only known at run time */
+  const { createApi } = require(path.join(dir, 'src/bootstrap'));
+  const { loadConfig } = require(path.join(dir, 'src/core/config/env'));
+  /* eslint-enable @typescript-eslint/no-require-imports */
+  const app: INestApplication = await createApi(loadConfig({ ...process.env, ...env }), { quiet: true });
+  await app.listen(0, '127.0.0.1');
+  return { app, root: `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`, dir };
+}
+
+const median = (xs: number[]) =>
+  pct(
+    [...xs].sort((a, b) => a - b),
+    50,
+  );
+const pageUrl = (layer: string, f: string, offset: number, token: string) =>
+  `${layer}?f=${f}&where=1%3D1&outFields=*&resultOffset=${offset}&resultRecordCount=${PAGE}&orderByFields=OBJECTID&token=${token}`;
+
+/**
+ * The client is node:http with keep-alive, reading the body as chunks: fetch (undici) spends several ms of this very
+ * process on a page of this size, which both sides would pay and which is not the server's.
+ */
+const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+function fetchPage(url: string): Promise<{ ms: number; bytes: number }> {
+  const t0 = process.hrtime.bigint();
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { agent }, (res) => {
+        let bytes = 0;
+        res.on('data', (chunk: Buffer) => (bytes += chunk.length));
+        res.on('end', () => {
+          if (res.statusCode !== 200) reject(new Error(`${url}: HTTP ${res.statusCode}`));
+          else resolve({ ms: Number(process.hrtime.bigint() - t0) / 1e6, bytes });
+        });
+        res.on('error', reject);
+      })
+      .on('error', reject);
+  });
+}
+
+/**
+ * CPU time so far of this process (the server and its client alike) and of the database's backends, in ms. Time on a
+ * busy machine stretches with whatever else runs; CPU time spent on a page hardly does, so both are reported.
+ */
+async function cpuMs(db: DataSource): Promise<{ node: number; pg: number }> {
+  const { user, system } = process.cpuUsage();
+  const pids: { pid: number }[] = await db.query(`SELECT pid FROM pg_stat_activity WHERE datname = current_database()`);
+  let ticks = 0;
+  for (const { pid } of pids) {
+    try {
+      // utime and stime, fields 14 and 15, after the command name in parentheses.
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // a backend that ended meanwhile, or a database on another host: counted as nothing
+    }
+  }
+  return { node: (user + system) / 1000, pg: (ticks * 1000) / CLOCK_TICKS };
+}
+
+/** One side's sequential pages: p50, p95, bytes and CPU per page. */
+async function sequential(layer: string, f: string, token: string, round: number, db: DataSource) {
+  const times: number[] = [];
+  let bytes = 0;
+  let cpu0 = await cpuMs(db);
+  for (let i = -3; i < PAGES; i++) {
+    const offset = ((round * PAGES + i + 3) * PAGE) % POINTS;
+    const r = await fetchPage(pageUrl(layer, f, offset, token));
+    if (i === -1) cpu0 = await cpuMs(db);
+    if (i < 0) continue; // warm-up
+    times.push(r.ms);
+    bytes += r.bytes;
+  }
+  const cpu1 = await cpuMs(db);
+  times.sort((a, b) => a - b);
+  return {
+    p50: pct(times, 50),
+    p95: pct(times, 95),
+    kib: bytes / PAGES / 1024,
+    nodeCpu: (cpu1.node - cpu0.node) / PAGES,
+    pgCpu: (cpu1.pg - cpu0.pg) / PAGES,
+  };
+}
+
+/** CLIENTS clients, each paging through the layer from its own start, for SECONDS: features per second. */
+async function concurrent(layer: string, f: string, token: string) {
+  const until = Date.now() + SECONDS * 1000;
+  let pages = 0;
+  const t0 = process.hrtime.bigint();
+  await Promise.all(
+    Array.from({ length: CLIENTS }, async (_, c) => {
+      for (let i = 0; Date.now() < until; i++) {
+        await fetchPage(pageUrl(layer, f, ((c * 5 + i) * PAGE) % POINTS, token));
+        pages++;
+      }
+    }),
+  );
+  return (pages * PAGE) / (Number(process.hrtime.bigint() - t0) / 1e9);
+}
 
 async function main() {
+  const commit = baselineCommit();
   const b = await startBenchApp();
+  let baseline: Awaited<ReturnType<typeof startBaseline>> | undefined;
   try {
     const created = await createHostedService(
       b.base,
       { username: BENCH_ADMIN.username, token: b.token },
-      { name: 'bench_points', maxRecordCount: 2000 },
+      { name: 'bench_points', maxRecordCount: PAGE },
       [
         {
           name: 'pts',
@@ -36,33 +172,87 @@ async function main() {
          FROM generate_series(1, $1) g`,
       [POINTS],
     );
-    await b.db.query(`ANALYZE "svc_${created.itemId}"."l0"`);
-    const layer = `${created.serviceurl}/0/query`;
+    // Settled as autovacuum leaves a loaded table (visibility map set, statistics taken), so neither side meets it half-done.
+    await b.db.query(`VACUUM ANALYZE "svc_${created.itemId}"."l0"`);
+    baseline = await startBaseline(commit, {
+      DATABASE_URL: b.config.databaseUrl,
+      DATA_DIR: b.config.dataDir,
+      QUEUE_PREFIX: b.config.queuePrefix,
+      ADMIN_USERNAME: BENCH_ADMIN.username,
+      ADMIN_PASSWORD: BENCH_ADMIN.password,
+      LOG_LEVEL: 'silent',
+    });
+    const layerPath = new URL(`${created.serviceurl}/0/query`).pathname;
+    const sides = { baseline: `${baseline.root}${layerPath}`, now: `${b.root}${layerPath}` };
+
+    // Both sides must answer with the same bytes, or the comparison means nothing.
     for (const f of ['json', 'geojson']) {
-      const times: number[] = [];
-      let features = 0;
-      let bytes = 0;
-      for (let i = 0; i < PAGES + 5; i++) {
-        const offset = ((i * 2000) % POINTS).toString();
-        const t0 = process.hrtime.bigint();
-        const res = await fetch(
-          `${layer}?f=${f}&where=1%3D1&outFields=*&resultOffset=${offset}&resultRecordCount=2000&orderByFields=OBJECTID&token=${b.token}`,
-        );
-        const text = await res.text();
-        const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-        if (i < 5) continue; // warm-up
-        times.push(ms);
-        features += (JSON.parse(text) as { features: unknown[] }).features.length;
-        bytes += text.length;
-      }
-      times.sort((x, y) => x - y);
-      const total = times.reduce((s, x) => s + x, 0);
-      console.log(
-        `f=${f.padEnd(7)} pages of 2,000 from ${POINTS.toLocaleString('en')} points: p50 ${pct(times, 50).toFixed(1)} ms, p95 ${pct(times, 95).toFixed(1)} ms, ` +
-          `${Math.round((features / total) * 1000).toLocaleString('en')} features/s, ${(bytes / PAGES / 1024).toFixed(0)} KiB per page`,
-      );
+      const [x, y] = await Promise.all(Object.values(sides).map((l) => fetch(pageUrl(l, f, 4000, b.token)).then((r) => r.text())));
+      if (x !== y) throw new Error(`f=${f}: the baseline and the current code answer differently`);
     }
+
+    console.log(`baseline: ${commit.slice(0, 12)} (${git('log', '-1', '--format=%s', commit).slice(0, 80)})`);
+    console.log(`${POINTS.toLocaleString('en')} points, pages of ${PAGE.toLocaleString('en')}, ${ROUNDS} rounds, medians over rounds`);
+    console.log(
+      `load average at start: ${loadavg()
+        .map((x) => x.toFixed(1))
+        .join(' ')} on ${cpus().length} cores\n`,
+    );
+    const rows: string[][] = [];
+    for (const f of ['json', 'geojson']) {
+      const runs: Record<string, Awaited<ReturnType<typeof sequential>>[]> = { baseline: [], now: [] };
+      for (let r = 0; r < ROUNDS; r++) {
+        const order = r % 2 ? (['now', 'baseline'] as const) : (['baseline', 'now'] as const);
+        for (const side of order) runs[side].push(await sequential(sides[side], f, b.token, r, b.db));
+      }
+      const m = (side: string, k: keyof (typeof runs)['now'][number]) => median(runs[side].map((x) => x[k]));
+      rows.push([
+        `f=${f} page p50`,
+        `${m('baseline', 'p50').toFixed(1)} ms`,
+        `${m('now', 'p50').toFixed(1)} ms`,
+        `${(m('baseline', 'p50') / m('now', 'p50')).toFixed(1)}x`,
+      ]);
+      rows.push([`f=${f} page p95`, `${m('baseline', 'p95').toFixed(1)} ms`, `${m('now', 'p95').toFixed(1)} ms`, '']);
+      rows.push([`f=${f} bytes per page`, `${m('baseline', 'kib').toFixed(0)} KiB`, `${m('now', 'kib').toFixed(0)} KiB`, '']);
+      for (const [k, what] of [
+        ['pgCpu', 'PostgreSQL CPU'],
+        ['nodeCpu', 'Node CPU'],
+      ] as const) {
+        rows.push([
+          `f=${f} ${what} per page`,
+          `${m('baseline', k).toFixed(1)} ms`,
+          `${m('now', k).toFixed(1)} ms`,
+          `${(m('baseline', k) / m('now', k)).toFixed(1)}x`,
+        ]);
+      }
+    }
+    for (const f of ['json', 'geojson']) {
+      const runs: Record<string, number[]> = { baseline: [], now: [] };
+      for (let r = 0; r < Math.max(3, Math.ceil(ROUNDS / 2)); r++) {
+        const order = r % 2 ? (['now', 'baseline'] as const) : (['baseline', 'now'] as const);
+        for (const side of order) runs[side].push(await concurrent(sides[side], f, b.token));
+      }
+      const [was, now] = [median(runs.baseline), median(runs.now)];
+      rows.push([
+        `f=${f} ${CLIENTS} clients paging`,
+        `${Math.round(was).toLocaleString('en')} features/s`,
+        `${Math.round(now).toLocaleString('en')} features/s`,
+        `${(now / was).toFixed(1)}x`,
+      ]);
+    }
+    const head = ['', 'baseline', 'now', 'speed-up'];
+    const width = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+    for (const r of [head, ...rows]) console.log(r.map((c, i) => (i ? c.padStart(width[i]) : c.padEnd(width[i]))).join('  '));
+    console.log(
+      `\nload average at end: ${loadavg()
+        .map((x) => x.toFixed(1))
+        .join(' ')}`,
+    );
   } finally {
+    if (baseline) {
+      await baseline.app.close();
+      rmSync(baseline.dir, { recursive: true, force: true });
+    }
     await b.close();
   }
 }
