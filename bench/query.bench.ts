@@ -41,14 +41,20 @@ function baselineCommit(): string {
 /** Today's code, unpacked from git and started on its own port against the bench database. */
 async function startBaseline(commit: string, env: Record<string, string>): Promise<{ app: INestApplication; root: string; dir: string }> {
   const dir = mkdtempSync(path.join(tmpdir(), 'query-baseline-'));
-  execSync(`git archive ${commit} src | tar -x -C ${dir}`, { cwd: repo });
-  symlinkSync(path.join(repo, 'node_modules'), path.join(dir, 'node_modules'));
-  /* eslint-disable @typescript-eslint/no-require-imports -- the baseline tree is only known at run time */
-  const { createApi } = require(path.join(dir, 'src/bootstrap'));
-  const { loadConfig } = require(path.join(dir, 'src/core/config/env'));
-  /* eslint-enable @typescript-eslint/no-require-imports */
-  const app: INestApplication = await createApi(loadConfig({ ...process.env, ...env }), { quiet: true });
-  await app.listen(0, '127.0.0.1');
+  let app: INestApplication;
+  try {
+    execSync(`git archive ${commit} src | tar -x -C ${dir}`, { cwd: repo });
+    symlinkSync(path.join(repo, 'node_modules'), path.join(dir, 'node_modules'));
+    /* eslint-disable @typescript-eslint/no-require-imports -- the baseline tree is only known at run time */
+    const { createApi } = require(path.join(dir, 'src/bootstrap'));
+    const { loadConfig } = require(path.join(dir, 'src/core/config/env'));
+    /* eslint-enable @typescript-eslint/no-require-imports */
+    app = await createApi(loadConfig({ ...process.env, ...env }), { quiet: true });
+    await app.listen(0, '127.0.0.1');
+  } catch (e) {
+    rmSync(dir, { recursive: true, force: true });
+    throw e;
+  }
   return { app, root: `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`, dir };
 }
 
