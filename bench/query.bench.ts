@@ -180,6 +180,10 @@ async function main() {
     );
     // Settled as autovacuum leaves a loaded table (visibility map set, statistics taken), so neither side meets it half-done.
     await b.db.query(`VACUUM ANALYZE "svc_${created.itemId}"."l0"`);
+    // The feature pool now runs without PostgreSQL's JIT, a separate change; the baseline's connections (opened after
+    // this) run without it too, so the comparison is of how the replies are built and nothing else.
+    const [{ db }] = await b.db.query(`SELECT current_database() AS db`);
+    await b.db.query(`ALTER DATABASE "${db}" SET jit = off`);
     baseline = await startBaseline(commit, {
       DATABASE_URL: b.config.databaseUrl,
       DATA_DIR: b.config.dataDir,
