@@ -10,7 +10,8 @@
  *   npm run bench:query        (runs this after query.bench.ts; POINTS=100000 PAGES=20 ROUNDS=5)
  */
 import { decodeFeatureCollection } from '../src/features/pbf/feature-collection';
-import { BENCH_ADMIN, createHostedService, pct, startBenchApp } from './support/bench-app';
+import { pct, startBenchApp } from './support/bench-app';
+import { createPointLayer } from './support/point-layer';
 
 const POINTS = Number(process.env.POINTS ?? 100_000);
 const PAGES = Number(process.env.PAGES ?? 20);
@@ -73,31 +74,7 @@ async function pages(layer: string, f: Format, outFields: string, token: string,
 async function main() {
   const b = await startBenchApp();
   try {
-    const created = await createHostedService(
-      b.base,
-      { username: BENCH_ADMIN.username, token: b.token },
-      { name: 'bench_points_pbf', maxRecordCount: PAGE },
-      [
-        {
-          name: 'pts',
-          geometryType: 'esriGeometryPoint',
-          fields: [
-            { name: 'name', type: 'esriFieldTypeString', length: 40 },
-            { name: 'n', type: 'esriFieldTypeInteger' },
-            { name: 'a', type: 'esriFieldTypeDouble' },
-            { name: 'b', type: 'esriFieldTypeDouble' },
-            { name: 't', type: 'esriFieldTypeDate' },
-          ],
-        },
-      ],
-    );
-    // The same layer as query.bench.ts, loaded with SQL: this measures reading, not writing.
-    await b.db.query(
-      `INSERT INTO "svc_${created.itemId}"."l0" (name, n, a, b, t, shape)
-       SELECT 'point ' || g, g, random() * 1000, random(), now() - g * interval '1 minute', ST_SetSRID(ST_MakePoint(random() * 360 - 180, random() * 170 - 85), 4326)
-         FROM generate_series(1, $1) g`,
-      [POINTS],
-    );
+    const created = await createPointLayer(b, 'bench_points_pbf', PAGE, POINTS);
     await b.db.query(`ANALYZE "svc_${created.itemId}"."l0"`);
     const layer = `${created.serviceurl}/0/query`;
     console.log(

@@ -17,7 +17,8 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { INestApplication } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { BENCH_ADMIN, createHostedService, pct, startBenchApp } from './support/bench-app';
+import { BENCH_ADMIN, pct, startBenchApp } from './support/bench-app';
+import { createPointLayer } from './support/point-layer';
 
 const POINTS = Number(process.env.POINTS ?? 100_000);
 const PAGES = Number(process.env.PAGES ?? 20);
@@ -153,31 +154,7 @@ async function main() {
   const b = await startBenchApp();
   let baseline: Awaited<ReturnType<typeof startBaseline>> | undefined;
   try {
-    const created = await createHostedService(
-      b.base,
-      { username: BENCH_ADMIN.username, token: b.token },
-      { name: 'bench_points', maxRecordCount: PAGE },
-      [
-        {
-          name: 'pts',
-          geometryType: 'esriGeometryPoint',
-          fields: [
-            { name: 'name', type: 'esriFieldTypeString', length: 40 },
-            { name: 'n', type: 'esriFieldTypeInteger' },
-            { name: 'a', type: 'esriFieldTypeDouble' },
-            { name: 'b', type: 'esriFieldTypeDouble' },
-            { name: 't', type: 'esriFieldTypeDate' },
-          ],
-        },
-      ],
-    );
-    // Loaded with SQL: this measures reading, not writing.
-    await b.db.query(
-      `INSERT INTO "svc_${created.itemId}"."l0" (name, n, a, b, t, shape)
-       SELECT 'point ' || g, g, random() * 1000, random(), now() - g * interval '1 minute', ST_SetSRID(ST_MakePoint(random() * 360 - 180, random() * 170 - 85), 4326)
-         FROM generate_series(1, $1) g`,
-      [POINTS],
-    );
+    const created = await createPointLayer(b, 'bench_points', PAGE, POINTS);
     // Settled as autovacuum leaves a loaded table (visibility map set, statistics taken), so neither side meets it half-done.
     await b.db.query(`VACUUM ANALYZE "svc_${created.itemId}"."l0"`);
     // The feature pool now runs without PostgreSQL's JIT, a separate change; the baseline's connections (opened after

@@ -1,0 +1,35 @@
+import { BENCH_ADMIN, createHostedService, startBenchApp } from './bench-app';
+
+type BenchApp = Awaited<ReturnType<typeof startBenchApp>>;
+
+/**
+ * The query benches' layer: random points with a string, an integer, two doubles and a date, loaded with SQL so the
+ * benches measure reading, not writing. Returns the service as createHostedService does.
+ */
+export async function createPointLayer(b: BenchApp, name: string, pageSize: number, points: number) {
+  const created = await createHostedService(
+    b.base,
+    { username: BENCH_ADMIN.username, token: b.token },
+    { name, maxRecordCount: pageSize },
+    [
+      {
+        name: 'pts',
+        geometryType: 'esriGeometryPoint',
+        fields: [
+          { name: 'name', type: 'esriFieldTypeString', length: 40 },
+          { name: 'n', type: 'esriFieldTypeInteger' },
+          { name: 'a', type: 'esriFieldTypeDouble' },
+          { name: 'b', type: 'esriFieldTypeDouble' },
+          { name: 't', type: 'esriFieldTypeDate' },
+        ],
+      },
+    ],
+  );
+  await b.db.query(
+    `INSERT INTO "svc_${created.itemId}"."l0" (name, n, a, b, t, shape)
+     SELECT 'point ' || g, g, random() * 1000, random(), now() - g * interval '1 minute', ST_SetSRID(ST_MakePoint(random() * 360 - 180, random() * 170 - 85), 4326)
+       FROM generate_series(1, $1) g`,
+    [points],
+  );
+  return created;
+}
