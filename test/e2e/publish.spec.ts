@@ -8,6 +8,8 @@ describe('publish', () => {
   let t: TestApp;
   let worker: INestApplicationContext;
   let pub: { username: string; token: string };
+  // Both jest projects (local and s3) run this file against one database, and service names are unique in the org.
+  const svc = (name: string) => `${name}_${process.env.TEST_STORAGE ?? 'local'}`;
 
   beforeAll(async () => {
     t = await startApp();
@@ -37,6 +39,7 @@ describe('publish', () => {
       { itemId, filetype, publishParameters: JSON.stringify(publishParameters) },
       pub.token,
     );
+    expect(r.body.error).toBeUndefined();
     expect(r.body.services).toHaveLength(1);
     const s = r.body.services[0];
     expect(s).toMatchObject({ type: 'Feature Service', size: -1, jobId: expect.any(String), serviceItemId: expect.any(String) });
@@ -64,7 +67,7 @@ describe('publish', () => {
       geometry: { type: 'Point', coordinates: [i, i / 2] },
     }));
     const id = await upload('GeoJson', 'points.geojson', JSON.stringify({ type: 'FeatureCollection', features }), 'application/geo+json');
-    const s = await publishAndWait(id, 'geojson', { name: 'published_points' });
+    const s = await publishAndWait(id, 'geojson', { name: svc('published_points') });
     const info = (await get(s.serviceurl, '', {}, pub.token)).body;
     expect(info.layers).toEqual([expect.objectContaining({ id: 0, geometryType: 'esriGeometryPoint' })]);
     const q = (
@@ -79,7 +82,7 @@ describe('publish', () => {
   it('publishes a CSV with named coordinate columns', async () => {
     const rows = ['site,easting,northing,level', ...Array.from({ length: 12 }, (_, i) => `S${i},${10 + i},${50 + i / 10},${i}`)].join('\n');
     const id = await upload('CSV', 'sites.csv', rows, 'text/csv');
-    const s = await publishAndWait(id, 'CSV', { name: 'published_sites', longitudeFieldName: 'easting', latitudeFieldName: 'northing' });
+    const s = await publishAndWait(id, 'CSV', { name: svc('published_sites'), longitudeFieldName: 'easting', latitudeFieldName: 'northing' });
     const q = (await get(`${s.serviceurl}/0`, 'query', { where: "site = 'S3'", outFields: '*' }, pub.token)).body;
     expect(q.features).toHaveLength(1);
     expect(q.features[0].geometry.x).toBeCloseTo(13, 6);
@@ -92,7 +95,7 @@ describe('publish', () => {
     const r = await post(
       t.base,
       `content/users/${pub.username}/publish`,
-      { itemId: json, filetype: 'geojson', publishParameters: JSON.stringify({ name: 'nope_1' }) },
+      { itemId: json, filetype: 'geojson', publishParameters: JSON.stringify({ name: svc('nope_1') }) },
       pub.token,
     );
     expect(r.body.error.message).toBe('The item cannot be published as this file type.');
@@ -110,9 +113,10 @@ describe('publish', () => {
     const r = await post(
       t.base,
       `content/users/${pub.username}/publish`,
-      { itemId: id, filetype: 'geojson', publishParameters: JSON.stringify({ name: 'broken_one' }) },
+      { itemId: id, filetype: 'geojson', publishParameters: JSON.stringify({ name: svc('broken_one') }) },
       pub.token,
     );
+    expect(r.body.error).toBeUndefined();
     const s = r.body.services[0];
     const until = Date.now() + 30000;
     let st: { status: string; statusMessage: string };
