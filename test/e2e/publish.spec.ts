@@ -82,7 +82,11 @@ describe('publish', () => {
   it('publishes a CSV with named coordinate columns', async () => {
     const rows = ['site,easting,northing,level', ...Array.from({ length: 12 }, (_, i) => `S${i},${10 + i},${50 + i / 10},${i}`)].join('\n');
     const id = await upload('CSV', 'sites.csv', rows, 'text/csv');
-    const s = await publishAndWait(id, 'CSV', { name: svc('published_sites'), longitudeFieldName: 'easting', latitudeFieldName: 'northing' });
+    const s = await publishAndWait(id, 'CSV', {
+      name: svc('published_sites'),
+      longitudeFieldName: 'easting',
+      latitudeFieldName: 'northing',
+    });
     const q = (await get(`${s.serviceurl}/0`, 'query', { where: "site = 'S3'", outFields: '*' }, pub.token)).body;
     expect(q.features).toHaveLength(1);
     expect(q.features[0].geometry.x).toBeCloseTo(13, 6);
