@@ -8,6 +8,8 @@ import { SqlParams } from '../core/database/sql-params';
 import { LayerRow } from './features.repository';
 import { featureDbError } from './query-errors';
 import { PageFormat, pageSql } from './query/page-sql';
+import { AggregateQuery } from './query/statistics';
+import { aggregateSql, distinctCountSql } from './query/statistics-sql';
 import { FieldType, GEOMETRY_COLUMN, ident, LayerField } from './layer-schema';
 
 /** Postgres type each field's text value is cast to on write. */
@@ -145,6 +147,16 @@ export class FeatureDataRepository {
     const sql = pageSql(l, q, format, this.filter(schema, l, q), this.order(l, q), oidColumn(l));
     const [page] = await this.query<{ n: number; features: string }[]>(sql, q.p.values);
     return { rows: page.n, features: page.features };
+  }
+
+  /** Statistics or distinct values (query/statistics-sql.ts): rows of the columns "#0"…"#n". */
+  aggregate(schema: string, l: LayerRow, q: QuerySpec, a: AggregateQuery): Promise<Record<string, unknown>[]> {
+    return this.query(aggregateSql(a, this.filter(schema, l, q), q.p, q), q.p.values);
+  }
+
+  async distinctCount(schema: string, l: LayerRow, q: QuerySpec, a: AggregateQuery): Promise<number> {
+    const [{ n }] = await this.query<{ n: number }[]>(distinctCountSql(a, this.filter(schema, l, q)), q.p.values);
+    return n;
   }
 
   async extent(schema: string, l: LayerRow): Promise<number[] | null> {

@@ -37,6 +37,8 @@ export class QueryDto {
   @IsOptional() @IsString() returnExceededLimitFeatures?: string;
   @IsOptional() @IsString() @MaxLength(64000) outStatistics?: string;
   @IsOptional() @IsString() returnDistinctValues?: string;
+  @IsOptional() @IsString() @MaxLength(64000) groupByFieldsForStatistics?: string;
+  @IsOptional() @IsString() @MaxLength(64000) having?: string;
   @IsOptional() @IsString() @MaxLength(1024 * 1024) geometry?: string;
   @IsOptional() @IsString() geometryType?: string;
   @IsOptional() @IsString() @MaxLength(64000) inSR?: string;

@@ -11,6 +11,8 @@ import { LayerRow, ServiceRow } from './features.repository';
 import { fieldInfo, LayerField } from './layer-schema';
 import { PbfQueryService } from './pbf/pbf-query.service';
 import { boolParam, idList, intParam, invalidQuery, srParam, srRequest } from './query-params';
+import { aggregateRequest, isAggregated } from './query/statistics';
+import { aggregateReply } from './query/statistics-reply';
 import { compileWhere } from './where/compile';
 
 /** Fields resolved case-insensitively, as ArcGIS does; `*` means all. */
@@ -94,10 +96,12 @@ export class QueryService {
     if (!service.capabilities.split(',').includes('Query'))
       throw Errors.badRequest('This service does not allow queries.', ["The service's capabilities do not include Query."]);
     const layer = await this.features.resolveLayer(service, layerId);
-    // Layers advertise supportsStatistics and supportsDistinct false; answering features instead would be a wrong answer.
-    if (p.outStatistics?.trim()) throw invalidQuery("'outStatistics' is not supported by this server (supportsStatistics is false).");
-    if (boolParam('returnDistinctValues', p.returnDistinctValues, false))
-      throw invalidQuery("'returnDistinctValues' is not supported by this server (supportsDistinct is false).");
+    if (isAggregated(p)) {
+      // orderByFields names the aggregated reply's columns, not the layer's: aggregateRequest reads it.
+      const spec = await this.spec(service, layer, { ...p, orderByFields: undefined }, false);
+      const a = aggregateRequest(layer, p, spec.outFields);
+      return aggregateReply(this.data, service.schema_name, layer, spec, a, p.f === 'pbf' ? 'pbf' : 'json');
+    }
     const geojson = p.f === 'geojson';
     const spec = await this.spec(service, layer, p, geojson);
     const countOnly = boolParam('returnCountOnly', p.returnCountOnly, false);
