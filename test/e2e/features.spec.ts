@@ -130,16 +130,11 @@ describe('hosted feature services', () => {
     // More than a page with returnExceededLimitFeatures=false: no features, only the flag (the SDK then splits its tile).
     expect(await q({ where: '1=1', returnExceededLimitFeatures: 'false' })).toMatchObject({ exceededTransferLimit: true, features: [] });
     expect((await q({ where: 'Pop > 1000', returnExceededLimitFeatures: 'false' })).features).toHaveLength(2);
-    // Statistics and distinct values are not offered; asked anyway, they are refused rather than answered with features.
-    const unsupported: Record<string, string>[] = [
-      { outStatistics: '[{"statisticType":"count","onStatisticField":"Pop"}]' },
-      { returnDistinctValues: 'true' },
-    ];
-    for (const asked of unsupported)
-      expect((await q({ where: '1=1', ...asked })).error).toMatchObject({
-        code: 400,
-        message: 'Cannot perform query. Invalid query parameters.',
-      });
+    // Statistics and distinct values are answered as such, not as features (test/e2e/query-statistics.spec.ts has the rest).
+    expect((await q({ where: 'Pop > 1000', outStatistics: '[{"statisticType":"count","onStatisticField":"Pop"}]' })).features).toEqual([
+      { attributes: { COUNT_Pop: 2 } },
+    ]);
+    expect(await q({ where: '1=1', outFields: 'Area', returnDistinctValues: 'true', returnCountOnly: 'true' })).toEqual({ count: 3 });
     expect(await q({ where: 'pop >= 100 AND area IS NULL', returnIdsOnly: 'true' })).toEqual({
       objectIdFieldName: 'OBJECTID',
       objectIds: [4],
