@@ -586,6 +586,53 @@ describe('@esri/arcgis-rest-feature-service 4.10.2 against hosted feature servic
       expect(sortNum(some.objectIds)).toEqual(sortNum(s.ids.slice(0, 5)));
     });
 
+    it('answers statistics grouped by a field, and distinct values, as the client sends them', async () => {
+      // A table of inspections: several per site, a null site among them, dates one day apart.
+      const svc = await newService();
+      const inspections = [3, 1, 3, 2, 3, 1, null, 2, 3].map((SiteId, i) => ({
+        attributes: { SiteId, Note: `note ${i}`, InspectedOn: JAN_1_2024 + i * DAY },
+      }));
+      expect((await addFeatures({ url: svc.table, features: inspections, authentication: auth })).addResults.every((r) => r.success)).toBe(
+        true,
+      );
+      const { result, calls } = await recording(
+        () =>
+          queryFeatures({
+            url: svc.table,
+            outStatistics: [
+              { statisticType: 'count', onStatisticField: 'OBJECTID', outStatisticFieldName: 'inspections' },
+              { statisticType: 'max', onStatisticField: 'InspectedOn', outStatisticFieldName: 'latest' },
+            ],
+            groupByFieldsForStatistics: 'SiteId',
+            orderByFields: 'inspections DESC, SiteId',
+            authentication: auth,
+          }) as Promise<any>,
+      );
+      // The client sends the definitions as one JSON array.
+      expect(JSON.parse(calls.at(-1)!.params.get('outStatistics')!)).toHaveLength(2);
+      expect(result.fields.map((f: IField) => [f.name, f.type])).toEqual([
+        ['SiteId', 'esriFieldTypeInteger'],
+        ['inspections', 'esriFieldTypeInteger'],
+        ['latest', 'esriFieldTypeDate'],
+      ]);
+      const bySite = new Map<number | null, number[]>();
+      inspections.forEach((f, i) => bySite.set(f.attributes.SiteId, [...(bySite.get(f.attributes.SiteId) ?? []), i]));
+      const expected = [...bySite]
+        .map(([SiteId, rows]) => ({ SiteId, inspections: rows.length, latest: JAN_1_2024 + Math.max(...rows) * DAY }))
+        .sort((a, b) => b.inspections - a.inspections || (a.SiteId ?? Infinity) - (b.SiteId ?? Infinity));
+      expect(result.features.map((f: IFeature) => f.attributes)).toEqual(expected);
+
+      const distinct = (await queryFeatures({
+        url: svc.table,
+        outFields: ['SiteId'],
+        returnDistinctValues: true,
+        returnGeometry: false,
+        orderByFields: 'SiteId',
+        authentication: auth,
+      })) as any;
+      expect(distinct.features.map((f: IFeature) => f.attributes.SiteId)).toEqual([1, 2, 3, null]);
+    });
+
     it('understands standardized SQL on dates and strings', async () => {
       // Dates are UTC; seeded dates run from 2024-01-01 one a day, every tenth null.
       expect(await count(s.layer, "Visited >= DATE '2024-03-01'")).toBe(54);
