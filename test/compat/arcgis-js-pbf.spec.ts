@@ -89,6 +89,28 @@ window.draw = async ({ points, polygons, token, server }) => {
     queried: { exceededTransferLimit: !!queried.exceededTransferLimit, features: queried.features.map(plain) },
   };
 };
+// Statistics and distinct values through the layer, as an app's charts and filters ask for them.
+window.statistics = async ({ url, token, server }) => {
+  IdentityManager.registerToken({ server, token, ssl: false });
+  const layer = new FeatureLayer({ url });
+  await layer.load();
+  const stats = await layer.queryFeatures({
+    where: 'Pop > 0',
+    outStatistics: [
+      { statisticType: 'count', onStatisticField: 'OBJECTID', outStatisticFieldName: 'n' },
+      { statisticType: 'sum', onStatisticField: 'Pop', outStatisticFieldName: 'total' },
+      { statisticType: 'avg', onStatisticField: 'Pop', outStatisticFieldName: 'mean' },
+    ],
+    groupByFieldsForStatistics: ['Kind'],
+    orderByFields: ['total DESC'],
+  });
+  const distinct = await layer.queryFeatures({ where: '1=1', outFields: ['Kind'], returnDistinctValues: true, returnGeometry: false, orderByFields: ['Kind'] });
+  return {
+    capabilities: { statistics: layer.capabilities.query.supportsStatistics, distinct: layer.capabilities.query.supportsDistinct },
+    stats: { fields: stats.fields.map((f) => [f.name, f.type]), rows: stats.features.map((f) => ({ ...f.attributes })) },
+    distinct: distinct.features.map((f) => f.attributes.Kind),
+  };
+};
 window.ready = true;
 `;
 
@@ -297,4 +319,57 @@ describe('ArcGIS Maps SDK for JavaScript draws a hosted layer through f=pbf', ()
     }, shot.toString('base64'));
     expect(red).toBeGreaterThan(POINTS * 10);
   }, 180_000);
+
+  it('answers the SDK statistics grouped by a field (f=json) and distinct values (f=pbf)', async () => {
+    const cities = Array.from({ length: 30 }, (_, i) => ({
+      attributes: { Kind: ['town', 'city', 'village', null][i % 4], Pop: i % 7 === 6 ? null : 100 + i * 13 },
+      geometry: { x: i * 0.1, y: 45 + i * 0.05, spatialReference: { wkid: 4326 } },
+    }));
+    const svc = await createHostedService(t.base, owner, [
+      {
+        name: 'Cities',
+        geometryType: 'esriGeometryPoint',
+        fields: [
+          { name: 'Kind', type: 'esriFieldTypeString', length: 20 },
+          { name: 'Pop', type: 'esriFieldTypeInteger' },
+        ],
+      },
+    ]);
+    const url = `${svc.serviceurl}/0`;
+    expect((await post(url, 'addFeatures', { features: JSON.stringify(cities) }, owner.token)).body.addResults).toHaveLength(cities.length);
+    const before = queries.length;
+    const r: any = await page.evaluate((args) => (globalThis as any).statistics(args), {
+      url,
+      token: owner.token,
+      server: `${t.root}/arcgis/rest/services`,
+    });
+    expect(pageErrors).toEqual([]);
+    expect(r.capabilities).toEqual({ statistics: true, distinct: true });
+
+    const groups = new Map<string | null, number[]>();
+    for (const c of cities)
+      if (c.attributes.Pop !== null && c.attributes.Pop > 0)
+        groups.set(c.attributes.Kind, [...(groups.get(c.attributes.Kind) ?? []), c.attributes.Pop]);
+    const expected = [...groups]
+      .map(([Kind, pops]) => ({ Kind, n: pops.length, total: pops.reduce((a, b) => a + b, 0) }))
+      .sort((a, b) => b.total - a.total);
+    expect(r.stats.fields).toEqual([
+      ['Kind', 'string'],
+      ['n', 'integer'],
+      ['total', 'integer'],
+      ['mean', 'double'],
+    ]);
+    expect(r.stats.rows.map((a: any) => ({ Kind: a.Kind, n: a.n, total: a.total }))).toEqual(expected);
+    r.stats.rows.forEach((a: any, i: number) => expect(a.mean).toBeCloseTo(expected[i].total / expected[i].n, 9));
+    expect(r.distinct).toEqual(['city', 'town', 'village', null]);
+
+    // The SDK sent the statistics as JSON (it keeps pbf for features) and the distinct values as pbf, answered as such.
+    const sent = queries.slice(before).filter((q) => q.url.pathname.startsWith(new URL(url).pathname));
+    const stats = sent.find((q) => q.url.searchParams.get('outStatistics'));
+    expect(stats?.url.searchParams.get('f')).toBe('json');
+    expect(stats?.status).toBe(200);
+    const distinct = sent.find((q) => q.url.searchParams.get('returnDistinctValues') === 'true');
+    expect(distinct?.url.searchParams.get('f')).toBe('pbf');
+    expect(distinct?.type).toBe('application/x-protobuf');
+  }, 120_000);
 });
