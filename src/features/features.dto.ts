@@ -44,6 +44,9 @@ export class QueryDto {
   @IsOptional() @IsString() @MaxLength(64000) inSR?: string;
   @IsOptional() @IsString() spatialRel?: string;
   @IsOptional() @IsString() @MaxLength(64000) quantizationParameters?: string;
+  @IsOptional() @IsString() maxAllowableOffset?: string;
+  @IsOptional() @IsString() geometryPrecision?: string;
+  @IsOptional() @IsString() returnCentroid?: string;
   @IsOptional() @IsString() f?: string;
 }
 

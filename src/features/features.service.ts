@@ -283,7 +283,11 @@ export class FeaturesService {
         supportsOrderByOnlyOnLayerFields: false,
         supportsHavingClause: false,
         supportsSqlExpression: false,
+        // returnCentroid is answered for polygons (f=json and f=pbf) and refused for other layers.
+        supportsReturningGeometryCentroid: layer.geometry_type === 'esriGeometryPolygon',
       },
+      // quantizationParameters (view mode) in f=json as in f=pbf: the SDK then leaves quantizing to the server.
+      supportsCoordinatesQuantization: !!layer.geometry_type,
       supportsPagination: true,
       allowGeometryUpdates: true,
       supportsRollbackOnFailureParameter: true,

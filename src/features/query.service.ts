@@ -10,9 +10,11 @@ import { FeaturesService } from './features.service';
 import { LayerRow, ServiceRow } from './features.repository';
 import { fieldInfo, LayerField } from './layer-schema';
 import { PbfQueryService } from './pbf/pbf-query.service';
+import { esriTransform } from './pbf/quantization';
 import { boolParam, idList, intParam, invalidQuery, srParam, srRequest } from './query-params';
 import { aggregateRequest, isAggregated } from './query/statistics';
 import { aggregateReply } from './query/statistics-reply';
+import { geometryOutput } from './query/geometry-params';
 import { compileWhere } from './where/compile';
 
 /** Fields resolved case-insensitively, as ArcGIS does; `*` means all. */
@@ -162,6 +164,7 @@ export class QueryService {
       offset,
       limit,
       envelope: env,
+      ...geometryOutput(layer, p, geojson ? 'geojson' : p.f === 'pbf' ? 'pbf' : 'json', outSrid),
     };
   }
 
@@ -174,6 +177,7 @@ export class QueryService {
       ...(layer.geometry_type
         ? { geometryType: layer.geometry_type, spatialReference: { wkid: spec.outWkid, latestWkid: spec.outSrid } }
         : {}),
+      ...(spec.quantize ? { transform: esriTransform(spec.quantize) } : {}),
       fields: spec.outFields.map(fieldInfo),
       ...(exceeded ? { exceededTransferLimit: true } : {}),
       features: [],

@@ -13,7 +13,7 @@ import { startApp, TestApp } from '../support/app';
 import { adminToken, createUser, get, post, uniq } from '../support/client';
 
 type Field = LayerField;
-type Row = Record<string, unknown> & { __geom?: string | null; __oid: number };
+type Row = Record<string, unknown> & { __geom?: string | null; __centroid?: string | null; __oid: number };
 
 const POINT_FIELDS = [
   { name: 'Name', type: 'esriFieldTypeString', length: 200 },
@@ -220,10 +220,19 @@ describe('query replies built in PostgreSQL', () => {
     const withGeometry = p.returnGeometry !== 'false' && !!l.geometry_type;
     const limit = Math.min(Number(p.resultRecordCount ?? MAX), MAX);
     const cols = fields.map(selectColumn);
+    // geometryPrecision, maxAllowableOffset (lines and polygons) and returnCentroid (polygons), as PostGIS has them.
+    const digits = p.geometryPrecision && Number(p.geometryPrecision) < 15 ? Number(p.geometryPrecision) : 15;
+    const project = (g: string) => (outSrid === l.srid ? g : `ST_Transform(${g}, ${outSrid})`);
+    const lines = l.geometry_type === 'esriGeometryPolygon' || l.geometry_type === 'esriGeometryPolyline';
     if (withGeometry) {
-      const geom = outSrid === l.srid ? 'shape' : `ST_Transform(shape, ${outSrid})`;
-      cols.push(`ST_AsGeoJSON(${geojson ? 'ST_ForcePolygonCCW' : 'ST_ForcePolygonCW'}(${geom}), 15) AS __geom`);
+      const geom =
+        Number(p.maxAllowableOffset) > 0 && lines
+          ? `ST_Simplify(${project('shape')}, ${Number(p.maxAllowableOffset)}, true)`
+          : project('shape');
+      cols.push(`ST_AsGeoJSON(${geojson ? 'ST_ForcePolygonCCW' : 'ST_ForcePolygonCW'}(${geom}), ${digits}) AS __geom`);
     }
+    const centroids = p.returnCentroid === 'true' && l.geometry_type === 'esriGeometryPolygon';
+    if (centroids) cols.push(`ST_AsGeoJSON(${project('ST_PointOnSurface(shape)')}, ${digits}) AS __centroid`);
     cols.push('objectid AS __oid');
     const order = (
       p.orderByFields ? p.orderByFields.split(',').map((o) => (/ desc$/i.test(o) ? `${o} NULLS FIRST` : `${o} NULLS LAST`)) : []
@@ -254,11 +263,14 @@ describe('query replies built in PostgreSQL', () => {
             : {}),
           fields: fields.map(fieldInfo),
           ...(exceeded ? { exceededTransferLimit: true } : {}),
-          features: page.map((r) =>
-            withGeometry
-              ? { attributes: attributes(r), geometry: r.__geom ? geoJsonToEsri(JSON.parse(r.__geom) as GeoJson) : null }
-              : { attributes: attributes(r) },
-          ),
+          features: page.map((r) => {
+            const c = r.__centroid ? (JSON.parse(r.__centroid as string) as { coordinates: number[] }).coordinates : [];
+            return {
+              attributes: attributes(r),
+              ...(withGeometry ? { geometry: r.__geom ? geoJsonToEsri(JSON.parse(r.__geom) as GeoJson) : null } : {}),
+              ...(centroids && c.length ? { centroid: { x: c[0], y: c[1] } } : {}),
+            };
+          }),
         };
     return JSON.stringify(body, null, p.f === 'pjson' ? 2 : undefined);
   }
@@ -308,6 +320,29 @@ describe('query replies built in PostgreSQL', () => {
     await same(4, { f });
     await same(4, { f, resultOffset: '100' });
     await same(2, { f, where: 'd > 100', sqlWhere: 'd > 100' });
+  });
+
+  it.each(['json', 'pjson'])('f=%s: returnCentroid, maxAllowableOffset and geometryPrecision, alone and together', async (f) => {
+    await same(2, { f, returnCentroid: 'true' });
+    await same(2, { f, returnCentroid: 'true', returnGeometry: 'false' });
+    await same(2, { f, returnCentroid: 'true', outSR: '3857', geometryPrecision: '2' });
+    await same(2, { f, maxAllowableOffset: '0.5', geometryPrecision: '3', returnCentroid: 'true' });
+    await same(1, { f, maxAllowableOffset: '1.5' });
+    await same(3, { f, geometryPrecision: '1', maxAllowableOffset: '10' });
+    await same(0, { f, geometryPrecision: '4', resultRecordCount: '30' });
+    await same(0, { f, geometryPrecision: '0', outSR: '3857', where: 'OBJECTID > 10', sqlWhere: 'objectid > 10' });
+  });
+
+  it('f=geojson: maxAllowableOffset and geometryPrecision', async () => {
+    await same(1, { f: 'geojson', maxAllowableOffset: '1.5', geometryPrecision: '5' });
+    await same(2, { f: 'geojson', maxAllowableOffset: '0.5' });
+    await same(0, { f: 'geojson', geometryPrecision: '3', resultRecordCount: '30' });
+  });
+
+  it('f=json: random point coordinates of every magnitude with fewer decimals', async () => {
+    for (const geometryPrecision of ['0', '6', '12'])
+      for (let offset = 0; offset < RANDOM_ROWS; offset += MAX * 2)
+        await same(randomLayer, { f: 'json', resultOffset: String(offset), outFields: 'OBJECTID', geometryPrecision });
   });
 
   it.each(['json', 'geojson'])('f=%s: random doubles, dates, big integers, reals and point coordinates of every magnitude', async (f) => {

@@ -53,6 +53,8 @@ export interface PbfGeometry {
 export interface PbfFeature {
   attributes: PbfValue[];
   geometry?: PbfGeometry;
+  /** returnCentroid: a point on the same grid as the geometry. */
+  centroid?: PbfGeometry;
 }
 
 /** How a client turns the integer coordinates back into the reply's spatial reference. */

@@ -1,10 +1,10 @@
 /**
- * Rows of an f=pbf page (pbf-sql.ts) as FeatureCollection features: typed attribute values and geometries as part
- * lengths plus coordinates, each part's first vertex as it is and the rest as differences from the vertex before,
- * which is how the ArcGIS Maps SDK reads them back (it starts every part from zero).
+ * Rows of an f=pbf page (pbf-sql.ts) as FeatureCollection features: typed attribute values, and geometries and
+ * centroids on the transform's grid as part lengths plus coordinates (grid.ts).
  */
 import { FieldType, GeometryType } from '../layer-schema';
 import { PbfFeature, PbfGeometry, PbfValue } from './feature-collection';
+import { gridParts } from './grid';
 
 type ToValue = (v: unknown) => PbfValue;
 
@@ -23,49 +23,29 @@ const VALUE: Record<FieldType, ToValue> = {
   esriFieldTypeGlobalID: (v) => ({ stringValue: v as string }),
 };
 
-type Xy = [number, number];
-
-/** Appends one part (none when it has no vertex). */
-function addPart(out: PbfGeometry, part: Xy[]): void {
-  if (!part.length) return;
-  let [px, py] = part[0];
-  out.coords.push(px, py);
-  for (let i = 1; i < part.length; i++) {
-    const [x, y] = part[i];
-    out.coords.push(x - px, y - py);
-    px = x;
-    py = y;
-  }
-  out.lengths.push(part.length);
-}
-
-/** The quantized GeoJSON of one feature (Point, MultiPoint, MultiLineString or MultiPolygon) as a pbf geometry. */
+/** The quantized GeoJSON of one feature (gridGeoJson's) as a pbf geometry: part lengths and the parts' coordinates. */
 export function pbfGeometry(type: GeometryType, geojson: string | null): PbfGeometry | undefined {
-  if (geojson === null) return undefined;
-  const c = (JSON.parse(geojson) as { coordinates: unknown }).coordinates;
+  const parts = gridParts(type, geojson);
+  if (!parts) return undefined;
   const out: PbfGeometry = { lengths: [], coords: [] };
-  switch (type) {
-    case 'esriGeometryPoint': {
-      const xy = c as number[];
-      if (xy.length < 2) return undefined;
-      out.coords.push(xy[0], xy[1]);
-      return out;
-    }
-    case 'esriGeometryMultipoint':
-      addPart(out, c as Xy[]);
-      break;
-    case 'esriGeometryPolyline':
-      for (const path of c as Xy[][]) addPart(out, path);
-      break;
-    case 'esriGeometryPolygon':
-      for (const polygon of c as Xy[][][]) for (const ring of polygon) addPart(out, ring);
-      break;
+  for (const part of parts) {
+    // A point has no lengths: its one vertex is the geometry.
+    if (type !== 'esriGeometryPoint') out.lengths.push(part.length);
+    for (const [x, y] of part) out.coords.push(x, y);
   }
-  return out.lengths.length ? out : undefined;
+  return out;
 }
 
-/** Features from rows holding attributes `a0…an` in `fields` order and, when `geometryType` is given, `g`. */
-export function pbfFeatures(rows: Record<string, unknown>[], fields: { type: FieldType }[], geometryType?: GeometryType): PbfFeature[] {
+/**
+ * Features from rows holding attributes `a0…an` in `fields` order, `g` when `geometryType` is given, and the grid
+ * centroid `c` when `centroids` is.
+ */
+export function pbfFeatures(
+  rows: Record<string, unknown>[],
+  fields: { type: FieldType }[],
+  geometryType?: GeometryType,
+  centroids = false,
+): PbfFeature[] {
   const toValue = fields.map((f) => VALUE[f.type]);
   const keys = fields.map((_, i) => `a${i}`);
   return rows.map((r) => {
@@ -74,8 +54,11 @@ export function pbfFeatures(rows: Record<string, unknown>[], fields: { type: Fie
       const v = r[keys[i]];
       attributes[i] = v === null || v === undefined ? NULL : toValue[i](v);
     }
-    if (!geometryType) return { attributes };
-    const geometry = pbfGeometry(geometryType, r.g as string | null);
-    return geometry ? { attributes, geometry } : { attributes };
+    const feature: PbfFeature = { attributes };
+    const geometry = geometryType ? pbfGeometry(geometryType, r.g as string | null) : undefined;
+    if (geometry) feature.geometry = geometry;
+    const centroid = centroids ? pbfGeometry('esriGeometryPoint', r.c as string | null) : undefined;
+    if (centroid) feature.centroid = centroid;
+    return feature;
   });
 }

@@ -6,10 +6,11 @@ import { FeatureDataRepository, QuerySpec } from '../feature-data.repository';
 import { QueryDto } from '../features.dto';
 import { LayerRow } from '../features.repository';
 import { boolParam, invalidQuery } from '../query-params';
+import { withCentroid } from '../query/geometry-sql';
 import { encodeCount, encodeFeatureResult, encodeObjectIds } from './feature-collection';
 import { pbfFeatures } from './pbf-features';
 import { pbfColumns } from './pbf-sql';
-import { defaultTransform, quantizationTransform } from './quantization';
+import { defaultTransform } from './quantization';
 
 export const PBF_CONTENT_TYPE = 'application/x-protobuf';
 
@@ -17,7 +18,8 @@ const reply = (bytes: Buffer) => new StreamableFile(bytes, { type: PBF_CONTENT_T
 
 /**
  * Query replies with f=pbf: the same features, filters and paging as f=json, in Esri's FeatureCollection protocol
- * buffer. The query's checks (access, parameters, spatial references) are QueryService's; this only reads and encodes.
+ * buffer. The query's checks (access, parameters, spatial references, quantizationParameters) are QueryService's; this
+ * only reads and encodes.
  */
 @Injectable()
 export class PbfQueryService {
@@ -29,14 +31,13 @@ export class PbfQueryService {
   ) {}
 
   async query(schema: string, layer: LayerRow, spec: QuerySpec, p: QueryDto, only: { count: boolean; ids: boolean }) {
-    // Read first, so a malformed parameter is refused even when the reply would not have needed it.
-    const asked = quantizationTransform(p.quantizationParameters, spec.outSrid);
     // The FeatureCollection buffer has no extent result; f=geojson refuses it the same way.
     if (boolParam('returnExtentOnly', p.returnExtentOnly, false)) throw invalidQuery("'returnExtentOnly' is answered in f=json or pjson.");
     if (only.count) return reply(encodeCount(await this.data.count(schema, layer, spec)));
     if (only.ids) return reply(encodeObjectIds(layer.object_id_field, await this.data.ids(schema, layer, spec)));
     const withGeometry = spec.returnGeometry && !!layer.geometry_type;
-    const transform = withGeometry ? (asked ?? defaultTransform(await this.isGeographic(spec.outSrid))) : undefined;
+    const centroids = withCentroid(layer, spec);
+    const transform = withGeometry || centroids ? (spec.quantize ?? defaultTransform(await this.isGeographic(spec.outSrid))) : undefined;
     const rows = await this.data.page<Record<string, unknown>>(schema, layer, spec, pbfColumns(layer, spec, transform));
     const exceeded = rows.length > spec.limit;
     // As with f=json: returnExceededLimitFeatures=false (the SDK's tile queries) answers a selection larger than one
@@ -52,7 +53,7 @@ export class PbfQueryService {
         exceededTransferLimit: exceeded,
         transform,
         fields: spec.outFields,
-        features: pbfFeatures(rows, spec.outFields, withGeometry ? layer.geometry_type! : undefined),
+        features: pbfFeatures(rows, spec.outFields, withGeometry ? layer.geometry_type! : undefined, centroids),
       }),
     );
   }

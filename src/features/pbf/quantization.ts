@@ -1,5 +1,5 @@
 /**
- * `quantizationParameters` of a query with f=pbf: the integer grid the reply's coordinates are written on.
+ * `quantizationParameters` of a query with f=json or f=pbf: the integer grid the reply's coordinates are written on.
  *
  * The ArcGIS Maps SDK sends `{"mode":"view","originPosition":"upperLeft","tolerance":<one pixel>,"extent":<the tile>}`
  * for every tile it draws: coordinates become whole pixels from the tile's corner, and vertices that land on the same
@@ -52,4 +52,13 @@ export function quantizationTransform(raw: string | undefined, outSrid: number):
     xTranslate: xmin,
     yTranslate: origin === 'upperLeft' ? ymax : ymin,
   };
+}
+
+/**
+ * The transform as an f=json reply writes it, before `fields`: x = translate[0] + scale[0] × column, and from the
+ * upper left y = translate[1] − scale[1] × row (plus from the lower left), as ArcGIS Online writes it and the ArcGIS
+ * Maps SDK reads it.
+ */
+export function esriTransform(t: PbfTransform) {
+  return { originPosition: t.originPosition, scale: [t.scale, t.scale], translate: [t.xTranslate, t.yTranslate] };
 }

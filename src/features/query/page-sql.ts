@@ -6,6 +6,8 @@
 import { GEOMETRY_COLUMN, GeometryType, ident, LayerField } from '../layer-schema';
 import type { LayerRow } from '../features.repository';
 import type { QuerySpec } from '../feature-data.repository';
+import { gridGeoJson } from '../pbf/grid';
+import { centroidGeometry, outputGeometry, withCentroid } from './geometry-sql';
 import { coordinatesOf, esriGeometry, jsCoordinates, jsonNumber, jsonOrdinate, sqlText } from './json-sql';
 
 export type PageFormat = 'esri' | 'geojson';
@@ -63,11 +65,12 @@ function attributes(fields: LayerField[]): string {
 
 /**
  * The geometry as the reply carries it, or SQL NULL. Points are written from their coordinates `x` and `y` (NULL for
- * an empty point, which carried no members); other shapes from PostGIS's GeoJSON text `gj` with 15 decimals, which the
- * replies were built from, reshaped as text with numbers rewritten only where JavaScript prints them differently.
+ * an empty point, which carried no members); other shapes, and points with fewer decimals (geometryPrecision), from
+ * PostGIS's GeoJSON text `gj`, with 15 decimals unless fewer were asked for, which the replies were built from,
+ * reshaped as text with numbers rewritten only where JavaScript prints them differently.
  */
-function geometry(type: GeometryType, format: PageFormat): string {
-  if (type === 'esriGeometryPoint') {
+function geometry(type: GeometryType, format: PageFormat, fromXy: boolean): string {
+  if (fromXy) {
     const [x, y] = [jsonOrdinate('x'), jsonOrdinate('y')];
     return format === 'esri'
       ? `CASE WHEN x IS NOT NULL THEN '{"x":' || ${x} || ',"y":' || ${y} || '}' WHEN g IS NOT NULL THEN '{}' END`
@@ -77,39 +80,86 @@ function geometry(type: GeometryType, format: PageFormat): string {
   return format === 'esri' ? esriGeometry(type, 'coords') : `left(gj, strpos(gj, '"coordinates":') + 13) || coords || '}'`;
 }
 
+/** The `centroid` member (with its leading comma) from the centroid's coordinates, or nothing for an empty polygon. */
+const centroidMember = `CASE WHEN ccoords IS NULL OR ccoords = '[]' THEN '' ELSE ',"centroid":' || ${esriGeometry('esriGeometryPoint', 'ccoords')} END`;
+
+/** What pageRows hands on besides the rows: whether they carry the geometry, and the centroid, and how. */
+interface PageShape {
+  rows: string;
+  withGeometry: boolean;
+  centroids: boolean;
+  /** Points read as `x` and `y` (no geometryPrecision, not quantized). */
+  fromXy: boolean;
+}
+
+/**
+ * The page's rows, with the prepared fields `v0…vn`, `oid`, the reply's geometry `g` and centroid `ct` when returned,
+ * and what they are printed from: `gq`/`cq` on the quantization grid, `x`/`y` for points, or the GeoJSON text and
+ * its coordinates (`gj`, `c`, `coords`; `cgj`, `cc`, `ccoords` for the centroid).
+ */
+function pageRows(l: LayerRow, q: QuerySpec, from: string, order: string, oid: string): PageShape {
+  const withGeometry = q.returnGeometry && !!l.geometry_type;
+  const centroid = withCentroid(l, q);
+  // Read under names no field can have ('#' is not allowed in one), so ORDER BY always means the table's columns.
+  const read = [...q.outFields.map((f, i) => `${ident(f.column)} AS "#${i}"`), `${oid} AS "#oid"`];
+  const values = [...q.outFields.map((f, i) => `${prepared(f, `"#${i}"`)} AS v${i}`), '"#oid" AS oid'];
+  if (withGeometry || centroid) read.push(ident(GEOMETRY_COLUMN));
+  if (withGeometry) values.push(`${outputGeometry(l, q)} AS g`);
+  if (centroid) values.push(`${centroidGeometry(l, q)} AS ct`);
+  // Each level is fenced with OFFSET 0 so what it adds is computed once per row, and only for the rows of the page.
+  const page = `SELECT ${read.join(', ')} ${from} ORDER BY ${order} LIMIT ${q.p.add(q.limit + 1)} OFFSET ${q.p.add(q.offset)}`;
+  const levels = [values.join(', ')];
+  const fromXy = withGeometry && l.geometry_type === 'esriGeometryPoint' && !q.quantize && q.decimals === undefined;
+  if (q.quantize) {
+    const grid: string[] = [];
+    if (withGeometry) grid.push(`${gridGeoJson('g', q.quantize, q.p)} AS gq`);
+    if (centroid) grid.push(`${gridGeoJson('ct', q.quantize, q.p)} AS cq`);
+    if (grid.length) levels.push(`*, ${grid.join(', ')}`);
+  } else if (fromXy) levels.push('*, ST_X(g) AS x, ST_Y(g) AS y');
+  else {
+    const digits = q.decimals === undefined ? '15' : `${q.p.add(q.decimals)}::int`;
+    const texts = [...(withGeometry ? [['g', 'gj', 'c', 'coords']] : []), ...(centroid ? [['ct', 'cgj', 'cc', 'ccoords']] : [])];
+    if (texts.length)
+      levels.push(
+        `*, ${texts.map(([g, gj]) => `ST_AsGeoJSON(${g}, ${digits}, 0) AS ${gj}`).join(', ')}`,
+        `*, ${texts.map(([, gj, c]) => `${coordinatesOf(gj)} AS ${c}`).join(', ')}`,
+        `*, ${texts.map(([, , c, coords]) => `${jsCoordinates(c)} AS ${coords}`).join(', ')}`,
+      );
+  }
+  const rows = levels.reduce((inner, cols) => `(SELECT ${cols} FROM ${inner} OFFSET 0) p`, `(${page}) p`);
+  return { rows, withGeometry, centroids: centroid, fromXy };
+}
+
 /**
  * @param from  the filtered table, `FROM … WHERE …`, whose parameters are already in `q.p`
  * @param order the ORDER BY list, ending with the object id so pages are stable
  * @param oid   the object id column
  */
 export function pageSql(l: LayerRow, q: QuerySpec, format: PageFormat, from: string, order: string, oid: string): string {
-  const withGeometry = q.returnGeometry && !!l.geometry_type;
-  // Read under names no field can have ('#' is not allowed in one), so ORDER BY always means the table's columns.
-  const read = [...q.outFields.map((f, i) => `${ident(f.column)} AS "#${i}"`), `${oid} AS "#oid"`];
-  const values = [...q.outFields.map((f, i) => `${prepared(f, `"#${i}"`)} AS v${i}`), '"#oid" AS oid'];
-  if (withGeometry) {
-    read.push(ident(GEOMETRY_COLUMN));
-    // Exteriors clockwise for ArcGIS, counter-clockwise for GeoJSON. PostGIS's counter-clockwise also reverses lines,
-    // and GeoJSON replies always carried polylines that way; points are left alone by both.
-    const winds = l.geometry_type === 'esriGeometryPolygon' || l.geometry_type === 'esriGeometryPolyline';
-    const orient = !winds ? '' : q.orientation === 'cw' ? 'ST_ForcePolygonCW' : 'ST_ForcePolygonCCW';
-    const g = q.outSrid === l.srid ? ident(GEOMETRY_COLUMN) : `ST_Transform(${ident(GEOMETRY_COLUMN)}, ${q.p.add(q.outSrid)}::int)`;
-    values.push(`${orient}(${g}) AS g`);
-  }
-  // Each level is fenced with OFFSET 0 so what it adds is computed once per row, and only for the rows of the page.
-  const page = `SELECT ${read.join(', ')} ${from} ORDER BY ${order} LIMIT ${q.p.add(q.limit + 1)} OFFSET ${q.p.add(q.offset)}`;
-  const levels = [values.join(', ')];
-  if (withGeometry && l.geometry_type === 'esriGeometryPoint') levels.push('*, ST_X(g) AS x, ST_Y(g) AS y');
-  else if (withGeometry)
-    levels.push('*, ST_AsGeoJSON(g, 15, 0) AS gj', `*, ${coordinatesOf('gj')} AS c`, `*, ${jsCoordinates('c')} AS coords`);
-  const rows = levels.reduce((inner, cols) => `(SELECT ${cols} FROM ${inner} OFFSET 0) p`, `(${page}) p`);
-  const shape = withGeometry ? `coalesce(${geometry(l.geometry_type!, format)}, 'null')` : `'null'`;
+  const { rows, withGeometry, centroids, fromXy } = pageRows(l, q, from, order, oid);
+  const shape = withGeometry ? `coalesce(${geometry(l.geometry_type!, format, fromXy)}, 'null')` : `'null'`;
   const feature =
     format === 'geojson'
       ? joined([`'{"type":"Feature","id":'`, `oid::text`, `',"geometry":'`, shape, `',"properties":'`, attributes(q.outFields), `'}'`])
-      : joined([`'{"attributes":'`, attributes(q.outFields), ...(withGeometry ? [`',"geometry":'`, shape] : []), `'}'`]);
+      : joined([
+          `'{"attributes":'`,
+          attributes(q.outFields),
+          ...(withGeometry ? [`',"geometry":'`, shape] : []),
+          ...(centroids ? [centroidMember] : []),
+          `'}'`,
+        ]);
   // row_number() counts the rows as the levels hand them on, in the page's order; the one past the page is left out
   // of the text and only counted.
   return `SELECT count(*)::int AS n, coalesce(string_agg(f, ',' ORDER BY ord) FILTER (WHERE ord <= ${q.p.add(q.limit)}), '') AS features
     FROM (SELECT row_number() OVER () AS ord, ${feature} AS f FROM ${rows}) x`;
+}
+
+/**
+ * A quantized f=json page: per row, in the page's order, the feature's text up to its attributes (`f`) and its
+ * geometry `g` and centroid `c` as GeoJSON on the grid, which gridEsriJson turns into the differences ArcGIS writes.
+ */
+export function quantizedPageSql(l: LayerRow, q: QuerySpec, from: string, order: string, oid: string): string {
+  const { rows, withGeometry, centroids } = pageRows(l, q, from, order, oid);
+  const head = joined([`'{"attributes":'`, attributes(q.outFields)]);
+  return `SELECT ${head} AS f, ${withGeometry ? 'gq' : 'NULL'} AS g, ${centroids ? 'cq' : 'NULL'} AS c FROM ${rows}`;
 }
