@@ -360,7 +360,7 @@ describe('query statistics and distinct values', () => {
     expect(pairs.features[0].geometry).toBeUndefined();
     const tags = await q({ where: '1=1', outFields: 'Tag', returnDistinctValues: 'true', orderByFields: 'Tag' });
     expect(tags.features.map((f: any) => f.attributes.Tag)).toEqual([
-      ...[...new Set(values(CITIES, 'Tag'))].map((g) => g.toUpperCase()).sort(),
+      ...[...new Set(values(CITIES, 'Tag') as string[])].map((g) => g.toUpperCase()).sort(),
       null,
     ]);
 
