@@ -45,6 +45,12 @@ export interface JobContext {
   sessionName(role: string): string;
   /** A private folder under DATA_DIR/tmp/jobs, created on first call and removed by the runner when the job ends. */
   workDir(): Promise<string>;
+  /**
+   * Says that `path` (in workDir) is being written front to back and will be returned as the job's file named
+   * `fileName`: a remote store starts uploading it now instead of after the handler returns. Bytes are checked
+   * against the finished file, so a wrong promise costs time (the file is uploaded again), never correctness.
+   */
+  storeWhileWriting(path: string, fileName: string): void;
 }
 
 /** A completed job's file (inside workDir): the runner moves it to the result item before the row says completed. */

@@ -6,7 +6,8 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { APP_CONFIG } from '../config/config.module';
 import { AppConfig } from '../config/env';
-import { FileStore } from '../storage/file-store';
+import { FileInFlight, FileStore } from '../storage/file-store';
+import { GrowingFileMismatch } from '../storage/growing-file';
 import { classifyFailure, failureMessage, PermanentJobError } from './failure';
 import { bullConnection } from './job-queue.service';
 import { DEFAULT_JOB_OPTIONS, JOB_KINDS, JobContext, JobFile, JobHandler, JobKind, jobSessionName, kindOf, queuesOf } from './job-contract';
@@ -75,22 +76,25 @@ export class JobRunner implements OnApplicationBootstrap, BeforeApplicationShutd
     if (!kind) throw new PermanentJobError(`This worker cannot run '${row.type}' jobs.`);
     const cancel = this.repo.watchCancellation(row.id, kind.cancelPollMs);
     const temp = new TempFolder(jobsTempDir(this.config), row.id);
+    const inFlight: FileInFlight[] = [];
     try {
       const params = kind.params(row.params);
-      const outcome = await this.handlerOf(kind).run(params, this.context(job, row, cancel.signal, temp));
+      const outcome = await this.handlerOf(kind).run(params, this.context(job, row, cancel.signal, temp, inFlight));
       if (cancel.signal.aborted) return;
-      await this.complete(row, outcome ? outcome.file : undefined, cancel.signal);
+      await this.complete(row, outcome ? outcome.file : undefined, cancel.signal, inFlight);
     } catch (e) {
       if (cancel.signal.aborted) return; // cancelled: the row already says so
       if (kind.permanent(e)) throw new PermanentJobError(failureMessage(e));
       throw e;
     } finally {
       cancel.stop();
+      // Uploads of files the job did not deliver (it failed, or returned another file) leave nothing behind.
+      await Promise.all(inFlight.map((f) => f.abort()));
       await temp.remove();
     }
   }
 
-  private context(job: Job<{ jobId: string }>, row: JobRow, signal: AbortSignal, temp: TempFolder): JobContext {
+  private context(job: Job<{ jobId: string }>, row: JobRow, signal: AbortSignal, temp: TempFolder, inFlight: FileInFlight[]): JobContext {
     let last = 0;
     return {
       jobId: row.id,
@@ -99,6 +103,10 @@ export class JobRunner implements OnApplicationBootstrap, BeforeApplicationShutd
       signal,
       sessionName: (role) => jobSessionName(row.id, role),
       workDir: () => temp.path(),
+      storeWhileWriting: (path, fileName) => {
+        const started = row.result_item_id ? this.files.storeWhileWritten(row.result_item_id, path, fileName) : undefined;
+        if (started) inFlight.push(started);
+      },
       progress: (fraction, detail) => {
         const now = Date.now();
         if (now - last < PROGRESS_EVERY_MS && fraction < 1) return;
@@ -117,7 +125,7 @@ export class JobRunner implements OnApplicationBootstrap, BeforeApplicationShutd
    * object (its parts are aborted by the storage sweep); the job is then handed to another worker and uploads again
    * to the same key, so exactly one object remains.
    */
-  private async complete(row: JobRow, file: JobFile | undefined, signal: AbortSignal): Promise<void> {
+  private async complete(row: JobRow, file: JobFile | undefined, signal: AbortSignal, inFlight: FileInFlight[]): Promise<void> {
     if (!file) {
       await this.repo.finish(row.id, 'completed', 'completed');
       return;
@@ -126,7 +134,7 @@ export class JobRunner implements OnApplicationBootstrap, BeforeApplicationShutd
     if (!itemId) throw new Error(`job ${row.id} produced a file but has no result item`);
     let filePath: string;
     try {
-      filePath = await this.files.adopt(itemId, file.path, file.fileName, signal);
+      filePath = await this.store(itemId, file, signal, inFlight);
     } catch (e) {
       // Cancelled mid-upload: the cancel removed the item's objects before this upload could finish; make sure.
       if (signal.aborted) await this.files.removeItem(itemId).catch(() => undefined);
@@ -142,6 +150,22 @@ export class JobRunner implements OnApplicationBootstrap, BeforeApplicationShutd
     // have no file, so drop the one just stored. Completed by an earlier delivery of the same job: the file is
     // the same result; keep it.
     if (!done && (await this.repo.find(row.id))?.status !== 'completed') await this.files.removeItem(itemId);
+  }
+
+  /** The file's upload started while it was written, when there is one for it and its bytes held; else `adopt`. */
+  private async store(itemId: string, file: JobFile, signal: AbortSignal, inFlight: FileInFlight[]): Promise<string> {
+    const started = inFlight.find((f) => f.fileName === file.fileName);
+    if (started) {
+      try {
+        const key = await started.finish(file.path, file.size, signal);
+        this.logger.log(`job file ${file.fileName} of item ${itemId} stored while it was written`);
+        return key;
+      } catch (e) {
+        if (!(e instanceof GrowingFileMismatch)) throw e;
+        this.logger.warn(`job file ${file.fileName} changed while it was stored early; storing it again`);
+      }
+    }
+    return this.files.adopt(itemId, file.path, file.fileName, signal);
   }
 
   /**

@@ -23,6 +23,20 @@ export interface ByteRange {
 
 const ITEM_ID = /^[0-9a-f]{32}$/;
 
+/** A file being stored while it is still written (FileStore.storeWhileWritten). */
+export interface FileInFlight {
+  readonly fileName: string;
+  /**
+   * The writer is done and `localPath` holds the whole file (the same bytes, perhaps renamed since). Resolves with
+   * the key once the object is complete, and removes the local file, as `adopt` does. Rejects with
+   * GrowingFileMismatch when the bytes stored so far are not the file's (the object is then never completed, and
+   * the caller adopts the file instead).
+   */
+  finish(localPath: string, size: number, signal?: AbortSignal): Promise<string>;
+  /** Drops what was stored so far; harmless after finish. */
+  abort(): Promise<void>;
+}
+
 /**
  * The storage server did not answer, or answered that it cannot right now (5xx, throttling): a job retries it
  * (core/jobs/failure.ts knows the code), unlike a refusal such as a missing bucket or bad credentials.
@@ -68,6 +82,14 @@ export abstract class FileStore {
    * complete and readable. Returns the key. Storing the same item and name again replaces the object.
    */
   abstract adopt(itemId: string, localPath: string, fileName: string, signal?: AbortSignal): Promise<string>;
+
+  /**
+   * Starts storing a file that is still being written front to back at localPath, so that storing it overlaps
+   * writing it; undefined when the backend gains nothing by it (on local disk `adopt` is a rename).
+   */
+  storeWhileWritten(_itemId: string, _localPath: string, _fileName: string): FileInFlight | undefined {
+    return undefined;
+  }
 
   /** Size and validators of a stored object; null when there is none. */
   abstract stat(key: string): Promise<StoredObject | null>;

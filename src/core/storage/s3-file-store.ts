@@ -15,7 +15,8 @@ import * as path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { S3Settings } from '../config/env';
-import { ByteRange, FileStore, StorageUnavailableError, StoredItem, StoredObject } from './file-store';
+import { ByteRange, FileInFlight, FileStore, StorageUnavailableError, StoredItem, StoredObject } from './file-store';
+import { fileCrc32, GrowingFileMismatch, GrowingFileReader } from './growing-file';
 import { s3Client } from './s3-client';
 
 /**
@@ -61,14 +62,60 @@ export class S3FileStore extends FileStore {
 
   async adopt(itemId: string, localPath: string, fileName: string, signal?: AbortSignal): Promise<string> {
     const key = FileStore.itemKey(itemId, fileName);
-    const upload = new Upload({
+    await this.uploaded(this.upload(key, createReadStream(localPath)), signal);
+    await fs.rm(localPath, { force: true });
+    return key;
+  }
+
+  /**
+   * The multipart upload runs while the writer appends, 8 MiB parts as the bytes arrive, so what is left to send
+   * when the writer finishes is the last part or two rather than the whole file.
+   */
+  storeWhileWritten(itemId: string, localPath: string, fileName: string): FileInFlight {
+    const key = FileStore.itemKey(itemId, fileName);
+    const body = new GrowingFileReader(localPath);
+    const upload = this.upload(key, body);
+    const running = upload.done();
+    running.catch(() => undefined); // awaited by finish, or dropped by abort
+    let settled = false;
+    return {
+      fileName,
+      finish: async (path, size, signal) => {
+        body.finish(size, await fileCrc32(path));
+        try {
+          await this.uploaded({ done: () => running, abort: () => upload.abort() }, signal);
+        } catch (e) {
+          // The reader's own error (the file changed under it) ends the upload; anything else is the store's.
+          if (body.errored instanceof GrowingFileMismatch) throw body.errored;
+          throw e;
+        } finally {
+          settled = true;
+        }
+        await fs.rm(path, { force: true });
+        return key;
+      },
+      abort: async () => {
+        if (settled) return;
+        settled = true;
+        body.destroy();
+        await upload.abort().catch(() => undefined);
+      },
+    };
+  }
+
+  private upload(key: string, body: Readable): Upload {
+    return new Upload({
       client: this.client,
-      params: { Bucket: this.s3.bucket, Key: this.s3.prefix + key, Body: createReadStream(localPath) },
+      params: { Bucket: this.s3.bucket, Key: this.s3.prefix + key, Body: body },
       partSize: PART_SIZE,
       queueSize: PART_QUEUE,
       // A failed upload is aborted at once; one whose process dies is left to sweepStaging.
       leavePartsOnError: false,
     });
+  }
+
+  /** Waits for an upload; a cancel aborts it, and a failure of the server or the way to it becomes retryable. */
+  private async uploaded(upload: Pick<Upload, 'done' | 'abort'>, signal?: AbortSignal): Promise<void> {
     const abort = () => void upload.abort().catch(() => undefined);
     signal?.addEventListener('abort', abort, { once: true });
     try {
@@ -78,8 +125,6 @@ export class S3FileStore extends FileStore {
     } finally {
       signal?.removeEventListener('abort', abort);
     }
-    await fs.rm(localPath, { force: true });
-    return key;
   }
 
   async stat(key: string): Promise<StoredObject | null> {

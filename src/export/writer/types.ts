@@ -68,6 +68,11 @@ export interface ExportJob {
    * compare against. Default 'auto': CSV and GeoJSON by PostgreSQL's COPY, Excel by exceljs (FORMATS[].engine).
    */
   engine?: 'auto' | 'gdal';
+  /**
+   * Called when the file users will download starts being written front to back (a COPY-written CSV or GeoJSON,
+   * an Excel workbook) at `path`, later renamed to the returned path: storage may start uploading it now.
+   */
+  onStreamedOutput?: (path: string, fileName: string) => void;
 }
 
 export interface ExportOutput {

@@ -191,6 +191,8 @@ export async function writeExport(job: ExportJob): Promise<ExportOutput> {
     // A feature collection spends half of each layer's share on the GeoJSON → ArcGIS JSON conversion.
     const translateShare = sink ? 0.5 : 1;
     const engine = engineOf(job);
+    // Written by our own streams, front to back: GDAL's files and zips are not (they go back to patch headers).
+    if (plan.result.kind === 'file' && engine === 'exceljs') job.onStreamedOutput?.(join(stage, plan.fileName), plan.fileName);
     if (engine === 'exceljs') await writeSheets(job, plan, measures, target, { appName, conn, stage, zipLevel, progress });
     for (const [i, layer] of engine === 'exceljs' ? [] : job.layers.entries()) {
       signal?.throwIfAborted();
@@ -205,6 +207,7 @@ export async function writeExport(job: ExportJob): Promise<ExportOutput> {
       const stopTicker = viaCopy ? () => undefined : startTicker(stage, format, t, rows, report);
       try {
         if (viaCopy) {
+          if (plan.result.kind === 'file') job.onStreamedOutput?.(join(stage, t.dataset), plan.fileName);
           await copyLayer({
             format: copyFormat,
             layer,
