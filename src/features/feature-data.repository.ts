@@ -7,6 +7,7 @@ import { FEATURE_DB } from '../core/database/feature-database.module';
 import { SqlParams } from '../core/database/sql-params';
 import { LayerRow } from './features.repository';
 import { featureDbError } from './query-errors';
+import { layerBoxSql, layersBoxSql } from './layer-extent-sql';
 import type { PbfTransform } from './pbf/feature-collection';
 import { gridEsriJson } from './pbf/grid';
 import { PageFormat, pageSql, quantizedPageSql } from './query/page-sql';
@@ -188,10 +189,33 @@ export class FeatureDataRepository {
     return { rows: rows.length, features: features.join(',') };
   }
 
+  /** The layer's extent in its own spatial reference (layer-extent-sql.ts: cheap on large tables). */
   async extent(schema: string, l: LayerRow): Promise<number[] | null> {
     if (!l.geometry_type) return null;
+    const p = new SqlParams();
+    return this.box(layerBoxSql(schema, l, p), p);
+  }
+
+  /**
+   * The union of the layers' extents in `outSrid` (a service's fullExtent); null when none has features, or when a
+   * box cannot be reprojected (outside the output reference's area of use).
+   */
+  async extentIn(schema: string, layers: LayerRow[], outSrid: number): Promise<number[] | null> {
+    const spatial = layers.filter((l) => l.geometry_type);
+    if (!spatial.length) return null;
+    const p = new SqlParams();
+    try {
+      return await this.box(layersBoxSql(schema, spatial, outSrid, p), p);
+    } catch (e) {
+      if ((e as { code?: string }).code === 'XX000' && /^transform:/.test(String((e as Error).message))) return null;
+      throw e;
+    }
+  }
+
+  private async box(boxSql: string, p: SqlParams): Promise<number[] | null> {
     const [r] = await this.query<{ xmin: number | null; ymin: number; xmax: number; ymax: number }[]>(
-      `SELECT ST_XMin(e) AS xmin, ST_YMin(e) AS ymin, ST_XMax(e) AS xmax, ST_YMax(e) AS ymax FROM (SELECT ST_Extent(${ident(GEOMETRY_COLUMN)}) AS e FROM ${table(schema, l)}) x`,
+      `SELECT ST_XMin(e) AS xmin, ST_YMin(e) AS ymin, ST_XMax(e) AS xmax, ST_YMax(e) AS ymax FROM (SELECT ${boxSql} AS e) x`,
+      p.values,
     );
     return r?.xmin == null ? null : [r.xmin, r.ymin, r.xmax, r.ymax];
   }

@@ -68,6 +68,12 @@ export class FeaturesRepository {
     return (await this.db.query(`SELECT 1 FROM spatial_ref_sys WHERE srid = $1`, [srid])).length > 0;
   }
 
+  /** A spatial reference's PROJ and WKT definitions, null when PostGIS does not know it. */
+  async srsText(srid: number): Promise<{ proj4text: string | null; srtext: string | null } | null> {
+    const rows = await this.db.query(`SELECT proj4text, srtext FROM spatial_ref_sys WHERE srid = $1`, [srid]);
+    return rows[0] ?? null;
+  }
+
   /**
    * The item, the service row and its schema. Returns false when the name was taken meanwhile. Pass the
    * EntityManager of an open transaction to commit them with other rows (publish: the job row).

@@ -10,6 +10,7 @@ import { AnonymousGate } from './anonymous-gate';
 import { FeatureDataRepository } from './feature-data.repository';
 import { AddToDefinitionDto, CreateServiceDto, DeleteFromDefinitionDto } from './features.dto';
 import { FeaturesRepository, LayerDefinitionError, LayerRow, NewService, ServiceRow } from './features.repository';
+import { drawingInfo, envelope, mapUnits, templates } from './layer-json';
 import { fieldInfo, LayerDefinition, normaliseWkid, parseLayerDefinition } from './layer-schema';
 
 const SERVICE_NAME = /^[A-Za-z0-9_]{1,100}$/;
@@ -23,6 +24,8 @@ export interface ResolvedLayer {
 /** Services, layers and who may reach them: a service follows its item's sharing. */
 @Injectable()
 export class FeaturesService {
+  private readonly unitsBySrid = new Map<number, string>();
+
   constructor(
     private readonly repo: FeaturesRepository,
     private readonly data: FeatureDataRepository,
@@ -186,13 +189,26 @@ export class FeaturesService {
     return { success: true };
   }
 
+  /** The service root: its layers and tables, and their extents together in the service's spatial reference. */
   async serviceInfo(caller: Caller | undefined, name: string) {
     const service = await this.readable(caller, name);
     const layers = await this.repo.layers(service.item_id);
+    const sr = service.spatial_reference;
+    const srid = normaliseWkid(sr.latestWkid ?? sr.wkid);
+    const [box, units] = await Promise.all([
+      this.gate.run(caller, () => this.data.extentIn(service.schema_name, layers, srid)),
+      this.units(srid),
+    ]);
+    const extent = envelope(box, sr);
     const brief = (l: LayerRow) => ({
       id: l.layer_id,
       name: l.name,
       type: l.kind,
+      parentLayerId: -1,
+      defaultVisibility: true,
+      subLayerIds: null,
+      minScale: 0,
+      maxScale: 0,
       ...(l.geometry_type ? { geometryType: l.geometry_type } : {}),
     });
     return {
@@ -202,18 +218,37 @@ export class FeaturesService {
       hasVersionedData: false,
       supportsDisconnectedEditing: false,
       hasStaticData: false,
+      hasSharedDomains: false,
       maxRecordCount: service.max_record_count,
       supportedQueryFormats: 'JSON, geoJSON, PBF',
+      supportsVCSProjection: false,
       capabilities: service.capabilities,
       description: service.description,
       copyrightText: '',
-      spatialReference: service.spatial_reference,
+      spatialReference: sr,
+      initialExtent: extent,
+      fullExtent: extent,
       allowGeometryUpdates: true,
-      units: 'esriDecimalDegrees',
+      units,
       syncEnabled: false,
+      supportsApplyEditsWithGlobalIds: false,
+      documentInfo: { Title: service.title, Author: service.owner, Comments: '', Subject: '', Category: '', Keywords: '' },
+      enableZDefaults: false,
       layers: layers.filter((l) => l.kind === 'Feature Layer').map(brief),
       tables: layers.filter((l) => l.kind === 'Table').map(brief),
+      relationships: [],
     };
+  }
+
+  /** Map units of a spatial reference; definitions do not change while the server runs, so each is read once. */
+  private async units(srid: number): Promise<string> {
+    let units = this.unitsBySrid.get(srid);
+    if (!units) {
+      const srs = await this.repo.srsText(srid);
+      units = mapUnits(srs?.proj4text, srs?.srtext);
+      this.unitsBySrid.set(srid, units);
+    }
+    return units;
   }
 
   /**
@@ -237,9 +272,14 @@ export class FeaturesService {
     return this.gate.run(caller, () => this.describeLayer(service, layer));
   }
 
+  /**
+   * A layer or table as ArcGIS Online describes a hosted one, with what this server has: no attachments, relationships,
+   * subtypes, editor tracking, ownership-based access or sync. There is one record limit, so the standard and tile
+   * limits are it too.
+   */
   private async describeLayer(service: ServiceRow, layer: LayerRow) {
-    const extent = await this.data.extent(service.schema_name, layer);
     const sr = { wkid: layer.srid, latestWkid: layer.srid };
+    const extent = envelope(await this.data.extent(service.schema_name, layer), sr);
     return {
       currentVersion: 11.1,
       id: layer.layer_id,
@@ -249,24 +289,43 @@ export class FeaturesService {
       displayField: layer.display_field ?? layer.fields.find((f) => f.type === 'esriFieldTypeString')?.name ?? layer.object_id_field,
       description: '',
       copyrightText: '',
+      defaultVisibility: true,
+      editFieldsInfo: null,
+      ownershipBasedAccessControlForFeatures: null,
+      syncCanReturnChanges: false,
+      relationships: [],
+      isDataVersioned: false,
       ...(layer.geometry_type
         ? {
             geometryType: layer.geometry_type,
-            extent: extent ? { xmin: extent[0], ymin: extent[1], xmax: extent[2], ymax: extent[3], spatialReference: sr } : null,
+            minScale: 0,
+            maxScale: 0,
+            extent,
             sourceSpatialReference: sr,
+            drawingInfo: drawingInfo(layer.geometry_type),
           }
         : {}),
       spatialReference: sr,
       hasZ: false,
       hasM: false,
+      hasAttachments: false,
+      htmlPopupType: 'esriServerHTMLPopupTypeNone',
       objectIdField: layer.object_id_field,
       globalIdField: layer.fields.find((f) => f.type === 'esriFieldTypeGlobalID')?.name ?? '',
+      typeIdField: '',
       uniqueIdField: { name: layer.object_id_field, isSystemMaintained: true },
+      ...(layer.geometry_type ? { geometryField: { name: 'Shape', type: 'esriFieldTypeGeometry', alias: 'Shape' } } : {}),
       fields: layer.fields.map(fieldInfo),
+      types: [],
+      templates: templates(layer.name, layer.geometry_type, layer.fields, service.capabilities),
       maxRecordCount: service.max_record_count,
       standardMaxRecordCount: service.max_record_count,
+      tileMaxRecordCount: service.max_record_count,
+      maxRecordCountFactor: 1,
       supportedQueryFormats: 'JSON, geoJSON, PBF',
+      hasStaticData: false,
       capabilities: service.capabilities,
+      syncEnabled: false,
       useStandardizedQueries: true,
       supportsAdvancedQueries: true,
       supportsStatistics: true,

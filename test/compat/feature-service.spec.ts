@@ -323,10 +323,8 @@ describe('@esri/arcgis-rest-feature-service 4.10.2 against hosted feature servic
     });
 
     it('lists every layer and table with getAllLayersAndTables (GET <service>/layers)', async () => {
-      // SERVER BUG (kept enabled on purpose): the client requests GET `${serviceUrl}/layers` (the "All Layers and Tables"
-      // resource) and expects {layers:[<full layer info>], tables:[<full table info>]}. The server has no such route:
-      // `layers` falls into FeatureServerController's `:layerId` route and the reply is
-      // {"error":{"code":400,"message":"Layer does not exist.",...}}, so the client rejects.
+      // The client requests GET `${serviceUrl}/layers` (the "All Layers and Tables" resource, which ArcGIS Pro reads
+      // too) and expects {layers:[<full layer info>], tables:[<full table info>]}.
       const s = await newService();
       const all = await getAllLayersAndTables({ url: s.layer, authentication: auth });
       expect(all.layers).toEqual([

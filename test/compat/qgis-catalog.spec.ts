@@ -18,7 +18,14 @@ const PYTHON = process.env.QGIS_PYTHON ?? '/usr/bin/python3';
 
 interface Browsed {
   services: Record<string, { path: string; layers: { name: string; uri: string; provider: string }[] }>;
-  opened?: { valid: boolean; count?: number; fields?: string[]; crs?: string; inRect?: string[] };
+  opened?: {
+    valid: boolean;
+    count?: number;
+    fields?: string[];
+    crs?: string;
+    inRect?: string[];
+    renderer?: { type: string | null; symbol: string | null; color: string | null };
+  };
 }
 
 describe('QGIS browses the services catalog', () => {
@@ -79,6 +86,8 @@ describe('QGIS browses the services catalog', () => {
       fields: ['OBJECTID', 'Name', 'Kind', 'Opened'],
       crs: 'EPSG:4326',
       inRect: ['Mill', 'Tower'],
+      // Drawn with the layer's drawingInfo renderer: its marker symbol in its colour (0, 112, 255), not one QGIS picks.
+      renderer: { type: 'singleSymbol', symbol: 'QgsSimpleMarkerSymbolLayer', color: '#ff0070ff' },
     });
   }, 150_000);
 });

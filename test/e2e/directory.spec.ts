@@ -93,11 +93,13 @@ describe('services catalog and HTML services directory', () => {
       expect(r.body).not.toMatch(/(src|href)="(https?:)?\/\//);
     });
 
-    it('service: layers with links, and capabilities', async () => {
+    it('service: layers with links, capabilities, units and full extent', async () => {
       const r = await html(pub.url);
       const text = textOf(r.body);
       expect(text).toContain(`${pub.name} (FeatureServer)`);
       expect(text).toMatch(/Capabilities: Query,Create,Update,Delete,Editing/);
+      expect(text).toContain('Units: esriDecimalDegrees');
+      expect(text).toMatch(/Full extent: XMin: 10 YMin: 50 XMax: 11 YMax: 50\.9/);
       for (const [id, name] of ['Areas', 'Roads', 'Sites'].entries()) {
         expect(r.body).toContain(`<a href="/arcgis/rest/services/${pub.name}/FeatureServer/${id}?f=html">${name}</a>`);
       }

@@ -69,6 +69,8 @@ export function servicePage(ctx: PageContext, name: string, s: ServiceInfo): Htm
         ['Max record count', s.maxRecordCount],
         ['Supported query formats', s.supportedQueryFormats],
         ['Spatial reference', srText(s.spatialReference)],
+        ['Units', s.units],
+        ['Full extent', extentFacts(s.fullExtent)],
         ['Has versioned data', String(s.hasVersionedData)],
         ['Sync enabled', String(s.syncEnabled)],
       ])}

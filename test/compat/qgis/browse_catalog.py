@@ -12,6 +12,7 @@ import sys
 
 os.environ.setdefault('QT_QPA_PLATFORM', 'offscreen')
 
+from qgis.PyQt.QtGui import QColor  # noqa: E402
 from qgis.core import (  # noqa: E402
     QgsApplication,
     QgsAuthMethodConfig,
@@ -74,6 +75,14 @@ if open_service:
                 'inRect': sorted(str(f['Name']) for f in layer.getFeatures(request)),
             }
         )
+        # The style QGIS gives the layer: its provider converts the layer's drawingInfo renderer when there is one.
+        renderer = layer.renderer()
+        symbol = renderer.symbol() if renderer and renderer.type() == 'singleSymbol' else None
+        out['opened']['renderer'] = {
+            'type': renderer.type() if renderer else None,
+            'symbol': type(symbol.symbolLayer(0)).__name__ if symbol else None,
+            'color': symbol.color().name(QColor.HexArgb) if symbol else None,
+        }
 
 print(json.dumps(out))
 app.exitQgis()
