@@ -2,7 +2,10 @@
  * The ArcGIS Maps SDK for JavaScript (@arcgis/core as installed, bundled by esbuild as an app would be) in Chromium
  * through playwright-core: a FeatureLayer on a hosted service that lists PBF in supportedQueryFormats must fetch its tiles
  * with f=pbf and view-mode quantization, draw them, and hold the features f=json gives, within the quantization
- * tolerance. The page is served from another origin than the API, as an app using the SDK is.
+ * tolerance. The page is served from another origin than the API, as an app using the SDK is. The SDK's other
+ * requests are checked in the same page: statistics, queryExtent and queryFeatureCount, and polygon and line layers
+ * drawn through f=json (a service described without PBF) and f=pbf with what the SDK asks for when it draws them
+ * (returnCentroid, maxAllowableOffset, quantizationParameters).
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, Server } from 'node:http';
@@ -46,6 +49,21 @@ const POLYGONS = [
   { attributes: { Label: 'holed' }, geometry: { rings: [square(0, 45, 4), square(1, 46, 2).reverse()] } },
   { attributes: { Label: 'two parts' }, geometry: { rings: [square(8, 40, 2), square(12, 40, 2)] } },
 ];
+
+/** 0.4° squares on a grid over France and Germany (about 12 pixels wide in the view), a holed one, and a speck. */
+const AREAS = [
+  ...Array.from({ length: 24 }, (_, i) => ({
+    attributes: { Label: `cell ${i}` },
+    geometry: { rings: [square(-1 + (i % 6) * 2, 44 + Math.floor(i / 6) * 2, 0.4)] },
+  })),
+  { attributes: { Label: 'holed' }, geometry: { rings: [square(12, 46, 2), square(12.5, 46.5, 1).reverse()] } },
+  { attributes: { Label: 'speck' }, geometry: { rings: [square(15, 49, 1e-5)] } },
+];
+/** Lines of 200 vertices wobbling by a fraction of a pixel. */
+const WAVES = Array.from({ length: 5 }, (_, i) => ({
+  attributes: { Label: `wave ${i}` },
+  geometry: { paths: [Array.from({ length: 200 }, (_, k) => [-2 + k * 0.08, 43 + i * 1.5 + 0.005 * Math.sin(k)])] },
+}));
 
 /** The app: the SDK's modules bundled by esbuild, as an app built with a bundler ships them; its assets as installed. */
 const APP = `
@@ -111,6 +129,61 @@ window.statistics = async ({ url, token, server }) => {
     distinct: distinct.features.map((f) => f.attributes.Kind),
   };
 };
+// A layer's extent and count, as an app zooming to it asks (queryExtent sends returnExtentOnly and returnCountOnly).
+window.summary = async ({ url, where, token, server }) => {
+  IdentityManager.registerToken({ server, token, ssl: false });
+  const layer = new FeatureLayer({ url });
+  await layer.load();
+  const all = await layer.queryExtent();
+  const some = await layer.queryExtent({ where, outSpatialReference: { wkid: 3857 } });
+  const none = await layer.queryExtent({ where: '1=0' });
+  return {
+    supportsExtent: layer.capabilities.query.supportsExtent,
+    all: { count: all.count, extent: all.extent.toJSON() },
+    some: { count: some.count, extent: some.extent.toJSON() },
+    none: { count: none.count, empty: !none.extent || none.extent.width === 0 || Number.isNaN(none.extent.width) },
+    counts: [await layer.queryFeatureCount(), await layer.queryFeatureCount({ where })],
+  };
+};
+// Polygon and line layers drawn in a view of their own, above the first one; what each layer view holds.
+window.drawShapes = async ({ layers, token, server }) => {
+  IdentityManager.registerToken({ server, token, ssl: false });
+  const div = document.createElement('div');
+  div.style.cssText = 'position:absolute;left:0;top:0;width:800px;height:600px;background:#fff;z-index:10';
+  document.body.appendChild(div);
+  const symbols = {
+    polygon: { type: 'simple-fill', color: [0, 0, 230, 0.5], outline: { color: [0, 0, 230], width: 1 } },
+    polyline: { type: 'simple-line', color: [0, 150, 0], width: 2 },
+  };
+  const featureLayers = layers.map(({ url, kind }) => new FeatureLayer({ url, outFields: ['*'], renderer: { type: 'simple', symbol: symbols[kind] } }));
+  const view = new MapView({
+    container: div,
+    map: new Map({ layers: featureLayers }),
+    spatialReference: { wkid: 102100 },
+    extent: { xmin: -300000, ymin: 5000000, xmax: 1800000, ymax: 6600000, spatialReference: { wkid: 102100 } },
+    ui: { components: [] },
+  });
+  await view.when();
+  const views = await Promise.all(featureLayers.map((l) => view.whenLayerView(l)));
+  await reactiveUtils.whenOnce(() => !view.updating && views.every((v) => !v.updating));
+  const drawn = [];
+  for (const [i, lv] of views.entries()) {
+    const q = lv.createQuery();
+    q.outFields = ['*'];
+    q.returnGeometry = true;
+    drawn.push({
+      pbf: featureLayers[i].capabilities.query.supportsFormatPBF,
+      quantization: featureLayers[i].capabilities.query.supportsQuantization,
+      centroid: featureLayers[i].capabilities.query.supportsCentroid,
+      count: await lv.queryFeatureCount(),
+      features: (await lv.queryFeatures(q)).features.map(plain),
+    });
+  }
+  const resolution = view.resolution;
+  view.destroy();
+  div.remove();
+  return { resolution, drawn };
+};
 window.ready = true;
 `;
 
@@ -175,6 +248,17 @@ function launch(): Promise<Browser> {
   });
 }
 
+function distanceToPath([x, y]: number[], path: number[][]): number {
+  let best = Infinity;
+  for (let i = 1; i < path.length; i++) {
+    const [[ax, ay], [bx, by]] = [path[i - 1], path[i]];
+    const len = (bx - ax) ** 2 + (by - ay) ** 2;
+    const t = len ? Math.max(0, Math.min(1, ((x - ax) * (bx - ax) + (y - ay) * (by - ay)) / len)) : 0;
+    best = Math.min(best, Math.hypot(x - (ax + t * (bx - ax)), y - (ay + t * (by - ay))));
+  }
+  return best;
+}
+
 /** Web Mercator of a longitude/latitude, as the SDK projects it. */
 function mercator(x: number, y: number): [number, number] {
   const r = 6378137;
@@ -190,7 +274,7 @@ describe('ArcGIS Maps SDK for JavaScript draws a hosted layer through f=pbf', ()
   let owner: { username: string; token: string };
   let points: string;
   let polygons: string;
-  const queries: { url: URL; status: number; type: string }[] = [];
+  const queries: { url: URL; status: number; type: string; text: Promise<string> }[] = [];
 
   beforeAll(async () => {
     t = await startApp();
@@ -222,7 +306,14 @@ describe('ArcGIS Maps SDK for JavaScript draws a hosted layer through f=pbf', ()
     await page.route('**/*', (route) => (new URL(route.request().url()).hostname === '127.0.0.1' ? route.continue() : route.abort()));
     page.on('response', (r) => {
       const url = new URL(r.url());
-      if (url.pathname.endsWith('/query')) queries.push({ url, status: r.status(), type: r.headers()['content-type'] ?? '' });
+      const type = r.headers()['content-type'] ?? '';
+      if (url.pathname.endsWith('/query'))
+        queries.push({
+          url,
+          status: r.status(),
+          type,
+          text: type.startsWith('application/json') ? r.text().catch(() => '') : Promise.resolve(''),
+        });
     });
     page.on('pageerror', (e) => pageErrors.push(String(e)));
     page.on('console', (m) => (m.type() === 'error' ? pageErrors.push(m.text()) : undefined));
@@ -372,4 +463,154 @@ describe('ArcGIS Maps SDK for JavaScript draws a hosted layer through f=pbf', ()
     expect(distinct?.url.searchParams.get('f')).toBe('pbf');
     expect(distinct?.type).toBe('application/x-protobuf');
   }, 120_000);
+
+  it("answers the SDK's queryExtent and queryFeatureCount with one request each", async () => {
+    const before = queries.length;
+    const r: any = await page.evaluate((args) => (globalThis as any).summary(args), {
+      url: points,
+      where: 'Rank >= 100',
+      token: owner.token,
+      server: `${t.root}/arcgis/rest/services`,
+    });
+    expect(pageErrors).toEqual([]);
+    expect(r.supportsExtent).toBe(true);
+    const box = (from: number) => {
+      const g = Array.from({ length: POINTS - from }, (_, i) => point(from + i).geometry);
+      const [xs, ys] = [g.map((p) => p.x), g.map((p) => p.y)];
+      return [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)];
+    };
+    const [xmin, ymin, xmax, ymax] = box(0);
+    expect(r.all.count).toBe(POINTS);
+    expect(r.all.extent).toMatchObject({ xmin, ymin, xmax, ymax, spatialReference: { wkid: 4326 } });
+    const [sx0, sy0, sx1, sy1] = box(100);
+    const [mx0, my0] = mercator(sx0, sy0);
+    const [mx1, my1] = mercator(sx1, sy1);
+    expect(r.some.count).toBe(POINTS - 100);
+    for (const [got, want] of [
+      [r.some.extent.xmin, mx0],
+      [r.some.extent.ymin, my0],
+      [r.some.extent.xmax, mx1],
+      [r.some.extent.ymax, my1],
+    ])
+      expect(Math.abs(got - want)).toBeLessThan(1e-3);
+    expect(r.none).toEqual({ count: 0, empty: true });
+    expect(r.counts).toEqual([POINTS, POINTS - 100]);
+    // Five calls, five requests: each extent came from returnExtentOnly, not from paging the features.
+    const sent = queries.slice(before).filter((q) => q.url.pathname === `${new URL(points).pathname}/query`);
+    expect(sent).toHaveLength(5);
+    expect(sent.filter((q) => q.url.searchParams.get('returnExtentOnly') === 'true')).toHaveLength(3);
+    expect(sent.filter((q) => q.url.searchParams.get('returnCountOnly') === 'true').length).toBeGreaterThanOrEqual(2);
+    for (const q of sent) {
+      expect(q.status).toBe(200);
+      expect(JSON.parse(await q.text).error).toBeUndefined();
+    }
+  }, 120_000);
+
+  it('draws polygons and lines through f=json and f=pbf with the centroids, generalization and quantization it asks for', async () => {
+    const define = (name: string) =>
+      createHostedService(t.base, owner, [
+        { name: `${name}Areas`, geometryType: 'esriGeometryPolygon', fields: [{ name: 'Label', type: 'esriFieldTypeString' }] },
+        { name: `${name}Waves`, geometryType: 'esriGeometryPolyline', fields: [{ name: 'Label', type: 'esriFieldTypeString' }] },
+      ]);
+    const [jsonSvc, pbfSvc] = [await define('Json'), await define('Pbf')];
+    for (const svc of [jsonSvc, pbfSvc]) {
+      expect(
+        (await post(`${svc.serviceurl}/0`, 'addFeatures', { features: JSON.stringify(AREAS) }, owner.token)).body.addResults,
+      ).toHaveLength(AREAS.length);
+      expect(
+        (await post(`${svc.serviceurl}/1`, 'addFeatures', { features: JSON.stringify(WAVES) }, owner.token)).body.addResults,
+      ).toHaveLength(WAVES.length);
+    }
+    // One service as a server without PBF would describe it, so the SDK asks it for JSON.
+    const jsonPath = new URL(jsonSvc.serviceurl).pathname;
+    await page.route(
+      (u) => u.pathname.startsWith(jsonPath) && !u.pathname.endsWith('/query'),
+      async (route) => {
+        const response = await route.fetch();
+        const body = await response.json();
+        await route.fulfill({ response, json: body.supportedQueryFormats ? { ...body, supportedQueryFormats: 'JSON, geoJSON' } : body });
+      },
+    );
+    const layers = [jsonSvc, pbfSvc].flatMap((svc) => [
+      { url: `${svc.serviceurl}/0`, kind: 'polygon' },
+      { url: `${svc.serviceurl}/1`, kind: 'polyline' },
+    ]);
+    const before = queries.length;
+    const r: any = await page.evaluate((args) => (globalThis as any).drawShapes(args), {
+      layers,
+      token: owner.token,
+      server: `${t.root}/arcgis/rest/services`,
+    });
+    expect(pageErrors).toEqual([]);
+    const [jsonAreas, jsonWaves, pbfAreas, pbfWaves] = r.drawn;
+    expect(r.drawn.map((d: any) => [d.pbf, d.quantization])).toEqual([
+      [false, true],
+      [false, true],
+      [true, true],
+      [true, true],
+    ]);
+    expect([jsonAreas.centroid, pbfAreas.centroid]).toEqual([true, true]);
+
+    // What the SDK sent for each layer's tiles, and that every one was answered in its format without an error.
+    const tiles = (url: string) =>
+      queries
+        .slice(before)
+        .filter((q) => q.url.pathname === `${new URL(url).pathname}/query` && q.url.searchParams.get('quantizationParameters'));
+    for (const [i, { url, kind }] of layers.entries()) {
+      const sent = tiles(url);
+      expect(sent.length).toBeGreaterThan(0);
+      for (const q of sent) {
+        const params = q.url.searchParams;
+        expect(params.get('f')).toBe(i < 2 ? 'json' : 'pbf');
+        expect(JSON.parse(params.get('quantizationParameters')!)).toMatchObject({ mode: 'view', originPosition: 'upperLeft' });
+        if (kind === 'polygon') expect(params.get('returnCentroid')).toBe('true');
+        if (kind === 'polyline') expect(Number(params.get('maxAllowableOffset'))).toBeGreaterThan(0);
+        expect(q.status).toBe(200);
+        expect(q.type).toBe(i < 2 ? 'application/json; charset=utf-8' : 'application/x-protobuf');
+        if (i >= 2) continue;
+        const body = JSON.parse(await q.text);
+        expect(body.error).toBeUndefined();
+        expect(body.transform).toMatchObject({ originPosition: 'upperLeft' });
+        for (const f of body.features) {
+          if (kind === 'polygon' && f.geometry) expect(Number.isInteger(f.centroid.x) && Number.isInteger(f.centroid.y)).toBe(true);
+          expect(JSON.stringify(f.geometry ?? {}).match(/\d\.\d/)).toBeNull();
+        }
+      }
+    }
+
+    // Drawn: every polygon and line, where it was added, within a pixel (and the offset the SDK allowed for lines).
+    for (const areas of [jsonAreas, pbfAreas]) {
+      expect(areas.count).toBe(AREAS.length);
+      const labels = areas.features.map((f: any) => f.attributes.Label).sort();
+      expect(labels).toEqual(AREAS.map((a) => a.attributes.Label).sort());
+      for (const f of areas.features) {
+        const source = AREAS.find((a) => a.attributes.Label === f.attributes.Label)!;
+        if (source.attributes.Label === 'speck') continue;
+        expect(f.geometry.rings).toHaveLength(source.geometry.rings.length);
+        f.geometry.rings.forEach((ring: number[][], k: number) => {
+          const expected = source.geometry.rings[k].map(([x, y]) => mercator(x, y));
+          expect(ring).toHaveLength(expected.length);
+          ring.forEach(([x, y], v) => {
+            expect(Math.abs(x - expected[v][0])).toBeLessThanOrEqual(r.resolution);
+            expect(Math.abs(y - expected[v][1])).toBeLessThanOrEqual(r.resolution);
+          });
+        });
+      }
+    }
+    for (const [waves, url] of [
+      [jsonWaves, layers[1].url],
+      [pbfWaves, layers[3].url],
+    ]) {
+      expect(waves.count).toBe(WAVES.length);
+      const offset = Math.max(...tiles(url).map((q) => Number(q.url.searchParams.get('maxAllowableOffset'))));
+      for (const f of waves.features) {
+        const source = WAVES.find((w) => w.attributes.Label === f.attributes.Label)!.geometry.paths[0].map(([x, y]) => mercator(x, y));
+        const [path] = f.geometry.paths;
+        expect(path.length).toBeLessThan(source.length / 4);
+        for (const v of path)
+          expect(Math.min(...source.map((s) => Math.hypot(v[0] - s[0], v[1] - s[1])))).toBeLessThanOrEqual(r.resolution);
+        for (const s of source) expect(distanceToPath(s, path)).toBeLessThanOrEqual(offset + r.resolution);
+      }
+    }
+  }, 180_000);
 });
