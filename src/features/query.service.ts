@@ -110,8 +110,15 @@ export class QueryService {
     const idsOnly = boolParam('returnIdsOnly', p.returnIdsOnly, false);
     if (p.f === 'pbf') return this.pbf.query(service.schema_name, layer, spec, p, { count: countOnly, ids: idsOnly });
     if (boolParam('returnExtentOnly', p.returnExtentOnly, false)) {
-      if (geojson) throw invalidQuery("'returnExtentOnly' is answered in f=json or pjson.");
       const { count, extent } = await this.data.countAndExtent(service.schema_name, layer, spec);
+      // GeoJSON's bbox (in WGS 84, as its features are), which GDAL reads for a layer's extent; none when empty.
+      if (geojson)
+        return {
+          type: 'FeatureCollection',
+          ...(countOnly ? { properties: { count } } : {}),
+          ...(extent ? { bbox: extent } : {}),
+          features: [],
+        };
       // ArcGIS writes an empty selection's extent as NaN coordinates, which its clients read as an empty extent.
       const [xmin, ymin, xmax, ymax] = extent ?? ['NaN', 'NaN', 'NaN', 'NaN'];
       const spatialReference = { wkid: spec.outWkid, latestWkid: spec.outSrid };

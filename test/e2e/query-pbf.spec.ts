@@ -266,7 +266,7 @@ describe('query with f=pbf', () => {
     await refused(JSON.stringify({ tolerance: 1, extent: { ...VIEW, spatialReference: { wkid: 3857 } } }), /wkid 3857, not in the reply's/);
     await refused('{"mode":', /not valid JSON/);
     const extent: Reply = await get(points, 'query', { f: 'pbf', where: '1=1', returnExtentOnly: true }, owner.token);
-    expect(extent.body.error.details).toEqual(["'returnExtentOnly' is answered in f=json or pjson."]);
+    expect(extent.body.error.details).toEqual(["'returnExtentOnly' is answered in f=json, pjson or geojson."]);
     const noLayer = await get(serviceUrl, '7/query', { f: 'pbf', where: '1=1' }, owner.token);
     expect(noLayer.body.error.code).toBe(400);
   });

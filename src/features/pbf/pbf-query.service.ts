@@ -31,8 +31,9 @@ export class PbfQueryService {
   ) {}
 
   async query(schema: string, layer: LayerRow, spec: QuerySpec, p: QueryDto, only: { count: boolean; ids: boolean }) {
-    // The FeatureCollection buffer has no extent result; f=geojson refuses it the same way.
-    if (boolParam('returnExtentOnly', p.returnExtentOnly, false)) throw invalidQuery("'returnExtentOnly' is answered in f=json or pjson.");
+    // The FeatureCollection buffer has no extent result.
+    if (boolParam('returnExtentOnly', p.returnExtentOnly, false))
+      throw invalidQuery("'returnExtentOnly' is answered in f=json, pjson or geojson.");
     if (only.count) return reply(encodeCount(await this.data.count(schema, layer, spec)));
     if (only.ids) return reply(encodeObjectIds(layer.object_id_field, await this.data.ids(schema, layer, spec)));
     const withGeometry = spec.returnGeometry && !!layer.geometry_type;
