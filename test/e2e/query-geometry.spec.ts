@@ -121,6 +121,14 @@ describe('query geometry parameters', () => {
   });
   afterAll(() => t.close());
 
+  it('advertises centroids on polygon layers and quantization on every layer with geometry', async () => {
+    const info = async (url: string) => (await get(url, '', {}, owner.token)).body;
+    const [p, l] = [await info(polygons), await info(lines)];
+    expect(p.advancedQueryCapabilities.supportsReturningGeometryCentroid).toBe(true);
+    expect(l.advancedQueryCapabilities.supportsReturningGeometryCentroid).toBe(false);
+    expect([p.supportsCoordinatesQuantization, l.supportsCoordinatesQuantization]).toEqual([true, true]);
+  });
+
   describe('returnCentroid', () => {
     it('gives each polygon a point inside it, next to the geometry, also where the area centroid falls outside', async () => {
       const r = await json(polygons, { where: '1=1', outFields: 'Label', returnCentroid: true });
