@@ -45,7 +45,7 @@ export class ExportJobHandler implements JobHandler<ExportJobParams> {
       signal: ctx.signal,
       zipLevel: this.config.exportZipLevel,
       sessionName: ctx.sessionName('export'),
-      onStreamedOutput: (path, fileName) => ctx.storeWhileWriting(path, fileName),
+      onOutputStarted: (path, fileName) => ctx.storeWhileWriting(path, fileName),
       onProgress: (e) => ctx.progress(e.overall, `(layer ${e.layerIndex + 1} of ${e.layerCount}) ${e.message}`.trim()),
     });
     return { file };

@@ -15,7 +15,6 @@ import {
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { newId } from '../../src/core/ids';
-import { GrowingFileMismatch, GrowingFileReader, fileCrc32 } from '../../src/core/storage/growing-file';
 import { PART_SIZE, S3FileStore } from '../../src/core/storage/s3-file-store';
 import { s3Client } from '../../src/core/storage/s3-client';
 import { bucketKeys, holdS3, s3Env, S3_CREDENTIALS, testS3 } from '../support/s3';
@@ -23,8 +22,8 @@ import { bucketKeys, holdS3, s3Env, S3_CREDENTIALS, testS3 } from '../support/s3
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
- * Storing a job's file while it is written (an export's COPY-written CSV): the upload follows the file as it grows
- * and completes only with the finished file's bytes; a file that changed behind the reader never becomes an object.
+ * Storing a job's file while it is written: the upload follows the file as it grows, sends again what the writer
+ * changed afterwards, and completes only with the finished file's bytes.
  * Always on s3rver, whatever the jest project: the local backend stores by rename and has nothing to overlap.
  */
 describe('storing a file while it is written (S3)', () => {
@@ -82,21 +81,44 @@ describe('storing a file while it is written (S3)', () => {
     expect(existsSync(moved)).toBe(false);
   }, 60000);
 
-  it('never completes the object when bytes already read are changed afterwards, and aborts the upload', async () => {
-    const file = path.join(dir, 'rewritten.bin');
+  it('sends again the parts the writer changed after they were sent, completing with the finished bytes', async () => {
+    const file = path.join(dir, 'rewritten.gpkg');
     const itemId = newId();
-    const flight = store.storeWhileWritten(itemId, file, 'out.bin');
-    writeFileSync(file, randomBytes(PART_SIZE + 1000));
-    await sleep(300); // the reader takes the first part
-    // The writer goes back and patches its header, as a zip or GeoPackage writer does.
+    const flight = store.storeWhileWritten(itemId, file, 'out.gpkg');
+    writeFileSync(file, randomBytes(3 * PART_SIZE + 1000));
+    await sleep(1500); // the first three parts are sent
+    // The writer goes back and patches its header and a page in the middle, as SQLite does on commit.
     const fd = openSync(file, 'r+');
     writeSync(fd, Buffer.from('PATCHED'), 0, 7, 0);
+    writeSync(fd, Buffer.from('PAGE'), 0, 4, PART_SIZE + 4096);
     closeSync(fd);
-    await expect(flight.finish(file, PART_SIZE + 1000)).rejects.toBeInstanceOf(GrowingFileMismatch);
-    expect((await bucketKeys(bucket)).filter((k) => k.includes(itemId))).toEqual([]);
-    // The caller then stores the file the usual way.
-    const key = await store.adopt(itemId, file, 'out.bin');
-    expect((await object(key)).subarray(0, 7).toString()).toBe('PATCHED');
+    appendFileSync(file, randomBytes(5000));
+    const whole = readFileSync(file);
+    const key = await flight.finish(file, whole.length);
+    expect((await object(key)).equals(whole)).toBe(true);
+  }, 60000);
+
+  it('replaces a file written anew in its place (the reader kept the old one open)', async () => {
+    const file = path.join(dir, 'replaced.fgb');
+    const itemId = newId();
+    const flight = store.storeWhileWritten(itemId, file, 'out.fgb');
+    writeFileSync(file, randomBytes(PART_SIZE + 10));
+    await sleep(500);
+    rmSync(file);
+    const fresh = randomBytes(2 * PART_SIZE + 77);
+    writeFileSync(file, fresh);
+    const key = await flight.finish(file, fresh.length);
+    expect((await object(key)).equals(fresh)).toBe(true);
+  }, 60000);
+
+  it('stores a file smaller than a part with one request', async () => {
+    const file = path.join(dir, 'small.csv');
+    const itemId = newId();
+    const flight = store.storeWhileWritten(itemId, file, 'small.csv');
+    writeFileSync(file, 'a,b\n1,2\n');
+    const key = await flight.finish(file, 8);
+    expect((await object(key)).toString()).toBe('a,b\n1,2\n');
+    await expect(store.storeWhileWritten(newId(), file + '.none', 'x.csv').finish(file + '.none', 0)).rejects.toThrow();
   }, 60000);
 
   it('leaves nothing behind when the job aborts its upload before finishing', async () => {
@@ -108,26 +130,4 @@ describe('storing a file while it is written (S3)', () => {
     await flight.abort();
     expect((await bucketKeys(bucket)).filter((k) => k.includes(itemId))).toEqual([]);
   }, 60000);
-
-  it('reads a growing file to its final size and checks its CRC', async () => {
-    const file = path.join(dir, 'reader.txt');
-    const reader = new GrowingFileReader(file);
-    const chunks: Buffer[] = [];
-    reader.on('data', (c: Buffer) => chunks.push(c));
-    const ended = new Promise((resolve, reject) => reader.on('end', resolve).on('error', reject));
-    writeFileSync(file, 'a');
-    await sleep(30);
-    appendFileSync(file, 'bc');
-    await sleep(30);
-    appendFileSync(file, 'def');
-    reader.finish(6, await fileCrc32(file));
-    await ended;
-    expect(Buffer.concat(chunks).toString()).toBe('abcdef');
-
-    const short = new GrowingFileReader(file);
-    short.resume();
-    const failed = new Promise((resolve) => short.on('error', resolve));
-    short.finish(10, 0);
-    expect(await failed).toBeInstanceOf(GrowingFileMismatch);
-  });
 });

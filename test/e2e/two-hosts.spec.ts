@@ -164,9 +164,10 @@ describe('two hosts: API and workers sharing only the bucket', () => {
     // Both hosts took jobs: each wrote exports in its own DATA_DIR and uploaded them.
     expect(a.output()).toMatch(/job export \S+ attempt 1 started/);
     expect(b.output()).toMatch(/job export \S+ attempt 1 started/);
-    // The files written front to back (COPY's CSV and GeoJSON, exceljs's workbook) were uploaded while written.
+    // Every export was uploaded while it was written (parts the writer changed afterwards sent again), and the
+    // Range downloads above compared each object with its whole.
     const ahead = [...(a.output() + b.output()).matchAll(/job file \S+ of item (\w+) stored while it was written/g)].map((m) => m[1]);
-    expect(ahead.sort()).toEqual([exports[1], exports[3], exports[5]].map((e) => e.exportItemId).sort());
+    expect(ahead.sort()).toEqual(exports.map((e) => e.exportItemId).sort());
 
     for (const e of exports) expect((await remove(e.exportItemId)).body.success).toBe(true);
     expect((await remove(serviceItemId)).body.success).toBe(true);

@@ -46,9 +46,9 @@ export interface JobContext {
   /** A private folder under DATA_DIR/tmp/jobs, created on first call and removed by the runner when the job ends. */
   workDir(): Promise<string>;
   /**
-   * Says that `path` (in workDir) is being written front to back and will be returned as the job's file named
-   * `fileName`: a remote store starts uploading it now instead of after the handler returns. Bytes are checked
-   * against the finished file, so a wrong promise costs time (the file is uploaded again), never correctness.
+   * Says that `path` (in workDir) is being written and will be returned as the job's file named `fileName`: a
+   * remote store starts uploading it now instead of after the handler returns. What the writer changes after it
+   * was sent is sent again once the file is finished, so the stored object is always the returned file.
    */
   storeWhileWriting(path: string, fileName: string): void;
 }

@@ -7,7 +7,6 @@ import * as path from 'node:path';
 import { APP_CONFIG } from '../config/config.module';
 import { AppConfig } from '../config/env';
 import { FileInFlight, FileStore } from '../storage/file-store';
-import { GrowingFileMismatch } from '../storage/growing-file';
 import { classifyFailure, failureMessage, PermanentJobError } from './failure';
 import { bullConnection } from './job-queue.service';
 import { DEFAULT_JOB_OPTIONS, JOB_KINDS, JobContext, JobFile, JobHandler, JobKind, jobSessionName, kindOf, queuesOf } from './job-contract';
@@ -152,20 +151,13 @@ export class JobRunner implements OnApplicationBootstrap, BeforeApplicationShutd
     if (!done && (await this.repo.find(row.id))?.status !== 'completed') await this.files.removeItem(itemId);
   }
 
-  /** The file's upload started while it was written, when there is one for it and its bytes held; else `adopt`. */
+  /** The file's upload started while it was written when there is one for it; else `adopt`. */
   private async store(itemId: string, file: JobFile, signal: AbortSignal, inFlight: FileInFlight[]): Promise<string> {
     const started = inFlight.find((f) => f.fileName === file.fileName);
-    if (started) {
-      try {
-        const key = await started.finish(file.path, file.size, signal);
-        this.logger.log(`job file ${file.fileName} of item ${itemId} stored while it was written`);
-        return key;
-      } catch (e) {
-        if (!(e instanceof GrowingFileMismatch)) throw e;
-        this.logger.warn(`job file ${file.fileName} changed while it was stored early; storing it again`);
-      }
-    }
-    return this.files.adopt(itemId, file.path, file.fileName, signal);
+    if (!started) return this.files.adopt(itemId, file.path, file.fileName, signal);
+    const key = await started.finish(file.path, file.size, signal);
+    this.logger.log(`job file ${file.fileName} of item ${itemId} stored while it was written`);
+    return key;
   }
 
   /**

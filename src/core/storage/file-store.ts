@@ -27,10 +27,9 @@ const ITEM_ID = /^[0-9a-f]{32}$/;
 export interface FileInFlight {
   readonly fileName: string;
   /**
-   * The writer is done and `localPath` holds the whole file (the same bytes, perhaps renamed since). Resolves with
-   * the key once the object is complete, and removes the local file, as `adopt` does. Rejects with
-   * GrowingFileMismatch when the bytes stored so far are not the file's (the object is then never completed, and
-   * the caller adopts the file instead).
+   * The writer is done and `localPath` holds the whole file (the same file, perhaps renamed since, or a new one
+   * written in its place). Resolves with the key once the object holds exactly its bytes, and removes the local
+   * file, as `adopt` does.
    */
   finish(localPath: string, size: number, signal?: AbortSignal): Promise<string>;
   /** Drops what was stored so far; harmless after finish. */
@@ -84,8 +83,8 @@ export abstract class FileStore {
   abstract adopt(itemId: string, localPath: string, fileName: string, signal?: AbortSignal): Promise<string>;
 
   /**
-   * Starts storing a file that is still being written front to back at localPath, so that storing it overlaps
-   * writing it; undefined when the backend gains nothing by it (on local disk `adopt` is a rename).
+   * Starts storing a file that is still being written at localPath, so that storing it overlaps writing it;
+   * undefined when the backend gains nothing by it (on local disk `adopt` is a rename).
    */
   storeWhileWritten(_itemId: string, _localPath: string, _fileName: string): FileInFlight | undefined {
     return undefined;

@@ -16,7 +16,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { S3Settings } from '../config/env';
 import { ByteRange, FileInFlight, FileStore, StorageUnavailableError, StoredItem, StoredObject } from './file-store';
-import { fileCrc32, GrowingFileMismatch, GrowingFileReader } from './growing-file';
+import { FollowingUpload } from './s3-following-upload';
 import { s3Client } from './s3-client';
 
 /**
@@ -67,39 +67,26 @@ export class S3FileStore extends FileStore {
     return key;
   }
 
-  /**
-   * The multipart upload runs while the writer appends, 8 MiB parts as the bytes arrive, so what is left to send
-   * when the writer finishes is the last part or two rather than the whole file.
-   */
+  /** Parts go up while the writer writes; see FollowingUpload for how changed bytes are caught. */
   storeWhileWritten(itemId: string, localPath: string, fileName: string): FileInFlight {
     const key = FileStore.itemKey(itemId, fileName);
-    const body = new GrowingFileReader(localPath);
-    const upload = this.upload(key, body);
-    const running = upload.done();
-    running.catch(() => undefined); // awaited by finish, or dropped by abort
-    let settled = false;
+    const upload = new FollowingUpload(this.client, this.s3.bucket, this.s3.prefix + key, localPath, PART_SIZE, PART_QUEUE);
     return {
       fileName,
       finish: async (path, size, signal) => {
-        body.finish(size, await fileCrc32(path));
+        const aborted = () => void upload.abort();
+        signal?.addEventListener('abort', aborted, { once: true });
         try {
-          await this.uploaded({ done: () => running, abort: () => upload.abort() }, signal);
+          await upload.finish(path, size);
         } catch (e) {
-          // The reader's own error (the file changed under it) ends the upload; anything else is the store's.
-          if (body.errored instanceof GrowingFileMismatch) throw body.errored;
-          throw e;
+          throw signal?.aborted ? e : unavailable(e);
         } finally {
-          settled = true;
+          signal?.removeEventListener('abort', aborted);
         }
         await fs.rm(path, { force: true });
         return key;
       },
-      abort: async () => {
-        if (settled) return;
-        settled = true;
-        body.destroy();
-        await upload.abort().catch(() => undefined);
-      },
+      abort: () => upload.abort(),
     };
   }
 

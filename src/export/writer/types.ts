@@ -69,10 +69,10 @@ export interface ExportJob {
    */
   engine?: 'auto' | 'gdal';
   /**
-   * Called when the file users will download starts being written front to back (a COPY-written CSV or GeoJSON,
-   * an Excel workbook) at `path`, later renamed to the returned path: storage may start uploading it now.
+   * Called before the file users will download is written, with where it will be written (it is renamed to the
+   * returned path at the end): storage may start uploading it while it is written.
    */
-  onStreamedOutput?: (path: string, fileName: string) => void;
+  onOutputStarted?: (path: string, fileName: string) => void;
 }
 
 export interface ExportOutput {

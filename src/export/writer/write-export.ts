@@ -182,6 +182,8 @@ export async function writeExport(job: ExportJob): Promise<ExportOutput> {
       packaging,
     );
     for (const dir of new Set(plan.layers.map((l) => dirname(join(stage, l.dataset))))) await mkdir(dir, { recursive: true });
+    // Every layout writes the download at this path (a single file, the collection, or the zip at the end).
+    job.onOutputStarted?.(join(stage, plan.fileName), plan.fileName);
 
     if (plan.result.kind === 'zip' && zipLevel > 0) ahead = new ZipAhead(join(stage, plan.result.dir), join(stage, '.zip-ahead'), zipLevel);
     if (plan.result.kind === 'featurecollection') {
@@ -191,8 +193,6 @@ export async function writeExport(job: ExportJob): Promise<ExportOutput> {
     // A feature collection spends half of each layer's share on the GeoJSON → ArcGIS JSON conversion.
     const translateShare = sink ? 0.5 : 1;
     const engine = engineOf(job);
-    // Written by our own streams, front to back: GDAL's files and zips are not (they go back to patch headers).
-    if (plan.result.kind === 'file' && engine === 'exceljs') job.onStreamedOutput?.(join(stage, plan.fileName), plan.fileName);
     if (engine === 'exceljs') await writeSheets(job, plan, measures, target, { appName, conn, stage, zipLevel, progress });
     for (const [i, layer] of engine === 'exceljs' ? [] : job.layers.entries()) {
       signal?.throwIfAborted();
@@ -207,7 +207,6 @@ export async function writeExport(job: ExportJob): Promise<ExportOutput> {
       const stopTicker = viaCopy ? () => undefined : startTicker(stage, format, t, rows, report);
       try {
         if (viaCopy) {
-          if (plan.result.kind === 'file') job.onStreamedOutput?.(join(stage, t.dataset), plan.fileName);
           await copyLayer({
             format: copyFormat,
             layer,
