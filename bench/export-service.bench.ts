@@ -26,12 +26,18 @@ import { Client } from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import { gdalPgConnection } from '../src/core/database/gdal-pg';
 import { BENCH_ADMIN, createHostedService, form, startBenchApp } from './support/bench-app';
+import { S3Side, startS3Side, transferMemory } from './support/s3-side';
 
 const POINTS = Number(process.env.POINTS ?? 1_000_000);
 const POLYGONS = Number(process.env.POLYGONS ?? 100_000);
 const REPEAT = Number(process.env.BENCH_REPEAT ?? 3);
 const SCALING = (process.env.SCALING ?? '100000,1000000,5000000').split(',').filter(Boolean).map(Number);
 const SCALING_REPEAT = Number(process.env.SCALING_REPEAT ?? 1);
+/** The S3 column: the same exports by a deployment storing item files in a bucket (s3rver); BENCH_S3=0 skips it. */
+const S3_FORMATS = process.env.BENCH_S3 === '0' ? [] : ['CSV', 'GeoPackage'];
+const S3_TARGET = 1.15;
+/** Size of the file uploaded to and downloaded from the S3 side's API while its memory is watched. */
+const TRANSFER_MB = Number(process.env.BENCH_TRANSFER_MB ?? 1024);
 
 interface Format {
   name: string;
@@ -86,6 +92,9 @@ async function main() {
   });
   const db = new Client({ connectionString: b.config.databaseUrl });
   await db.connect();
+  let s3: S3Side | undefined;
+  let s3db: Client | undefined;
+  let s3ItemId = '';
   try {
     const pointFields = [
       { name: 'Name', type: 'esriFieldTypeString', length: 50 },
@@ -111,14 +120,16 @@ async function main() {
     if (scaleLayer === 2) layers.push({ name: 'scale', geometryType: 'esriGeometryPoint', fields: pointFields });
     const created = await createHostedService(b.base, { username: BENCH_ADMIN.username, token: b.token }, { name: 'bench_export' }, layers);
     const schema = `svc_${created.itemId}`;
-    const loadPoints = async (table: string, n: number) => {
-      await db.query(
-        `INSERT INTO "${schema}".${table} (name, pop, area, density, founded, shape)
+    // The same seed on both sides: the S3 side exports the very same rows.
+    const loadPoints = async (table: string, n: number, into: { db: Client; schema: string } = { db, schema }) => {
+      await into.db.query('SELECT setseed(0.5)');
+      await into.db.query(
+        `INSERT INTO "${into.schema}".${table} (name, pop, area, density, founded, shape)
         SELECT 'name ' || g, g, random() * 1000, random(), now() - g * interval '1 minute', ST_SetSRID(ST_MakePoint(random() * 360 - 180, random() * 170 - 85), 4326)
           FROM generate_series(1, $1) g`,
         [n],
       );
-      await db.query(`VACUUM ANALYZE "${schema}".${table}`);
+      await into.db.query(`VACUUM ANALYZE "${into.schema}".${table}`);
     };
     const t = Date.now();
     await loadPoints('l0', POINTS);
@@ -130,6 +141,19 @@ async function main() {
     );
     await db.query(`VACUUM ANALYZE "${schema}".l1`);
     if (scaleLayer === 2) await loadPoints('l2', scaleRows);
+    if (S3_FORMATS.length) {
+      s3 = await startS3Side();
+      s3db = new Client({ connectionString: s3.databaseUrl });
+      await s3db.connect();
+      const onS3 = await createHostedService(
+        s3.base,
+        { username: BENCH_ADMIN.username, token: s3.token },
+        { name: 'bench_export' },
+        layers,
+      );
+      s3ItemId = onS3.itemId;
+      await loadPoints('l0', POINTS, { db: s3db, schema: `svc_${onS3.itemId}` });
+    }
     console.log(`loaded in ${s(Date.now() - t)}`);
 
     const pg = gdalPgConnection(b.config.databaseUrl);
@@ -149,10 +173,10 @@ async function main() {
       return `COPY (SELECT ${[...cols, ...geometry].join(', ')} FROM "${schema}".l${layer} ORDER BY objectid) TO STDOUT WITH (FORMAT csv, HEADER)`;
     };
 
-    const jobTimes = async (jobId: string) => {
+    const jobTimes = async (jobId: string, on = db) => {
       for (;;) {
         const [r] = (
-          await db.query(
+          await on.query(
             `SELECT status, status_message, extract(epoch from started) * 1000 AS started, extract(epoch from finished) * 1000 AS finished FROM jobs WHERE id = $1`,
             [jobId],
           )
@@ -162,18 +186,20 @@ async function main() {
         await sleep(20);
       }
     };
-    const viaService = async (layer: number, format: string, params: object = {}) => {
-      workerPeak(worker.pid!, true);
+    const local = { base: b.base, token: b.token, itemId: created.itemId, pid: worker.pid!, db };
+    const viaService = async (layer: number, format: string, params: object = {}, side = local) => {
+      workerPeak(side.pid, true);
       const t0 = Date.now();
-      const r = await form(`${b.base}/content/users/${BENCH_ADMIN.username}/export`, {
-        token: b.token,
-        itemId: created.itemId,
+      const r = await form(`${side.base}/content/users/${BENCH_ADMIN.username}/export`, {
+        token: side.token,
+        itemId: side.itemId,
         exportFormat: format,
         exportParameters: JSON.stringify({ layers: [{ id: layer, ...params }] }),
       });
-      const times = await jobTimes(r.jobId);
-      return { total: times.finished - t0, toStart: times.started - t0, peakKb: workerPeak(worker.pid!) };
+      const times = await jobTimes(r.jobId, side.db);
+      return { total: times.finished - t0, toStart: times.started - t0, peakKb: workerPeak(side.pid) };
     };
+    const onS3 = s3 && s3db ? { base: s3.base, token: s3.token, itemId: s3ItemId, pid: s3.worker.pid!, db: s3db } : undefined;
     // Asynchronous, so the API in this process keeps serving (a blocked event loop breaks its keep-alive sockets).
     const viaOgr = async (layer: 0 | 1, f: Format) => {
       const dst = path.join(out, `ogr_${layer}_${f.name}.${f.ext}`);
@@ -203,15 +229,33 @@ async function main() {
     )
       .filter(([layer]) => !LAYER_FILTER || LAYER_FILTER.includes(layer))
       .flatMap(([layer, label]) =>
-        FORMATS.map((f) => ({ layer, label, f, ogr: [] as number[], copy: [] as number[], svc: [] as number[], peak: [] as number[] })),
+        FORMATS.map((f) => ({
+          layer,
+          label,
+          f,
+          ogr: [] as number[],
+          copy: [] as number[],
+          svc: [] as number[],
+          peak: [] as number[],
+          s3: [] as number[],
+          s3Peak: [] as number[],
+          s3ServerCpu: [] as number[],
+        })),
       );
     for (let round = 0; round < REPEAT; round++) {
       for (const c of cases) {
         c.ogr.push(await viaOgr(c.layer, c.f));
         if (c.f.copyTarget) c.copy.push(await viaCopy(c.layer, c.f));
-        const svc = await viaService(c.layer, c.f.name);
-        c.svc.push(svc.total);
-        c.peak.push(svc.peakKb);
+        // The two storages take turns too; each round starts with the other.
+        const onBucket = onS3 && c.layer === 0 && S3_FORMATS.includes(c.f.name);
+        const order = onBucket && round % 2 ? ['s3', 'local'] : ['local', ...(onBucket ? ['s3'] : [])];
+        for (const where of order) {
+          const serverCpu = where === 's3' ? s3!.serverCpuMs() : 0;
+          const svc = await viaService(c.layer, c.f.name, {}, where === 's3' ? onS3 : local);
+          if (where === 's3') c.s3ServerCpu.push(s3!.serverCpuMs() - serverCpu);
+          (where === 's3' ? c.s3 : c.svc).push(svc.total);
+          (where === 's3' ? c.s3Peak : c.peak).push(svc.peakKb);
+        }
         clean();
       }
       console.log(`round ${round + 1} of ${REPEAT} done (${s(Date.now() - started)} since start)`);
@@ -220,11 +264,19 @@ async function main() {
       const [ogr, svc] = [median(c.ogr), median(c.svc)];
       const spread = c.svc.map((v, i) => v / c.ogr[i]).sort((x, y) => x - y);
       const copy = c.copy.length ? median(c.copy) : undefined;
-      const ok = svc / ogr <= c.f.target && (copy === undefined || !c.f.copyTarget || svc / copy <= c.f.copyTarget);
-      const target = `≤ ${c.f.target.toFixed(2)}${c.f.copyTarget ? ` and ≤ ${c.f.copyTarget}× COPY` : ''}`;
+      const onBucket = c.s3.length ? median(c.s3) : undefined;
+      const ok =
+        svc / ogr <= c.f.target &&
+        (copy === undefined || !c.f.copyTarget || svc / copy <= c.f.copyTarget) &&
+        (onBucket === undefined || onBucket / svc <= S3_TARGET);
+      const target = `≤ ${c.f.target.toFixed(2)}${c.f.copyTarget ? ` and ≤ ${c.f.copyTarget}× COPY` : ''}${onBucket ? `, S3 ≤ ${S3_TARGET}×` : ''}`;
+      const s3Cell =
+        onBucket === undefined
+          ? '–'
+          : `${s(onBucket)} (${(onBucket / svc).toFixed(2)}×), ${mb(Math.max(...c.s3Peak))}; s3rver CPU ${s(median(c.s3ServerCpu))}`;
       return (
         `| ${c.label} → ${c.f.name} | ${s(ogr)} | ${s(svc)} | ${(svc / ogr).toFixed(2)} (${spread[0].toFixed(2)}–${spread[spread.length - 1].toFixed(2)}) ` +
-        `| ${copy === undefined ? '–' : s(copy)} | ${copy === undefined ? '–' : `${(svc / copy).toFixed(2)}×`} | ${mb(Math.max(...c.peak))} | ${target} ${ok ? '✓' : '✗'} |`
+        `| ${copy === undefined ? '–' : s(copy)} | ${copy === undefined ? '–' : `${(svc / copy).toFixed(2)}×`} | ${mb(Math.max(...c.peak))} | ${s3Cell} | ${target} ${ok ? '✓' : '✗'} |`
       );
     });
 
@@ -249,6 +301,7 @@ async function main() {
       await sleep(100);
     }
     starts.sort((x, y) => x - y);
+    const transfer = s3 && TRANSFER_MB > 0 ? await transferMemory(s3, TRANSFER_MB, out) : undefined;
     const idleKb = Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${worker.pid}/status`, 'utf8'))![1]);
 
     console.log(
@@ -257,8 +310,10 @@ async function main() {
     console.log(
       'of the same rows and geometry encoding from one session. Shapefile: ogr2ogr writes .shp.zip, as the service delivers it.\n',
     );
-    console.log('| Export | ogr2ogr | service (request → completed) | ratio | plain COPY | service / COPY | worker peak RSS | target |');
-    console.log('|---|---|---|---|---|---|---|---|');
+    console.log(
+      '| Export | ogr2ogr | service (request → completed) | ratio | plain COPY | service / COPY | worker peak RSS | on S3 (÷ DATA_DIR), worker peak RSS | target |',
+    );
+    console.log('|---|---|---|---|---|---|---|---|---|');
     for (const r of comparison) console.log(r);
     if (scaling.length) {
       console.log(
@@ -277,10 +332,20 @@ async function main() {
       }
       console.log(`worker peak RSS over all scaling exports: ${mb(Math.max(...scaling.map((r) => r.peak)))} (target < 300 MB)`);
     }
+    if (transfer) {
+      const t = transfer;
+      console.log(
+        `\nS3 side API (own process), ${TRANSFER_MB} MB file: upload (addItem) ${s(t.uploadMs)}, RSS ${mb(t.baselineKb)} ` +
+          `grew at most ${mb(t.uploadGrowthKb)}; download ${s(t.downloadMs)}, RSS ${mb(t.downloadBaselineKb)} grew at most ${mb(t.downloadGrowthKb)} ` +
+          `(target < 50 MB) ${t.downloadGrowthKb < 50 * 1024 ? '✓' : '✗'}`,
+      );
+    }
     console.log(`\nworker RSS when idle after the run: ${mb(idleKb)}`);
     console.log(`request → job start when idle (10 small exports): median ${starts[5].toFixed(0)} ms, max ${starts[9].toFixed(0)} ms`);
     console.log(`bench took ${s(Date.now() - started)}`);
   } finally {
+    await s3db?.end();
+    await s3?.stop();
     await db.end();
     worker.kill('SIGTERM');
     await new Promise((r) => worker.on('exit', r));

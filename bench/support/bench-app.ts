@@ -49,19 +49,31 @@ export async function createHostedService(
   return created;
 }
 
-/** A scratch database (dropped on close), migrated, with the API on a random local port and an admin token. */
-export async function startBenchApp(env: Record<string, string> = {}): Promise<BenchApp> {
+/** A scratch database, migrated; `drop` removes it. */
+export async function createBenchDatabase(): Promise<{ name: string; url: string; drop(): Promise<void> }> {
   const server = process.env.DATABASE_URL ?? 'postgres://postgres:postgres@127.0.0.1:5432/arcgis';
-  const dbName = `arcgis_bench_${Date.now()}`;
-  const adminUrl = server.replace(/\/[^/]*$/, '/postgres');
-  const benchUrl = server.replace(/\/[^/]*$/, `/${dbName}`);
-  const pg = new Client({ connectionString: adminUrl });
+  const name = `arcgis_bench_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
+  const url = server.replace(/\/[^/]*$/, `/${name}`);
+  const pg = new Client({ connectionString: server.replace(/\/[^/]*$/, '/postgres') });
   await pg.connect();
-  await pg.query(`CREATE DATABASE ${dbName}`);
-  const ds = new DataSource(dataSourceOptions(benchUrl, { entities, migrations }));
+  await pg.query(`CREATE DATABASE ${name}`);
+  const ds = new DataSource(dataSourceOptions(url, { entities, migrations }));
   await ds.initialize();
   await ds.runMigrations();
   await ds.destroy();
+  return {
+    name,
+    url,
+    async drop() {
+      await pg.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await pg.end();
+    },
+  };
+}
+
+/** A scratch database (dropped on close), migrated, with the API on a random local port and an admin token. */
+export async function startBenchApp(env: Record<string, string> = {}): Promise<BenchApp> {
+  const { name: dbName, url: benchUrl, drop } = await createBenchDatabase();
   const config = loadConfig({
     ...process.env,
     DATABASE_URL: benchUrl,
@@ -86,8 +98,7 @@ export async function startBenchApp(env: Record<string, string> = {}): Promise<B
     token,
     async close() {
       await app.close();
-      await pg.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-      await pg.end();
+      await drop();
       await rm(config.dataDir, { recursive: true, force: true }); // uploads and export files of the scratch run
     },
   };

@@ -29,7 +29,8 @@ interface SentPart {
  * back (a COPY's CSV) has nothing left to send but its last part; a GeoPackage sends again the pages SQLite went
  * back to. A file under one part is sent with one PutObject at the end.
  *
- * Memory: one part per request in flight (`queueSize` × `partSize`), whatever the file's size.
+ * Memory: `queueSize` + 1 part buffers, allocated once and reused, whatever the file's size (a fresh buffer per
+ * part left garbage that the collector took its time over).
  */
 export class FollowingUpload {
   private handle?: FileHandle;
@@ -40,6 +41,8 @@ export class FollowingUpload {
   private timer?: NodeJS.Timeout;
   private failure?: unknown;
   private stopped = false;
+  /** Part buffers not in use. */
+  private readonly buffers: Buffer[] = [];
 
   constructor(
     private readonly client: S3Client,
@@ -81,18 +84,23 @@ export class FollowingUpload {
     this.inFlight.add(tracked);
   }
 
+  /** Sends one part; at most queueSize run at once (callers wait for a free slot), so a pooled buffer is free. */
   private async sendFrom(handle: FileHandle, part: number, expectedSha?: string): Promise<void> {
-    const buf = Buffer.allocUnsafe(this.partSize);
-    const { bytesRead } = await handle.read(buf, 0, this.partSize, (part - 1) * this.partSize);
-    const body = buf.subarray(0, bytesRead);
-    const sha = sha256(body);
-    if (expectedSha !== undefined && sha !== expectedSha) throw new Error(`part ${part} changed while it was being sent`);
-    this.uploadId ??= this.client.send(new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: this.key })).then((r) => r.UploadId!);
-    const uploadId = await this.uploadId;
-    const r = await this.client.send(
-      new UploadPartCommand({ Bucket: this.bucket, Key: this.key, UploadId: uploadId, PartNumber: part, Body: body }),
-    );
-    this.sent.set(part, { etag: r.ETag!, sha });
+    const buf = this.buffers.pop() ?? Buffer.allocUnsafe(this.partSize);
+    try {
+      const { bytesRead } = await handle.read(buf, 0, this.partSize, (part - 1) * this.partSize);
+      const body = buf.subarray(0, bytesRead);
+      const sha = sha256(body);
+      if (expectedSha !== undefined && sha !== expectedSha) throw new Error(`part ${part} changed while it was being sent`);
+      this.uploadId ??= this.client.send(new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: this.key })).then((r) => r.UploadId!);
+      const uploadId = await this.uploadId;
+      const r = await this.client.send(
+        new UploadPartCommand({ Bucket: this.bucket, Key: this.key, UploadId: uploadId, PartNumber: part, Body: body }),
+      );
+      this.sent.set(part, { etag: r.ETag!, sha });
+    } finally {
+      this.buffers.push(buf);
+    }
   }
 
   /** Stops following and waits for the parts under way. */
