@@ -39,6 +39,8 @@ export interface FeatureWrite {
 export interface QuerySpec {
   /** Boolean SQL from the where compiler; its parameters are already in `p`. */
   where: string;
+  /** The columns `where` reads; undefined when not known (the page then assumes any). */
+  whereColumns?: string[];
   p: SqlParams;
   objectIds?: number[];
   outFields: LayerField[];
@@ -135,19 +137,43 @@ export class FeatureDataRepository {
   }
 
   /**
+   * The page's rows as `FROM … ORDER BY … LIMIT …`: `limit + 1` of them, so the caller can tell whether more remain.
+   *
+   * OFFSET reads every row it skips from the table. When the page is in object id order and the filter reads no
+   * other column, the first row's id is found by skipping in the primary key's index alone (an index-only scan while
+   * the visibility map is set, as a settled table has it), and the page starts there: the same rows, as the id is unique.
+   */
+  private window(schema: string, l: LayerRow, q: QuerySpec): { rows: string; order: string } {
+    const filter = this.filter(schema, l, q);
+    const limit = q.p.add(q.limit + 1);
+    const oid = oidColumn(l);
+    const dir = this.oidOrder(l, q);
+    if (dir) {
+      const order = `${oid} ${dir}`;
+      const first = `(SELECT ${oid} ${filter} ORDER BY ${order} OFFSET ${q.p.add(q.offset)} LIMIT 1)`;
+      return { rows: `${filter} AND ${oid} ${dir === 'ASC' ? '>=' : '<='} ${first} ORDER BY ${order} LIMIT ${limit}`, order };
+    }
+    const order = this.order(l, q);
+    return { rows: `${filter} ORDER BY ${order} LIMIT ${limit} OFFSET ${q.p.add(q.offset)}`, order };
+  }
+
+  /** The direction when the page is ordered by the object id alone and filtered on nothing else; else undefined. */
+  private oidOrder(l: LayerRow, q: QuerySpec): 'ASC' | 'DESC' | undefined {
+    const oidField = l.fields.find((f) => f.type === 'esriFieldTypeOID')!;
+    if (q.envelope || !q.whereColumns || q.whereColumns.some((c) => c !== oidField.column)) return undefined;
+    if (!q.orderBy.length) return 'ASC';
+    const [o] = q.orderBy;
+    return q.orderBy.length === 1 && o.field.column === oidField.column ? (o.desc ? 'DESC' : 'ASC') : undefined;
+  }
+
+  /**
    * One page with the caller's select list (f=pbf); `limit + 1` rows are read so the caller can tell whether more remain.
    * The list is computed over the page's rows only: in the same SELECT as ORDER BY … OFFSET it would be computed for
    * every row skipped too (reprojecting and printing their geometries), and its cost estimate would switch on the JIT.
    */
   page<T>(schema: string, l: LayerRow, q: QuerySpec, cols: string[]): Promise<T[]> {
-    const filter = this.filter(schema, l, q);
-    const limit = q.p.add(q.limit + 1);
-    const offset = q.p.add(q.offset);
-    const order = this.order(l, q);
-    return this.query(
-      `SELECT ${cols.join(', ')} FROM (SELECT * ${filter} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}) page ORDER BY ${order}`,
-      q.p.values,
-    );
+    const { rows, order } = this.window(schema, l, q);
+    return this.query(`SELECT ${cols.join(', ')} FROM (SELECT * ${rows}) page ORDER BY ${order}`, q.p.values);
   }
 
   /**
@@ -156,7 +182,7 @@ export class FeatureDataRepository {
    */
   async featurePage(schema: string, l: LayerRow, q: QuerySpec, format: PageFormat): Promise<{ rows: number; features: string }> {
     if (q.quantize && format === 'esri') return this.quantizedPage(schema, l, q);
-    const sql = pageSql(l, q, format, this.filter(schema, l, q), this.order(l, q), oidColumn(l));
+    const sql = pageSql(l, q, format, this.window(schema, l, q).rows, oidColumn(l));
     const [page] = await this.query<{ n: number; features: string }[]>(sql, q.p.values);
     return { rows: page.n, features: page.features };
   }
@@ -176,7 +202,7 @@ export class FeatureDataRepository {
    * between vertices, which SQL has no cheap way to write, are taken here, as for f=pbf.
    */
   private async quantizedPage(schema: string, l: LayerRow, q: QuerySpec): Promise<{ rows: number; features: string }> {
-    const sql = quantizedPageSql(l, q, this.filter(schema, l, q), this.order(l, q), oidColumn(l));
+    const sql = quantizedPageSql(l, q, this.window(schema, l, q).rows, oidColumn(l));
     const rows = await this.query<{ f: string; g: string | null; c: string | null }[]>(sql, q.p.values);
     const type = l.geometry_type;
     const features = rows.slice(0, q.limit).map((r) => {

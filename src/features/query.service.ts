@@ -143,7 +143,8 @@ export class QueryService {
   /** Builds the validated query; also used by export to read layers with the same rules. */
   async spec(service: ServiceRow, layer: LayerRow, p: QueryDto, geojson: boolean): Promise<QuerySpec> {
     const sqlParams = new SqlParams();
-    const where = compileWhere(p.where?.trim() || '1=1', layer.fields, sqlParams);
+    const whereColumns = new Set<string>();
+    const where = compileWhere(p.where?.trim() || '1=1', layer.fields, sqlParams, { onField: (f) => whereColumns.add(f.column) });
     const out = geojson ? { srid: 4326, wkid: 4326 } : (srRequest('outSR', p.outSR) ?? { srid: layer.srid, wkid: layer.srid });
     const outSrid = out.srid;
     const offset = intParam('resultOffset', p.resultOffset, 0, 2_000_000_000) ?? 0;
@@ -160,6 +161,7 @@ export class QueryService {
     }
     return {
       where,
+      whereColumns: [...whereColumns],
       p: sqlParams,
       objectIds: idList('objectIds', p.objectIds),
       outFields: resolveFields(layer, p.outFields),

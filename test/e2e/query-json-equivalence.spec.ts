@@ -298,6 +298,32 @@ describe('query replies built in PostgreSQL', () => {
     }
   });
 
+  it.each(FORMATS)('f=%s: pages in object id order both ways, filtered on the object id alone, up to and past the end', async (f) => {
+    // Pages that skip along the object id's index rather than reading the skipped rows.
+    const ids = [3, 5, 8, 13, 21, 34, 55, 89, 120, 130];
+    for (const offset of [0, 1, 40, 125, 131, 140]) {
+      await same(0, { f, resultOffset: String(offset), resultRecordCount: '40' });
+      await same(0, { f, resultOffset: String(offset), resultRecordCount: '40', orderByFields: 'OBJECTID DESC' });
+      await same(0, { f, resultOffset: String(offset), resultRecordCount: '40', orderByFields: 'objectid' });
+      await same(0, {
+        f,
+        resultOffset: String(offset),
+        where: 'OBJECTID > 10 AND OBJECTID <= 100',
+        sqlWhere: 'objectid > 10 AND objectid <= 100',
+      });
+    }
+    for (const offset of [0, 3, 9, 10])
+      for (const orderByFields of ['OBJECTID', 'OBJECTID DESC'])
+        await same(0, {
+          f,
+          resultOffset: String(offset),
+          resultRecordCount: '4',
+          objectIds: ids.join(','),
+          orderByFields,
+          sqlWhere: `objectid IN (${ids})`,
+        });
+  });
+
   it.each(FORMATS)('f=%s: an outFields subset in its own order and case, and returnGeometry=false', async (f) => {
     await same(0, { f, outFields: 't,NAME,big, n', resultRecordCount: '20' });
     await same(0, { f, outFields: 'GID,R', returnGeometry: 'false', resultRecordCount: '20' });

@@ -97,7 +97,7 @@ interface PageShape {
  * and what they are printed from: `gq`/`cq` on the quantization grid, `x`/`y` for points, or the GeoJSON text and
  * its coordinates (`gj`, `c`, `coords`; `cgj`, `cc`, `ccoords` for the centroid).
  */
-function pageRows(l: LayerRow, q: QuerySpec, from: string, order: string, oid: string): PageShape {
+function pageRows(l: LayerRow, q: QuerySpec, window: string, oid: string): PageShape {
   const withGeometry = q.returnGeometry && !!l.geometry_type;
   const centroid = withCentroid(l, q);
   // Read under names no field can have ('#' is not allowed in one), so ORDER BY always means the table's columns.
@@ -107,7 +107,7 @@ function pageRows(l: LayerRow, q: QuerySpec, from: string, order: string, oid: s
   if (withGeometry) values.push(`${outputGeometry(l, q)} AS g`);
   if (centroid) values.push(`${centroidGeometry(l, q)} AS ct`);
   // Each level is fenced with OFFSET 0 so what it adds is computed once per row, and only for the rows of the page.
-  const page = `SELECT ${read.join(', ')} ${from} ORDER BY ${order} LIMIT ${q.p.add(q.limit + 1)} OFFSET ${q.p.add(q.offset)}`;
+  const page = `SELECT ${read.join(', ')} ${window}`;
   const levels = [values.join(', ')];
   const fromXy = withGeometry && l.geometry_type === 'esriGeometryPoint' && !q.quantize && q.decimals === undefined;
   if (q.quantize) {
@@ -131,12 +131,11 @@ function pageRows(l: LayerRow, q: QuerySpec, from: string, order: string, oid: s
 }
 
 /**
- * @param from  the filtered table, `FROM … WHERE …`, whose parameters are already in `q.p`
- * @param order the ORDER BY list, ending with the object id so pages are stable
- * @param oid   the object id column
+ * @param window the page's rows, `FROM … WHERE … ORDER BY … LIMIT …` reading `limit + 1`, parameters already in `q.p`
+ * @param oid    the object id column
  */
-export function pageSql(l: LayerRow, q: QuerySpec, format: PageFormat, from: string, order: string, oid: string): string {
-  const { rows, withGeometry, centroids, fromXy } = pageRows(l, q, from, order, oid);
+export function pageSql(l: LayerRow, q: QuerySpec, format: PageFormat, window: string, oid: string): string {
+  const { rows, withGeometry, centroids, fromXy } = pageRows(l, q, window, oid);
   const shape = withGeometry ? `coalesce(${geometry(l.geometry_type!, format, fromXy)}, 'null')` : `'null'`;
   const feature =
     format === 'geojson'
@@ -158,8 +157,8 @@ export function pageSql(l: LayerRow, q: QuerySpec, format: PageFormat, from: str
  * A quantized f=json page: per row, in the page's order, the feature's text up to its attributes (`f`) and its
  * geometry `g` and centroid `c` as GeoJSON on the grid, which gridEsriJson turns into the differences ArcGIS writes.
  */
-export function quantizedPageSql(l: LayerRow, q: QuerySpec, from: string, order: string, oid: string): string {
-  const { rows, withGeometry, centroids } = pageRows(l, q, from, order, oid);
+export function quantizedPageSql(l: LayerRow, q: QuerySpec, window: string, oid: string): string {
+  const { rows, withGeometry, centroids } = pageRows(l, q, window, oid);
   const head = joined([`'{"attributes":'`, attributes(q.outFields)]);
   return `SELECT ${head} AS f, ${withGeometry ? 'gq' : 'NULL'} AS g, ${centroids ? 'cq' : 'NULL'} AS c FROM ${rows}`;
 }

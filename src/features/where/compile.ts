@@ -28,6 +28,8 @@ export interface WhereOptions {
   maxDepth?: number;
   /** Most values in one IN list (default 1,000); a function call takes at most 100 arguments whatever this says. */
   maxInList?: number;
+  /** Told each field the SQL reads (compileWhere), so a caller can tell a clause that reads no column. */
+  onField?: (f: WhereField) => void;
 }
 
 export const WHERE_LIMITS = { maxLength: 10_000, maxDepth: 100, maxInList: 1_000 } as const;
@@ -63,7 +65,7 @@ export function compileWhere(where: string, fields: WhereField[], p: SqlParams, 
     timestamp: (v) => `${p.add(v)}::timestamp`,
     uuid: (v) => `${p.add(v)}::uuid`,
   };
-  return renderSql(tree, sink, opts.alias);
+  return renderSql(tree, sink, opts.alias, opts.onField);
 }
 
 /**

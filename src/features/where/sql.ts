@@ -10,7 +10,7 @@
  * read in UTC, never in the session's TimeZone. A field is never wrapped when compared with a literal, so
  * indexes on it stay usable: the literal is converted instead.
  */
-import { ValueType, WhereNode } from './ast';
+import { ValueType, WhereField, WhereNode } from './ast';
 import { isNumeric } from './check';
 import { UNIT_SECONDS, floatText, intSqlType } from './literals';
 
@@ -47,7 +47,7 @@ const NUMBER_PATTERNS = {
   DOUBLE: "'^[[:space:]]*([+-]?0*([0-9]{1,20}([.][0-9]{0,20})?|[.][0-9]{1,20})([eE][+-]?[0-9]{1,2})?)[[:space:]]*$'",
 };
 
-export function renderSql(root: WhereNode, sink: LiteralSink, alias?: string): string {
+export function renderSql(root: WhereNode, sink: LiteralSink, alias?: string, onField?: (f: WhereField) => void): string {
   const prefix = alias ? `${quoteIdent(alias)}.` : '';
 
   /** Converts `sql` of type `from` to `to` for comparisons (temporal kinds, and uuid read as text). */
@@ -122,6 +122,7 @@ export function renderSql(root: WhereNode, sink: LiteralSink, alias?: string): s
         // Integers are negated as bigint so -(-2147483648) cannot overflow.
         return n.type === 'int' ? `(-((${r(n.arg)})::bigint))` : `(-(${r(n.arg)}))`;
       case 'field':
+        onField?.(n.field!);
         return `${prefix}${quoteIdent(n.field!.column)}`;
       case 'number':
         return sink.number(n.text, n.numType === 'int' ? intSqlType(n.text) : 'double precision');

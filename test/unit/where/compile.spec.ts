@@ -23,6 +23,16 @@ describe('compileWhere', () => {
     expect(p.values).toEqual(['x', 1]);
   });
 
+  it('tells each column the clause reads, and none for a clause on literals alone', () => {
+    const read = (where: string) => {
+      const columns: string[] = [];
+      compileWhere(where, FIELDS, new SqlParams(), { onField: (f) => columns.push(f.column) });
+      return columns;
+    };
+    expect(read('1=1')).toEqual([]);
+    expect(read("pop > 5 AND (name = 'x' OR UPPER(name) LIKE 'A%')")).toEqual(['pop', 'name', 'name']);
+  });
+
   it('adds no parameters when the clause is rejected', () => {
     const p = new SqlParams();
     rejection(() => compileWhere("name = 'a' AND nope = 1", FIELDS, p));
