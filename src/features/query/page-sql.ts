@@ -147,9 +147,10 @@ export function pageSql(l: LayerRow, q: QuerySpec, format: PageFormat, window: s
           ...(centroids ? [centroidMember] : []),
           `'}'`,
         ]);
-  // row_number() counts the rows as the levels hand them on, in the page's order; the one past the page is left out
-  // of the text and only counted.
-  return `SELECT count(*)::int AS n, coalesce(string_agg(f, ',' ORDER BY ord) FILTER (WHERE ord <= ${q.p.add(q.limit)}), '') AS features
+  // The levels hand the rows on in the page's order, with no join or sort between them and the aggregate, which
+  // takes them as they come (an ORDER BY ord here cost a sort of the texts); row_number() counts them in that order,
+  // and the one past the page is left out of the text and only counted.
+  return `SELECT count(*)::int AS n, coalesce(string_agg(f, ',') FILTER (WHERE ord <= ${q.p.add(q.limit)}), '') AS features
     FROM (SELECT row_number() OVER () AS ord, ${feature} AS f FROM ${rows}) x`;
 }
 
