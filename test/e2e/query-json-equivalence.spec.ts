@@ -188,8 +188,9 @@ describe('query replies built in PostgreSQL', () => {
       Array.from({ length: n }, (_, i) => randomDouble(i * 7 + 3)).map((x) =>
         Number.isFinite(x) && Math.abs(x) < 1e300 ? String(x) : '0',
       );
-    // Microseconds from 1970 over the whole range of years, with the edges of the short cut for dates (2^43 ms) among them.
-    const edges = [8.7e15, 8796093022208000, 8796093022207999].flatMap((u) => [u, -u, u + 1, -u - 1]);
+    // Microseconds from 1970 over the whole range of years, with the edges of the short cuts for dates (2^43 ms, 4e9 s)
+    // among them.
+    const edges = [8.7e15, 8796093022208000, 8796093022207999, 4e15, 4e15 - 1].flatMap((u) => [u, -u, u + 1, -u - 1]);
     const micros = Array.from({ length: n }, (_, i) =>
       String(i < edges.length ? edges[i] : Math.round((Math.random() * 2 - 0.6) * 2.5e17 * Math.random() ** (i % 3))),
     );

@@ -8,15 +8,18 @@ import type { LayerRow } from '../features.repository';
 import type { QuerySpec } from '../feature-data.repository';
 import { gridGeoJson } from '../pbf/grid';
 import { centroidGeometry, outputGeometry, withCentroid } from './geometry-sql';
-import { coordinatesOf, esriGeometry, jsCoordinates, jsonNumber, jsonOrdinate, sqlText } from './json-sql';
+import { coordinatesOf, esriGeometry, jsCoordinates, jsonDate, jsonNumber, jsonOrdinate, sqlText } from './json-sql';
 
 export type PageFormat = 'esri' | 'geojson';
 
-/** What the page reads for a field, as the old row reader did: dates in epoch ms, GUIDs braced, big integers as doubles. */
+/**
+ * What the page reads for a field, as the old row reader did: GUIDs braced, big integers as doubles; dates as
+ * float8 epoch seconds (jsonDate prints the milliseconds from them).
+ */
 function prepared(f: LayerField, c: string): string {
   switch (f.type) {
     case 'esriFieldTypeDate':
-      return `(extract(epoch from ${c}) * 1000)::float8`;
+      return `date_part('epoch', ${c})`;
     case 'esriFieldTypeBigInteger':
       return `${c}::float8`;
     case 'esriFieldTypeSingle':
@@ -30,10 +33,12 @@ function prepared(f: LayerField, c: string): string {
   }
 }
 
-/** A prepared value as JSON text, never SQL NULL. */
-function json(f: LayerField, v: string): string {
+/** The prepared value `v<i>` as JSON text, never SQL NULL; a date's column is also read as `d<i>`. */
+function json(f: LayerField, i: number): string {
+  const v = `v${i}`;
   switch (f.type) {
     case 'esriFieldTypeDate':
+      return jsonDate(v, `d${i}`);
     case 'esriFieldTypeBigInteger':
     case 'esriFieldTypeSingle':
     case 'esriFieldTypeDouble':
@@ -59,7 +64,7 @@ function joined(parts: string[]): string {
 
 /** `{"name":value,...}` for the page's fields, in outFields order. */
 function attributes(fields: LayerField[]): string {
-  const members = fields.flatMap((f, i) => [sqlText(`${i ? ',' : ''}${JSON.stringify(f.name)}:`), json(f, `v${i}`)]);
+  const members = fields.flatMap((f, i) => [sqlText(`${i ? ',' : ''}${JSON.stringify(f.name)}:`), json(f, i)]);
   return joined([`'{'`, ...members, `'}'`]);
 }
 
@@ -103,6 +108,7 @@ function pageRows(l: LayerRow, q: QuerySpec, window: string, oid: string): PageS
   // Read under names no field can have ('#' is not allowed in one), so ORDER BY always means the table's columns.
   const read = [...q.outFields.map((f, i) => `${ident(f.column)} AS "#${i}"`), `${oid} AS "#oid"`];
   const values = [...q.outFields.map((f, i) => `${prepared(f, `"#${i}"`)} AS v${i}`), '"#oid" AS oid'];
+  q.outFields.forEach((f, i) => f.type === 'esriFieldTypeDate' && values.push(`"#${i}" AS d${i}`));
   if (withGeometry || centroid) read.push(ident(GEOMETRY_COLUMN));
   if (withGeometry) values.push(`${outputGeometry(l, q)} AS g`);
   if (centroid) values.push(`${centroidGeometry(l, q)} AS ct`);
