@@ -2,6 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { ContentRepository } from '../content/content.repository';
+import { visibleSql } from '../content/item-sql';
+import { Caller } from '../core/auth/caller';
+import { SqlParams } from '../core/database/sql-params';
 import { createTableSql, ident, LayerDefinition, LayerField } from './layer-schema';
 
 export interface ServiceRow {
@@ -46,6 +49,20 @@ export interface NewService {
   /** 'processing' while a publish job fills the service. */
   status?: 'processing' | 'completed';
 }
+
+/** The columns of a LayerRow. */
+const LAYER_COLUMNS = [
+  'service_item_id',
+  'layer_id',
+  'name',
+  'kind',
+  'geometry_type',
+  'srid',
+  'table_name',
+  'object_id_field',
+  'display_field',
+  'fields',
+] as const satisfies readonly (keyof LayerRow)[];
 
 /** A layer definition the service cannot take as it is now (an id already in use); nothing of the request was written. */
 export class LayerDefinitionError extends Error {
@@ -119,6 +136,34 @@ export class FeaturesRepository {
       [name],
     );
     return rows[0] ?? null;
+  }
+
+  /**
+   * findService, whether `caller` may see the service's item (ContentRepository.findVisibleItem's rule), and the layer
+   * `layerId` of it: what a query reads before its page, in one round trip instead of three. The layer is only
+   * to be used once the service is known to be visible.
+   */
+  async findServiceLayer(
+    name: string,
+    caller: Caller | undefined,
+    layerId: number | undefined,
+  ): Promise<{ service: ServiceRow; visible: boolean; layer: LayerRow | null } | null> {
+    const p = new SqlParams();
+    const byName = p.add(name);
+    const layer =
+      layerId === undefined
+        ? 'NULL::json'
+        : `(SELECT json_build_object(${LAYER_COLUMNS.map((c) => `'${c}', l.${c}`).join(', ')}) FROM feature_layers l
+             WHERE l.service_item_id = s.item_id AND l.layer_id = ${p.add(layerId)})`;
+    const rows: (ServiceRow & { '#visible': boolean; '#layer': LayerRow | null })[] = await this.db.query(
+      `SELECT s.*, i.owner_id, u.username AS owner, i.title, ${visibleSql('i', caller, p)} AS "#visible", ${layer} AS "#layer"
+         FROM feature_services s JOIN items i ON i.id = s.item_id JOIN users u ON u.id = i.owner_id
+        WHERE lower(s.name) = lower(${byName})`,
+      p.values,
+    );
+    if (!rows.length) return null;
+    const { '#visible': visible, '#layer': found, ...service } = rows[0];
+    return { service, visible, layer: found };
   }
 
   async findServiceByItem(itemId: string): Promise<ServiceRow | null> {

@@ -16,6 +16,9 @@ import { fieldInfo, LayerDefinition, normaliseWkid, parseLayerDefinition } from 
 const SERVICE_NAME = /^[A-Za-z0-9_]{1,100}$/;
 const CAPABILITIES = ['Query', 'Create', 'Update', 'Delete', 'Editing', 'Extract', 'Sync', 'ChangeTracking'];
 
+/** A layer id as the URL names it, or undefined when it cannot name a layer. */
+const layerNumber = (layerId: string) => (/^\d{1,9}$/.test(layerId) ? Number(layerId) : undefined);
+
 export interface ResolvedLayer {
   service: ServiceRow;
   layer: LayerRow;
@@ -117,8 +120,26 @@ export class FeaturesService {
   async readable(caller: Caller | undefined, name: string): Promise<ServiceRow> {
     const service = await this.repo.findService(name);
     if (service && (await this.content.findVisibleItem(service.item_id, caller))) return service;
-    if (!caller) throw Errors.tokenRequired();
-    throw Errors.badRequest('Service does not exist or is inaccessible.', [`No service '${name}' for this user.`]);
+    throw this.inaccessible(caller, name);
+  }
+
+  private inaccessible(caller: Caller | undefined, name: string) {
+    if (!caller) return Errors.tokenRequired();
+    return Errors.badRequest('Service does not exist or is inaccessible.', [`No service '${name}' for this user.`]);
+  }
+
+  /**
+   * readable() with the layer `layerId` read in the same round trip (a query's lookups); the layer is null when the
+   * service has none of that id, which the caller reports with layerMissing once it has checked the service.
+   */
+  async readableWithLayer(
+    caller: Caller | undefined,
+    name: string,
+    layerId: string,
+  ): Promise<{ service: ServiceRow; layer: LayerRow | null }> {
+    const found = await this.repo.findServiceLayer(name, caller, layerNumber(layerId));
+    if (!found?.visible) throw this.inaccessible(caller, name);
+    return { service: found.service, layer: found.layer };
   }
 
   /** Definition changes and edits: the owner, or an administrator of the owner's organisation. */
@@ -134,10 +155,14 @@ export class FeaturesService {
   }
 
   async resolveLayer(service: ServiceRow, layerId: string): Promise<LayerRow> {
-    const id = /^\d{1,9}$/.test(layerId) ? Number(layerId) : NaN;
-    const layer = Number.isNaN(id) ? null : await this.repo.layer(service.item_id, id);
-    if (!layer) throw Errors.badRequest('Layer does not exist.', [`Service '${service.name}' has no layer '${layerId.slice(0, 32)}'.`]);
+    const id = layerNumber(layerId);
+    const layer = id === undefined ? null : await this.repo.layer(service.item_id, id);
+    if (!layer) throw this.layerMissing(service, layerId);
     return layer;
+  }
+
+  layerMissing(service: ServiceRow, layerId: string) {
+    return Errors.badRequest('Layer does not exist.', [`Service '${service.name}' has no layer '${layerId.slice(0, 32)}'.`]);
   }
 
   async addToDefinition(caller: Caller | undefined, name: string, p: AddToDefinitionDto) {

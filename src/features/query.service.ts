@@ -94,10 +94,11 @@ export class QueryService {
   }
 
   private async run(caller: Caller | undefined, name: string, layerId: string, p: QueryDto) {
-    const service = await this.features.readable(caller, name);
+    const { service, layer: found } = await this.features.readableWithLayer(caller, name, layerId);
     if (!service.capabilities.split(',').includes('Query'))
       throw Errors.badRequest('This service does not allow queries.', ["The service's capabilities do not include Query."]);
-    const layer = await this.features.resolveLayer(service, layerId);
+    if (!found) throw this.features.layerMissing(service, layerId);
+    const layer = found;
     if (isAggregated(p)) {
       // orderByFields names the aggregated reply's columns, not the layer's: aggregateRequest reads it.
       const spec = await this.spec(service, layer, { ...p, orderByFields: undefined }, false);

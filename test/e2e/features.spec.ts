@@ -249,6 +249,20 @@ describe('hosted feature services', () => {
     expect((await get(s.layer, 'query', { where: '1=1' })).body.features).toHaveLength(1);
   });
 
+  it('answers a query on a layer the service lacks only to callers who may see the service, after its capabilities', async () => {
+    const s = await newService();
+    const q = (layer: string, token?: string) => get(`${s.url}/${layer}`, 'query', { where: '1=1' }, token).then((r) => r.body);
+    for (const layer of ['7', 'x', '1234567890']) {
+      expect((await q(layer, pub.token)).error).toMatchObject({ code: 400, message: 'Layer does not exist.' });
+      expect((await q(layer, reader.token)).error).toMatchObject({ code: 400, message: 'Service does not exist or is inaccessible.' });
+      expect((await q(layer)).error.code).toBe(499);
+    }
+    const noQuery = await newService('esriGeometryPoint', { capabilities: 'Create' });
+    const refused = (await get(`${noQuery.url}/7`, 'query', { where: '1=1' }, pub.token)).body.error;
+    expect(refused).toMatchObject({ code: 400, message: 'This service does not allow queries.' });
+    expect((await q('0', pub.token)).features).toEqual([]);
+  });
+
   it('rejects hostile where clauses with the ArcGIS query error and changes nothing', async () => {
     const s = await newService();
     await post(s.layer, 'addFeatures', { features: JSON.stringify([{ attributes: { Name: 'A' }, geometry: { x: 1, y: 1 } }]) }, pub.token);
