@@ -36,19 +36,34 @@ function deltas(part: Xy[]): Xy[] {
 }
 
 /**
+ * The vertex of a point's grid GeoJSON, `{"type":"Point","coordinates":[x,y]}`, or undefined when it is empty (`[]`).
+ * Read by position rather than JSON.parse, which a page of points would call thousands of times; PostGIS writes the
+ * coordinates as JSON numbers, which Number reads as JSON.parse does. A third ordinate, if any, is left out.
+ */
+export function gridPoint(geojson: string): Xy | undefined {
+  const open = geojson.indexOf('[');
+  const comma = open < 0 ? -1 : geojson.indexOf(',', open);
+  if (comma < 0) return undefined;
+  const close = geojson.indexOf(']', comma);
+  const next = geojson.indexOf(',', comma + 1);
+  const end = next >= 0 && next < close ? next : close;
+  return [Number(geojson.slice(open + 1, comma)), Number(geojson.slice(comma + 1, end))];
+}
+
+/**
  * The grid GeoJSON of one feature (Point, MultiPoint, MultiLineString or MultiPolygon, from gridGeoJson) as parts:
  * a point is one part of one vertex, a multipoint one part, and a multipolygon's rings are listed one after another.
  * Undefined when no part has a vertex.
  */
 export function gridParts(type: GeometryType, geojson: string | null): Xy[][] | undefined {
   if (geojson === null) return undefined;
+  if (type === 'esriGeometryPoint') {
+    const xy = gridPoint(geojson);
+    return xy && [[xy]];
+  }
   const c = (JSON.parse(geojson) as { coordinates: unknown }).coordinates;
   let parts: Xy[][];
   switch (type) {
-    case 'esriGeometryPoint': {
-      const xy = c as number[];
-      return xy.length < 2 ? undefined : [[[xy[0], xy[1]]]];
-    }
     case 'esriGeometryMultipoint':
       parts = [c as Xy[]];
       break;

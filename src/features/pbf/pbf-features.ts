@@ -4,7 +4,7 @@
  */
 import { FieldType, GeometryType } from '../layer-schema';
 import { PbfFeature, PbfGeometry, PbfValue } from './feature-collection';
-import { gridParts } from './grid';
+import { gridPoint, gridParts } from './grid';
 
 type ToValue = (v: unknown) => PbfValue;
 
@@ -25,12 +25,16 @@ const VALUE: Record<FieldType, ToValue> = {
 
 /** The quantized GeoJSON of one feature (gridGeoJson's) as a pbf geometry: part lengths and the parts' coordinates. */
 export function pbfGeometry(type: GeometryType, geojson: string | null): PbfGeometry | undefined {
+  if (type === 'esriGeometryPoint') {
+    // A point has no lengths: its one vertex is the geometry.
+    const xy = geojson === null ? undefined : gridPoint(geojson);
+    return xy && { lengths: [], coords: xy };
+  }
   const parts = gridParts(type, geojson);
   if (!parts) return undefined;
   const out: PbfGeometry = { lengths: [], coords: [] };
   for (const part of parts) {
-    // A point has no lengths: its one vertex is the geometry.
-    if (type !== 'esriGeometryPoint') out.lengths.push(part.length);
+    out.lengths.push(part.length);
     for (const [x, y] of part) out.coords.push(x, y);
   }
   return out;
