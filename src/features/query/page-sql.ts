@@ -121,8 +121,11 @@ function pageRows(l: LayerRow, q: QuerySpec, window: string, oid: string): PageS
     if (withGeometry) grid.push(`${gridGeoJson('g', q.quantize, q.p)} AS gq`);
     if (centroid) grid.push(`${gridGeoJson('ct', q.quantize, q.p)} AS cq`);
     if (grid.length) levels.push(`*, ${grid.join(', ')}`);
-  } else if (fromXy) levels.push('*, ST_X(g) AS x, ST_Y(g) AS y');
-  else {
+  } else if (fromXy) {
+    // Points in the layer's own reference are read where the shape is; a reprojected one is reprojected once.
+    if (q.outSrid === l.srid) levels[0] += `, ST_X(${ident(GEOMETRY_COLUMN)}) AS x, ST_Y(${ident(GEOMETRY_COLUMN)}) AS y`;
+    else levels.push('*, ST_X(g) AS x, ST_Y(g) AS y');
+  } else {
     const digits = q.decimals === undefined ? '15' : `${q.p.add(q.decimals)}::int`;
     const texts = [...(withGeometry ? [['g', 'gj', 'c', 'coords']] : []), ...(centroid ? [['ct', 'cgj', 'cc', 'ccoords']] : [])];
     if (texts.length)
