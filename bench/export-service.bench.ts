@@ -83,6 +83,8 @@ async function main() {
     env: {
       ...process.env,
       MALLOC_ARENA_MAX: process.env.BENCH_ARENAS ?? '2',
+      MALLOC_MMAP_THRESHOLD_: process.env.MALLOC_MMAP_THRESHOLD_ ?? '131072',
+      MALLOC_TRIM_THRESHOLD_: process.env.MALLOC_TRIM_THRESHOLD_ ?? '131072',
       DATABASE_URL: b.config.databaseUrl,
       DATA_DIR: b.config.dataDir,
       QUEUE_PREFIX: b.config.queuePrefix,
@@ -281,7 +283,7 @@ async function main() {
     });
 
     // How cost grows: prefixes of one table by OBJECTID, the service only.
-    const scaling = SCALING.map((n) => ({ n, times: new Map<string, number[]>(), peak: 0 }));
+    const scaling = SCALING.map((n) => ({ n, times: new Map<string, number[]>(), peaks: new Map<string, number>(), peak: 0 }));
     const scaleFormats = ['CSV', 'GeoPackage', 'Shapefile'];
     for (let round = 0; round < SCALING_REPEAT; round++) {
       for (const row of scaling) {
@@ -289,6 +291,7 @@ async function main() {
           const r = await viaService(scaleLayer, format, { where: `OBJECTID <= ${row.n}` });
           row.times.set(format, [...(row.times.get(format) ?? []), r.total]);
           row.peak = Math.max(row.peak, r.peakKb);
+          row.peaks.set(format, Math.max(row.peaks.get(format) ?? 0, r.peakKb));
           clean();
         }
       }
@@ -320,10 +323,11 @@ async function main() {
         `\nHow cost grows (${SCALING_REPEAT === 1 ? 'one round' : `medians of ${SCALING_REPEAT} rounds`}; points, request → completed):\n`,
       );
       console.log(`| points | ${scaleFormats.join(' | ')} | worker peak RSS |`);
+      // Each cell: the median time and, in brackets, the worker's peak RSS during that format's exports.
       console.log(`|---|${scaleFormats.map(() => '---|').join('')}---|`);
       for (const row of scaling)
         console.log(
-          `| ${row.n.toLocaleString('en')} | ${scaleFormats.map((f) => s(median(row.times.get(f)!))).join(' | ')} | ${mb(row.peak)} |`,
+          `| ${row.n.toLocaleString('en')} | ${scaleFormats.map((f) => `${s(median(row.times.get(f)!))} (${mb(row.peaks.get(f)!)})`).join(' | ')} | ${mb(row.peak)} |`,
         );
       const [m1, m5] = [scaling.find((r) => r.n === 1_000_000), scaling.find((r) => r.n === 5_000_000)];
       if (m1 && m5) {

@@ -92,6 +92,8 @@ export async function startS3Side(): Promise<S3Side> {
     LOG_LEVEL: 'warn',
     // As `npm run start:worker` and the image run processes.
     MALLOC_ARENA_MAX: process.env.BENCH_ARENAS ?? '2',
+    MALLOC_MMAP_THRESHOLD_: process.env.MALLOC_MMAP_THRESHOLD_ ?? '131072',
+    MALLOC_TRIM_THRESHOLD_: process.env.MALLOC_TRIM_THRESHOLD_ ?? '131072',
     NODE_NO_WARNINGS: '1',
   };
   const api = spawn(process.execPath, ['dist/src/main.js'], { cwd: ROOT, env, stdio: 'inherit' });
