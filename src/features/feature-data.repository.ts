@@ -143,9 +143,11 @@ export class FeatureDataRepository {
    * other column, the first row's id is found by skipping in the primary key's index alone (an index-only scan while
    * the visibility map is set, as a settled table has it), and the page starts there: the same rows, as the id is unique.
    */
-  private window(schema: string, l: LayerRow, q: QuerySpec): { rows: string; order: string } {
+  private window(schema: string, l: LayerRow, q: QuerySpec, guard?: string): { rows: string; order: string } {
     const filter = this.filter(schema, l, q);
-    const limit = q.p.add(q.limit + 1);
+    // A guard that fails makes it LIMIT 0, which reads nothing, not even the rows OFFSET would skip; in WHERE it would
+    // be a filter node every skipped row passes through.
+    const limit = guard ? `CASE WHEN ${guard} THEN ${q.p.add(q.limit + 1)} ELSE 0 END` : q.p.add(q.limit + 1);
     const oid = oidColumn(l);
     const dir = this.oidOrder(l, q);
     if (dir) {
@@ -179,12 +181,23 @@ export class FeatureDataRepository {
   /**
    * One page of features as JSON text built by PostgreSQL (f=json, f=geojson): the features array's contents, and the
    * number of rows read, which is `limit + 1` when more remain.
+   *
+   * With `guard` (SQL, parameters in `q.p`), the statement checks it once before anything else and reads no row of
+   * the layer unless it holds; `ok` tells which (known-layers.ts).
    */
-  async featurePage(schema: string, l: LayerRow, q: QuerySpec, format: PageFormat): Promise<{ rows: number; features: string }> {
-    if (q.quantize && format === 'esri') return this.quantizedPage(schema, l, q);
-    const sql = pageSql(l, q, format, this.window(schema, l, q).rows, oidColumn(l));
-    const [page] = await this.query<{ n: number; features: string }[]>(sql, q.p.values);
-    return { rows: page.n, features: page.features };
+  async featurePage(
+    schema: string,
+    l: LayerRow,
+    q: QuerySpec,
+    format: PageFormat,
+    guard?: string,
+  ): Promise<{ ok: boolean; rows: number; features: string }> {
+    if (q.quantize && format === 'esri') return { ok: true, ...(await this.quantizedPage(schema, l, q)) };
+    const check = guard && '(SELECT ok FROM "#guard")';
+    let sql = pageSql(l, q, format, this.window(schema, l, q, check).rows, oidColumn(l));
+    if (guard) sql = `WITH "#guard" AS MATERIALIZED (SELECT ${guard} AS ok) SELECT ${check} AS ok, page.* FROM (${sql}) page`;
+    const [page] = await this.query<{ ok?: boolean; n: number; features: string }[]>(sql, q.p.values);
+    return { ok: page.ok ?? true, rows: page.n, features: page.features };
   }
 
   /** Statistics or distinct values (query/statistics-sql.ts): rows of the columns "#0"…"#n". */

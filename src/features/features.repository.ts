@@ -5,6 +5,7 @@ import { ContentRepository } from '../content/content.repository';
 import { visibleSql } from '../content/item-sql';
 import { Caller } from '../core/auth/caller';
 import { SqlParams } from '../core/database/sql-params';
+import { DEFINITION_STAMP } from './known-layers';
 import { createTableSql, ident, LayerDefinition, LayerField } from './layer-schema';
 
 export interface ServiceRow {
@@ -140,30 +141,31 @@ export class FeaturesRepository {
 
   /**
    * findService, whether `caller` may see the service's item (ContentRepository.findVisibleItem's rule), and the layer
-   * `layerId` of it: what a query reads before its page, in one round trip instead of three. The layer is only
-   * to be used once the service is known to be visible.
+   * `layerId` of it with the stamp of both rows (known-layers.ts): what a query reads before its page, in one round
+   * trip instead of three. The layer is only to be used once the service is known to be visible.
    */
   async findServiceLayer(
     name: string,
     caller: Caller | undefined,
     layerId: number | undefined,
-  ): Promise<{ service: ServiceRow; visible: boolean; layer: LayerRow | null } | null> {
+  ): Promise<{ service: ServiceRow; visible: boolean; layer: LayerRow | null; stamp: string | null } | null> {
     const p = new SqlParams();
     const byName = p.add(name);
     const layer =
       layerId === undefined
-        ? 'NULL::json'
-        : `(SELECT json_build_object(${LAYER_COLUMNS.map((c) => `'${c}', l.${c}`).join(', ')}) FROM feature_layers l
-             WHERE l.service_item_id = s.item_id AND l.layer_id = ${p.add(layerId)})`;
-    const rows: (ServiceRow & { '#visible': boolean; '#layer': LayerRow | null })[] = await this.db.query(
-      `SELECT s.*, i.owner_id, u.username AS owner, i.title, ${visibleSql('i', caller, p)} AS "#visible", ${layer} AS "#layer"
-         FROM feature_services s JOIN items i ON i.id = s.item_id JOIN users u ON u.id = i.owner_id
+        ? `(SELECT NULL::json AS layer, NULL::text AS stamp) l`
+        : `LATERAL (SELECT json_build_object(${LAYER_COLUMNS.map((c) => `'${c}', l.${c}`).join(', ')}) AS layer, ${DEFINITION_STAMP} AS stamp
+             FROM feature_layers l WHERE l.service_item_id = s.item_id AND l.layer_id = ${p.add(layerId)}) l`;
+    const rows: (ServiceRow & { '#visible': boolean; '#layer': LayerRow | null; '#stamp': string | null })[] = await this.db.query(
+      `SELECT s.*, i.owner_id, u.username AS owner, i.title, ${visibleSql('i', caller, p)} AS "#visible",
+              l.layer AS "#layer", l.stamp AS "#stamp"
+         FROM feature_services s JOIN items i ON i.id = s.item_id JOIN users u ON u.id = i.owner_id LEFT JOIN ${layer} ON true
         WHERE lower(s.name) = lower(${byName})`,
       p.values,
     );
     if (!rows.length) return null;
-    const { '#visible': visible, '#layer': found, ...service } = rows[0];
-    return { service, visible, layer: found };
+    const { '#visible': visible, '#layer': found, '#stamp': stamp, ...service } = rows[0];
+    return { service, visible, layer: found, stamp };
   }
 
   async findServiceByItem(itemId: string): Promise<ServiceRow | null> {

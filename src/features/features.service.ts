@@ -129,17 +129,18 @@ export class FeaturesService {
   }
 
   /**
-   * readable() with the layer `layerId` read in the same round trip (a query's lookups); the layer is null when the
-   * service has none of that id, which the caller reports with layerMissing once it has checked the service.
+   * readable() with the layer `layerId` read in the same round trip (a query's lookups), and the stamp of both rows
+   * (known-layers.ts); the layer is null when the service has none of that id, which the caller reports with
+   * layerMissing once it has checked the service.
    */
   async readableWithLayer(
     caller: Caller | undefined,
     name: string,
     layerId: string,
-  ): Promise<{ service: ServiceRow; layer: LayerRow | null }> {
+  ): Promise<{ service: ServiceRow; layer: LayerRow | null; stamp: string | null }> {
     const found = await this.repo.findServiceLayer(name, caller, layerNumber(layerId));
     if (!found?.visible) throw this.inaccessible(caller, name);
-    return { service: found.service, layer: found.layer };
+    return { service: found.service, layer: found.layer, stamp: found.stamp };
   }
 
   /** Definition changes and edits: the owner, or an administrator of the owner's organisation. */

@@ -7,6 +7,7 @@ import { AnonymousGate } from './anonymous-gate';
 import { FeatureDataRepository, QuerySpec } from './feature-data.repository';
 import { QueryDto } from './features.dto';
 import { FeaturesService } from './features.service';
+import { KnownLayer, knownLayerGuard, KnownLayers } from './known-layers';
 import { LayerRow, ServiceRow } from './features.repository';
 import { fieldInfo, LayerField } from './layer-schema';
 import { PbfQueryService } from './pbf/pbf-query.service';
@@ -80,6 +81,7 @@ function envelope(p: QueryDto, layerSrid: number): QuerySpec['envelope'] {
 export class QueryService {
   /** Spatial references found in spatial_ref_sys: a page costs one round trip fewer once its srid has been seen. */
   private readonly knownSrids = new Set<number>();
+  private readonly known = new KnownLayers();
 
   constructor(
     private readonly features: FeaturesService,
@@ -94,11 +96,23 @@ export class QueryService {
   }
 
   private async run(caller: Caller | undefined, name: string, layerId: string, p: QueryDto) {
-    const { service, layer: found } = await this.features.readableWithLayer(caller, name, layerId);
+    const known = this.known.get(name, layerId);
+    let early: { error: unknown } | undefined;
+    if (known)
+      try {
+        const reply = await this.knownPage(caller, name, known, p);
+        if (reply) return reply;
+      } catch (error) {
+        // Nothing is told before the usual lookups have found the service visible and its definitions unchanged.
+        early = { error };
+      }
+    const { service, layer: found, stamp } = await this.features.readableWithLayer(caller, name, layerId);
     if (!service.capabilities.split(',').includes('Query'))
       throw Errors.badRequest('This service does not allow queries.', ["The service's capabilities do not include Query."]);
-    if (!found) throw this.features.layerMissing(service, layerId);
+    if (!found || stamp === null) throw this.features.layerMissing(service, layerId);
     const layer = found;
+    this.known.remember(name, layerId, { service, layer, stamp });
+    if (early && known?.stamp === stamp) throw early.error;
     if (isAggregated(p)) {
       // orderByFields names the aggregated reply's columns, not the layer's: aggregateRequest reads it.
       const spec = await this.spec(service, layer, { ...p, orderByFields: undefined }, false);
@@ -130,7 +144,26 @@ export class QueryService {
         ? { type: 'FeatureCollection', properties: { count: await this.data.count(service.schema_name, layer, spec) }, features: [] }
         : { count: await this.data.count(service.schema_name, layer, spec) };
     if (idsOnly) return { objectIdFieldName: layer.object_id_field, objectIds: await this.data.ids(service.schema_name, layer, spec) };
-    const page = await this.data.featurePage(service.schema_name, layer, spec, geojson ? 'geojson' : 'esri');
+    return (await this.pageReply(service, layer, spec, p))!;
+  }
+
+  /**
+   * A page of features (f=json, pjson, geojson) from the definitions a query of the layer read before, in one statement
+   * that first checks them and the caller's access (known-layers.ts); undefined when the request asks for something
+   * else, or the check failed and the usual way must be taken.
+   */
+  private async knownPage(caller: Caller | undefined, name: string, known: KnownLayer, p: QueryDto) {
+    const other = ['returnCountOnly', 'returnIdsOnly', 'returnExtentOnly'] as const;
+    if (isAggregated(p) || p.f === 'pbf' || p.quantizationParameters || other.some((k) => boolParam(k, p[k], false))) return undefined;
+    const spec = await this.spec(known.service, known.layer, p, p.f === 'geojson');
+    return this.pageReply(known.service, known.layer, spec, p, knownLayerGuard(name, known, caller, spec.p));
+  }
+
+  /** The features page and the FeatureSet (or FeatureCollection) around it; undefined when `guard` did not hold. */
+  private async pageReply(service: ServiceRow, layer: LayerRow, spec: QuerySpec, p: QueryDto, guard?: string) {
+    const geojson = p.f === 'geojson';
+    const page = await this.data.featurePage(service.schema_name, layer, spec, geojson ? 'geojson' : 'esri', guard);
+    if (!page.ok) return undefined;
     const exceeded = page.rows > spec.limit;
     // returnExceededLimitFeatures=false: a selection larger than one page comes back as no features and the flag, so
     // the client (the SDK's tile queries) splits its request instead of drawing a partial one.

@@ -263,6 +263,26 @@ describe('hosted feature services', () => {
     expect((await q('0', pub.token)).features).toEqual([]);
   });
 
+  it('reads a layer replaced since the last query as it is now, and tells callers who may not see it nothing more', async () => {
+    const s = await newService();
+    await post(s.layer, 'addFeatures', { features: JSON.stringify([{ attributes: { Name: 'A' }, geometry: { x: 1, y: 1 } }]) }, pub.token);
+    const q = (params: Record<string, string>, token?: string) =>
+      get(s.layer, 'query', { where: '1=1', ...params }, token).then((r) => r.body);
+    expect((await q({ outFields: 'Name' }, pub.token)).features).toHaveLength(1);
+    // The layer is remembered now: a hidden service still answers as hidden, whatever the request gets wrong.
+    expect((await q({ where: 'Nope = 1' }, reader.token)).error.message).toBe('Service does not exist or is inaccessible.');
+    expect((await q({ outFields: 'Nope' })).error.code).toBe(499);
+    expect((await q({ where: 'Nope = 1' }, pub.token)).error.message).toBe('Cannot perform query. Invalid query parameters.');
+    const admin = s.url.replace('/rest/services/', '/rest/admin/services/');
+    await post(admin, 'deleteFromDefinition', { deleteFromDefinition: JSON.stringify({ layers: [{ id: 0 }] }) }, pub.token);
+    const layer = { id: 0, name: 'Again', geometryType: 'esriGeometryPoint', fields: [{ name: 'Other', type: 'esriFieldTypeInteger' }] };
+    await post(admin, 'addToDefinition', { addToDefinition: JSON.stringify({ layers: [layer] }) }, pub.token);
+    const again = await q({ outFields: '*' }, pub.token);
+    expect(again.fields.map((f: { name: string }) => f.name)).toEqual(['OBJECTID', 'Other']);
+    expect(again.features).toEqual([]);
+    expect((await q({ outFields: 'Name' }, pub.token)).error.details[0]).toContain("'outFields' names 'Name'");
+  });
+
   it('rejects hostile where clauses with the ArcGIS query error and changes nothing', async () => {
     const s = await newService();
     await post(s.layer, 'addFeatures', { features: JSON.stringify([{ attributes: { Name: 'A' }, geometry: { x: 1, y: 1 } }]) }, pub.token);
