@@ -173,8 +173,8 @@ export class FeatureDataRepository {
    * The list is computed over the page's rows only: in the same SELECT as ORDER BY … OFFSET it would be computed for
    * every row skipped too (reprojecting and printing their geometries), and its cost estimate would switch on the JIT.
    */
-  page<T>(schema: string, l: LayerRow, q: QuerySpec, cols: string[]): Promise<T[]> {
-    const { rows, order } = this.window(schema, l, q);
+  page<T>(schema: string, l: LayerRow, q: QuerySpec, cols: string[], guard?: string): Promise<T[]> {
+    const { rows, order } = this.window(schema, l, q, guard && `(${guard})`);
     return this.query(`SELECT ${cols.join(', ')} FROM (SELECT * ${rows}) page ORDER BY ${order}`, q.p.values);
   }
 

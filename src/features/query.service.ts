@@ -148,15 +148,19 @@ export class QueryService {
   }
 
   /**
-   * A page of features (f=json, pjson, geojson) from the definitions a query of the layer read before, in one statement
+   * A page of features (f=json, pjson, geojson, pbf) from the definitions a query of the layer read before, in one statement
    * that first checks them and the caller's access (known-layers.ts); undefined when the request asks for something
    * else, or the check failed and the usual way must be taken.
    */
   private async knownPage(caller: Caller | undefined, name: string, known: KnownLayer, p: QueryDto) {
     const other = ['returnCountOnly', 'returnIdsOnly', 'returnExtentOnly'] as const;
-    if (isAggregated(p) || p.f === 'pbf' || p.quantizationParameters || other.some((k) => boolParam(k, p[k], false))) return undefined;
-    const spec = await this.spec(known.service, known.layer, p, p.f === 'geojson');
-    return this.pageReply(known.service, known.layer, spec, p, knownLayerGuard(name, known, caller, spec.p));
+    if (isAggregated(p) || other.some((k) => boolParam(k, p[k], false))) return undefined;
+    if (p.quantizationParameters && p.f !== 'pbf') return undefined;
+    const { service, layer } = known;
+    const spec = await this.spec(service, layer, p, p.f === 'geojson');
+    const guard = knownLayerGuard(name, known, caller, spec.p);
+    if (p.f === 'pbf') return this.pbf.query(service.schema_name, layer, spec, p, { count: false, ids: false }, guard);
+    return this.pageReply(service, layer, spec, p, guard);
   }
 
   /** The features page and the FeatureSet (or FeatureCollection) around it; undefined when `guard` did not hold. */

@@ -271,6 +271,7 @@ describe('hosted feature services', () => {
     expect((await q({ outFields: 'Name' }, pub.token)).features).toHaveLength(1);
     // The layer is remembered now: a hidden service still answers as hidden, whatever the request gets wrong.
     expect((await q({ where: 'Nope = 1' }, reader.token)).error.message).toBe('Service does not exist or is inaccessible.');
+    expect((await q({ f: 'pbf' }, reader.token)).error.message).toBe('Service does not exist or is inaccessible.');
     expect((await q({ outFields: 'Nope' })).error.code).toBe(499);
     expect((await q({ where: 'Nope = 1' }, pub.token)).error.message).toBe('Cannot perform query. Invalid query parameters.');
     const admin = s.url.replace('/rest/services/', '/rest/admin/services/');

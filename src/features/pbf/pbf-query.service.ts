@@ -30,7 +30,11 @@ export class PbfQueryService {
     @InjectDataSource(FEATURE_DB) private readonly db: DataSource,
   ) {}
 
-  async query(schema: string, layer: LayerRow, spec: QuerySpec, p: QueryDto, only: { count: boolean; ids: boolean }) {
+  /**
+   * With `guard` (known-layers.ts; SQL, parameters in `spec.p`), the page is read only if it holds, and undefined is
+   * answered when no row came back, which may be a failed guard: the caller then takes the usual way.
+   */
+  async query(schema: string, layer: LayerRow, spec: QuerySpec, p: QueryDto, only: { count: boolean; ids: boolean }, guard?: string) {
     // The FeatureCollection buffer has no extent result.
     if (boolParam('returnExtentOnly', p.returnExtentOnly, false))
       throw invalidQuery("'returnExtentOnly' is answered in f=json, pjson or geojson.");
@@ -39,7 +43,8 @@ export class PbfQueryService {
     const withGeometry = spec.returnGeometry && !!layer.geometry_type;
     const centroids = withCentroid(layer, spec);
     const transform = withGeometry || centroids ? (spec.quantize ?? defaultTransform(await this.isGeographic(spec.outSrid))) : undefined;
-    const rows = await this.data.page<Record<string, unknown>>(schema, layer, spec, pbfColumns(layer, spec, transform));
+    const rows = await this.data.page<Record<string, unknown>>(schema, layer, spec, pbfColumns(layer, spec, transform), guard);
+    if (guard && !rows.length) return undefined;
     const exceeded = rows.length > spec.limit;
     // As with f=json: returnExceededLimitFeatures=false (the SDK's tile queries) answers a selection larger than one
     // page with no features and the flag, so the client splits the tile instead of drawing part of it.
