@@ -247,6 +247,14 @@ describe('hosted feature services', () => {
     expect((await asReader()).error.code).toBe(400);
     await post(t.base, `content/users/${pub.username}/items/${s.itemId}/share`, { everyone: 'true' }, pub.token);
     expect((await get(s.layer, 'query', { where: '1=1' })).body.features).toHaveLength(1);
+    // A public page keeps its ETag, so a cache can revalidate it.
+    const open = await fetch(`${s.layer}/query?f=json&where=1%3D1`);
+    expect(open.headers.get('cache-control')).toBe('no-cache');
+    const etag = open.headers.get('etag');
+    expect(etag).toBeTruthy();
+    // fetch sends no-cache with a conditional request unless told otherwise, and no-cache makes Express answer in full.
+    const again = await fetch(`${s.layer}/query?f=json&where=1%3D1`, { headers: { 'If-None-Match': etag!, 'Cache-Control': 'max-age=0' } });
+    expect(again.status).toBe(304);
   });
 
   it('answers a query on a layer the service lacks only to callers who may see the service, after its capabilities', async () => {

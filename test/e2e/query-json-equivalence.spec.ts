@@ -382,6 +382,8 @@ describe('query replies built in PostgreSQL', () => {
       const r = await get(`${url}/0`, 'query', { f, where: '1=1', outFields: '*' }, pub.token);
       expect(r.headers.get('content-type')).toBe('application/json; charset=utf-8');
       expect(r.headers.get('cache-control')).toBe('private, no-store');
+      expect(r.headers.get('etag')).toBeNull();
+      expect(Number(r.headers.get('content-length'))).toBe(Buffer.byteLength(r.text));
     }
   });
 

@@ -15,7 +15,7 @@ export function keepValidators(res: Response): void {
 }
 
 /** Whether the request carries anything that can make its answer personal: a token, an auth header, a cookie. */
-function presentsCredentials(req: Request): boolean {
+export function presentsCredentials(req: Request): boolean {
   const h = req.headers;
   if (h.authorization || h['x-esri-authorization'] || h.cookie) return true;
   const params = (req as ArcgisRequest).arcParams;

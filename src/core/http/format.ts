@@ -4,6 +4,7 @@ import type { Response } from 'express';
 import { map, Observable } from 'rxjs';
 import { Errors } from '../errors/arcgis-error';
 import { ALLOWED_F, ArcgisRequest, isPretty } from './arcgis-request';
+import { presentsCredentials } from './cache';
 import { NOT_ARCGIS_KEY, RAW_KEY } from './decorators';
 import { HTML_HEADERS, HtmlReply } from './html-reply';
 import { JsonText } from './json-text';
@@ -45,8 +46,14 @@ export class FormatInterceptor implements NestInterceptor {
           return body.html;
         }
         res.status(200).type('application/json');
-        // f=pjson of a prebuilt reply is rare (people reading it): parsing it back is simpler than re-indenting text.
-        if (body instanceof JsonText) return isPretty(req) ? JSON.stringify(JSON.parse(body.text), null, 2) : body.text;
+        if (body instanceof JsonText) {
+          // f=pjson of a prebuilt reply is rare (people reading it): parsing it back is simpler than re-indenting text.
+          if (isPretty(req)) return JSON.stringify(JSON.parse(body.text), null, 2);
+          // A personal reply keeps no ETag (cache.ts), so the hash Express's send would take of a page of features is
+          // skipped: the bytes go out as they are, with their length.
+          if (presentsCredentials(req)) return new StreamableFile(Buffer.from(body.text));
+          return body.text;
+        }
         return JSON.stringify(body, null, isPretty(req) ? 2 : undefined);
       }),
     );
