@@ -28,24 +28,48 @@ export function knownLayerGuard(name: string, known: KnownLayer, caller: Caller 
      WHERE lower(s.name) = lower(${p.add(name)}) AND ${DEFINITION_STAMP} = ${p.add(known.stamp)} AND ${visibleSql('i', caller, p)})`;
 }
 
-/** The last layers queried, by service name and layer id as requested; the oldest go first past `max`. */
+/**
+ * The last layers each caller queried (anonymous callers share one list), by service name and layer number; the
+ * oldest go first past `max` entries or past `maxChars` of stamps, which the remembered rows grow with (a layer of
+ * 1,000 fields with long aliases stamps half a million characters).
+ *
+ * A caller only finds the definitions it was last allowed to read: the request is checked against them before the
+ * guard runs (spec(), where, outFields), so a remembered layer of a service the caller may not see would answer
+ * faster or slower depending on whether it has the field the request names.
+ */
 export class KnownLayers {
   private readonly known = new Map<string, KnownLayer>();
+  private chars = 0;
 
-  constructor(private readonly max = 1000) {}
+  constructor(
+    private readonly max = 1000,
+    private readonly maxChars = 8_000_000,
+  ) {}
 
-  private key(name: string, layerId: string): string {
-    return `${name.toLowerCase()}/${layerId}`;
+  /** undefined when `layerId` names no layer (nothing is remembered for it). */
+  private key(caller: Caller | undefined, name: string, layerId: string): string | undefined {
+    if (!/^\d{1,9}$/.test(layerId)) return undefined;
+    return JSON.stringify([caller?.userId ?? null, name.toLowerCase(), Number(layerId)]);
   }
 
-  get(name: string, layerId: string): KnownLayer | undefined {
-    return this.known.get(this.key(name, layerId));
+  get(caller: Caller | undefined, name: string, layerId: string): KnownLayer | undefined {
+    const key = this.key(caller, name, layerId);
+    return key === undefined ? undefined : this.known.get(key);
   }
 
-  remember(name: string, layerId: string, known: KnownLayer): void {
-    const key = this.key(name, layerId);
-    this.known.delete(key);
+  remember(caller: Caller | undefined, name: string, layerId: string, known: KnownLayer): void {
+    const key = this.key(caller, name, layerId);
+    if (key === undefined) return;
+    this.forget(key);
     this.known.set(key, known);
-    if (this.known.size > this.max) this.known.delete(this.known.keys().next().value!);
+    this.chars += known.stamp.length;
+    while (this.known.size > this.max || this.chars > this.maxChars) this.forget(this.known.keys().next().value!);
+  }
+
+  private forget(key: string): void {
+    const gone = this.known.get(key);
+    if (!gone) return;
+    this.known.delete(key);
+    this.chars -= gone.stamp.length;
   }
 }

@@ -96,7 +96,7 @@ export class QueryService {
   }
 
   private async run(caller: Caller | undefined, name: string, layerId: string, p: QueryDto) {
-    const known = this.known.get(name, layerId);
+    const known = this.known.get(caller, name, layerId);
     let early: { error: unknown } | undefined;
     if (known)
       try {
@@ -111,7 +111,7 @@ export class QueryService {
       throw Errors.badRequest('This service does not allow queries.', ["The service's capabilities do not include Query."]);
     if (!found || stamp === null) throw this.features.layerMissing(service, layerId);
     const layer = found;
-    this.known.remember(name, layerId, { service, layer, stamp });
+    this.known.remember(caller, name, layerId, { service, layer, stamp });
     if (early && known?.stamp === stamp) throw early.error;
     if (isAggregated(p)) {
       // orderByFields names the aggregated reply's columns, not the layer's: aggregateRequest reads it.
