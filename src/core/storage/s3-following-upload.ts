@@ -62,10 +62,15 @@ export class FollowingUpload {
   /** Sends the parts the file now covers, a few at a time; errors are kept for `finish`. */
   private async poll(): Promise<void> {
     try {
-      this.handle ??= await fs.open(this.localPath, 'r').catch((e: NodeJS.ErrnoException) => {
-        if (e.code === 'ENOENT') return undefined; // not created yet
-        throw e;
-      });
+      if (!this.handle) {
+        const opened = await fs.open(this.localPath, 'r').catch((e: NodeJS.ErrnoException) => {
+          if (e.code === 'ENOENT') return undefined; // not created yet
+          throw e;
+        });
+        // Finished or aborted while opening: whoever stopped it has closed what it knew of.
+        if (opened && this.stopped) return void (await opened.close());
+        this.handle = opened;
+      }
       if (this.handle) {
         const { size } = await this.handle.stat();
         while (!this.stopped && this.nextPart * this.partSize <= size && this.inFlight.size < this.queueSize) {
