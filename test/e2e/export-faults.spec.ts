@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { startApp, TestApp } from '../support/app';
 import { adminToken, createHostedService, createUser, get, post, uniq } from '../support/client';
+import { waitFor as waitUntil } from '../support/wait-for';
 import { spawnWorker, startWorker } from '../support/worker';
 
 /**
@@ -68,13 +69,7 @@ describe('export pipeline under faults', () => {
   };
   const tmpEntries = async () => (existsSync(path.join(t.config.dataDir, 'tmp')) ? readdirSync(path.join(t.config.dataDir, 'tmp')) : []);
   const jobRow = async (id: string) => (await t.db.query(`SELECT status, status_message, attempts FROM jobs WHERE id = $1`, [id]))[0];
-  const waitFor = async (what: string, check: () => Promise<boolean>, ms = 90000) => {
-    const until = Date.now() + ms;
-    while (!(await check())) {
-      if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  };
+  const waitFor = (what: string, check: () => Promise<boolean>, ms = 90000) => waitUntil(what, check, ms, 200);
   const status = (e: { jobId: string; exportItemId: string }) =>
     post(t.base, `content/users/${pub.username}/items/${e.exportItemId}/status`, { jobId: e.jobId, jobType: 'export' }, pub.token).then(
       (r) => r.body,

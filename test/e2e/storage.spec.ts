@@ -1,5 +1,4 @@
 import { INestApplicationContext } from '@nestjs/common';
-import gdal from 'gdal-async';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,10 +7,10 @@ import { newId } from '../../src/core/ids';
 import { FileStore } from '../../src/core/storage/file-store';
 import { PART_SIZE } from '../../src/core/storage/s3-file-store';
 import { ORPHAN_GRACE_MS, STAGING_GRACE_MS, StorageSweeper } from '../../src/core/storage/storage-sweeper';
-import { zipDirectory } from '../../src/export/writer/zip';
 import { startApp, TestApp } from '../support/app';
 import { adminToken, createUser, post } from '../support/client';
 import { bucketKeys, onS3 } from '../support/s3';
+import { shapefileZip } from '../support/shapefile-zip';
 import { startWorker } from '../support/worker';
 
 /**
@@ -242,21 +241,3 @@ describe(`storage downloads (${onS3() ? 's3' : 'local'})`, () => {
     }),
   );
 });
-
-/** A zipped point shapefile written by GDAL. */
-async function shapefileZip(dir: string, n: number): Promise<Buffer> {
-  const src = mkdtempSync(path.join(dir, 'shp-'));
-  const ds = gdal.drivers.get('ESRI Shapefile').create(path.join(src, 'points.shp'));
-  const layer = ds.layers.create('points', gdal.SpatialReference.fromEPSG(4326), gdal.wkbPoint);
-  layer.fields.add(new gdal.FieldDefn('n', gdal.OFTInteger));
-  for (let i = 0; i < n; i++) {
-    const f = new gdal.Feature(layer);
-    f.fields.set('n', i);
-    f.setGeometry(new gdal.Point(i % 180, (i % 80) / 2));
-    layer.features.add(f);
-  }
-  ds.close();
-  const zip = path.join(dir, `${path.basename(src)}.zip`);
-  await zipDirectory(src, zip);
-  return readFileSync(zip);
-}

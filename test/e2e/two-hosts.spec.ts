@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { startApp, TestApp } from '../support/app';
 import { adminToken, createHostedService, createUser, post, uniq } from '../support/client';
 import { bucketKeys, holdS3, s3Env, testS3 } from '../support/s3';
+import { waitFor as waitUntil } from '../support/wait-for';
 import { spawnWorker } from '../support/worker';
 
 type Worker = ReturnType<typeof spawnWorker>;
@@ -32,13 +33,8 @@ function filesUnder(dir: string): string[] {
   return readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => statSync(path.join(dir, f)).isFile());
 }
 
-async function waitFor(what: string, check: () => Promise<boolean>, ms = 120000) {
-  const until = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+/** Jobs here move files through a bucket: allow two minutes, looking five times a second. */
+const waitFor = (what: string, check: () => Promise<boolean>, ms = 120000) => waitUntil(what, check, ms, 200);
 
 /**
  * API and workers as if on separate hosts: the API in this process and workers as processes of their own, each with

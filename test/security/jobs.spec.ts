@@ -12,6 +12,8 @@ import { buildTranslateArgs } from '../../src/export/writer/args';
 import { zipDirectory } from '../../src/export/writer/zip';
 import { startApp, TestApp } from '../support/app';
 import { adminToken, createHostedService, createUser, get, post, uniq } from '../support/client';
+import { shapefileZip } from '../support/shapefile-zip';
+import { waitFor } from '../support/wait-for';
 import { spawnWorker, startWorker } from '../support/worker';
 
 /**
@@ -23,13 +25,6 @@ type User = { username: string; token: string };
 type Published = { jobId: string; serviceItemId: string; serviceurl: string };
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function waitFor(what: string, check: () => Promise<boolean>, ms = 90000, every = 100) {
-  const until = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await sleep(every);
-  }
-}
 
 function helpers(get$: () => { t: TestApp; pub: User }) {
   const upload = async (type: string, name: string, body: Buffer | string, mime = 'application/octet-stream') => {
@@ -70,25 +65,6 @@ function geojson(name: string, n: number): string {
     geometry: { type: 'Point', coordinates: [i % 180, (i % 80) / 2] },
   }));
   return JSON.stringify({ type: 'FeatureCollection', name, features });
-}
-
-/** A zipped point shapefile written by GDAL; `damage` may change the files before zipping. */
-async function shapefileZip(dir: string, n: number, damage?: (stem: string) => void): Promise<Buffer> {
-  const src = mkdtempSync(path.join(dir, 'shp-'));
-  const ds = gdal.drivers.get('ESRI Shapefile').create(path.join(src, 'points.shp'));
-  const layer = ds.layers.create('points', gdal.SpatialReference.fromEPSG(4326), gdal.wkbPoint);
-  layer.fields.add(new gdal.FieldDefn('n', gdal.OFTInteger));
-  for (let i = 0; i < n; i++) {
-    const f = new gdal.Feature(layer);
-    f.fields.set('n', i);
-    f.setGeometry(new gdal.Point(i % 180, (i % 80) / 2));
-    layer.features.add(f);
-  }
-  ds.close();
-  damage?.(path.join(src, 'points'));
-  const zip = path.join(dir, `${path.basename(src)}.zip`);
-  await zipDirectory(src, zip);
-  return readFileSync(zip);
 }
 
 /** A one-member zip whose headers declare `declared` bytes for data that inflates to `data.length` (a lie when they differ). */
