@@ -62,7 +62,19 @@ export class S3FileStore extends FileStore {
 
   async adopt(itemId: string, localPath: string, fileName: string, signal?: AbortSignal): Promise<string> {
     const key = FileStore.itemKey(itemId, fileName);
-    await this.uploaded(this.upload(key, createReadStream(localPath)), signal);
+    const upload = new Upload({
+      client: this.client,
+      params: { Bucket: this.s3.bucket, Key: this.s3.prefix + key, Body: createReadStream(localPath) },
+      partSize: PART_SIZE,
+      queueSize: PART_QUEUE,
+      // A failed upload is aborted at once; one whose process dies is left to sweepStaging.
+      leavePartsOnError: false,
+    });
+    await this.uploaded(
+      () => upload.done(),
+      () => upload.abort(),
+      signal,
+    );
     await fs.rm(localPath, { force: true });
     return key;
   }
@@ -74,15 +86,11 @@ export class S3FileStore extends FileStore {
     return {
       fileName,
       finish: async (path, size, signal) => {
-        const aborted = () => void upload.abort();
-        signal?.addEventListener('abort', aborted, { once: true });
-        try {
-          await upload.finish(path, size);
-        } catch (e) {
-          throw signal?.aborted ? e : unavailable(e);
-        } finally {
-          signal?.removeEventListener('abort', aborted);
-        }
+        await this.uploaded(
+          () => upload.finish(path, size),
+          () => upload.abort(),
+          signal,
+        );
         await fs.rm(path, { force: true });
         return key;
       },
@@ -90,27 +98,16 @@ export class S3FileStore extends FileStore {
     };
   }
 
-  private upload(key: string, body: Readable): Upload {
-    return new Upload({
-      client: this.client,
-      params: { Bucket: this.s3.bucket, Key: this.s3.prefix + key, Body: body },
-      partSize: PART_SIZE,
-      queueSize: PART_QUEUE,
-      // A failed upload is aborted at once; one whose process dies is left to sweepStaging.
-      leavePartsOnError: false,
-    });
-  }
-
-  /** Waits for an upload; a cancel aborts it, and a failure of the server or the way to it becomes retryable. */
-  private async uploaded(upload: Pick<Upload, 'done' | 'abort'>, signal?: AbortSignal): Promise<void> {
-    const abort = () => void upload.abort().catch(() => undefined);
-    signal?.addEventListener('abort', abort, { once: true });
+  /** Runs an upload to its end; a cancel aborts it, and a failure of the server or the way to it becomes retryable. */
+  private async uploaded(run: () => Promise<unknown>, abort: () => Promise<unknown>, signal?: AbortSignal): Promise<void> {
+    const aborted = () => void abort().catch(() => undefined);
+    signal?.addEventListener('abort', aborted, { once: true });
     try {
-      await upload.done();
+      await run();
     } catch (e) {
       throw signal?.aborted ? e : unavailable(e);
     } finally {
-      signal?.removeEventListener('abort', abort);
+      signal?.removeEventListener('abort', aborted);
     }
   }
 
