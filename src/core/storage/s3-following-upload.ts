@@ -89,23 +89,38 @@ export class FollowingUpload {
     this.inFlight.add(tracked);
   }
 
-  /** Sends one part; at most queueSize run at once (callers wait for a free slot), so a pooled buffer is free. */
-  private async sendFrom(handle: FileHandle, part: number, expectedSha?: string): Promise<void> {
-    const buf = this.buffers.pop() ?? Buffer.allocUnsafe(this.partSize);
+  /**
+   * A part buffer: at most queueSize sends hold one (callers wait for a free slot) and finish compares in one
+   * more, so the pool never grows past queueSize + 1.
+   */
+  private buffer(): Buffer {
+    return this.buffers.pop() ?? Buffer.allocUnsafe(this.partSize);
+  }
+
+  /** Reads one part of the file into buf; returns the bytes read. */
+  private async readPart(handle: FileHandle, part: number, buf: Buffer): Promise<Buffer> {
+    const { bytesRead } = await handle.read(buf, 0, this.partSize, (part - 1) * this.partSize);
+    return buf.subarray(0, bytesRead);
+  }
+
+  /** Reads and sends one part while following the file. */
+  private async sendFrom(handle: FileHandle, part: number): Promise<void> {
+    const buf = this.buffer();
     try {
-      const { bytesRead } = await handle.read(buf, 0, this.partSize, (part - 1) * this.partSize);
-      const body = buf.subarray(0, bytesRead);
-      const sha = sha256(body);
-      if (expectedSha !== undefined && sha !== expectedSha) throw new Error(`part ${part} changed while it was being sent`);
-      this.uploadId ??= this.client.send(new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: this.key })).then((r) => r.UploadId!);
-      const uploadId = await this.uploadId;
-      const r = await this.client.send(
-        new UploadPartCommand({ Bucket: this.bucket, Key: this.key, UploadId: uploadId, PartNumber: part, Body: body }),
-      );
-      this.sent.set(part, { etag: r.ETag!, sha });
+      const body = await this.readPart(handle, part, buf);
+      await this.send(part, body, sha256(body));
     } finally {
       this.buffers.push(buf);
     }
+  }
+
+  private async send(part: number, body: Buffer, sha: string): Promise<void> {
+    this.uploadId ??= this.client.send(new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: this.key })).then((r) => r.UploadId!);
+    const uploadId = await this.uploadId;
+    const r = await this.client.send(
+      new UploadPartCommand({ Bucket: this.bucket, Key: this.key, UploadId: uploadId, PartNumber: part, Body: body }),
+    );
+    this.sent.set(part, { etag: r.ETag!, sha });
   }
 
   /** Stops following and waits for the parts under way. */
@@ -131,17 +146,22 @@ export class FollowingUpload {
         await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: this.key, Body: body }));
         return;
       }
-      // Compare part by part with the finished file; resend what differs, a few at a time.
-      const buf = Buffer.allocUnsafe(this.partSize);
-      for (let part = 1; part <= parts; part++) {
-        const { bytesRead } = await file.read(buf, 0, this.partSize, (part - 1) * this.partSize);
-        const expected = Math.min(this.partSize, size - (part - 1) * this.partSize);
-        if (bytesRead !== expected) throw new Error(`the file ended early: part ${part} has ${bytesRead} of ${expected} bytes`);
-        const sha = sha256(buf.subarray(0, bytesRead));
-        if (this.sent.get(part)?.sha === sha) continue;
+      // Compare part by part with the finished file; send what differs, the bytes just compared, a few at a time.
+      for (let part = 1; part <= parts && !this.failure; part++) {
         while (this.inFlight.size >= this.queueSize) await Promise.race(this.inFlight);
-        this.track(this.sendFrom(file, part, sha));
-        if (this.failure) break;
+        const buf = this.buffer();
+        let sending = false;
+        try {
+          const body = await this.readPart(file, part, buf);
+          const expected = Math.min(this.partSize, size - (part - 1) * this.partSize);
+          if (body.length !== expected) throw new Error(`the file ended early: part ${part} has ${body.length} of ${expected} bytes`);
+          const sha = sha256(body);
+          if (this.sent.get(part)?.sha === sha) continue;
+          this.track(this.send(part, body, sha).finally(() => this.buffers.push(buf)));
+          sending = true;
+        } finally {
+          if (!sending) this.buffers.push(buf);
+        }
       }
       while (this.inFlight.size) await Promise.all([...this.inFlight]);
       if (this.failure) throw this.failure;
