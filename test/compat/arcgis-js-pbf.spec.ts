@@ -16,6 +16,7 @@ import { build } from 'esbuild';
 import { Browser, chromium, Page } from 'playwright-core';
 import { startApp, TestApp } from '../support/app';
 import { adminToken, createHostedService, createUser, get, post } from '../support/client';
+import { square } from '../support/rings';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
@@ -38,13 +39,6 @@ function point(i: number) {
     geometry: { x: -10 + (i % 20) * 1.5 + i * 1e-7, y: 36 + Math.floor(i / 20) * 1.2, spatialReference: { wkid: 4326 } },
   };
 }
-const square = (x: number, y: number, s: number) => [
-  [x, y],
-  [x, y + s],
-  [x + s, y + s],
-  [x + s, y],
-  [x, y],
-];
 const POLYGONS = [
   { attributes: { Label: 'holed' }, geometry: { rings: [square(0, 45, 4), square(1, 46, 2).reverse()] } },
   { attributes: { Label: 'two parts' }, geometry: { rings: [square(8, 40, 2), square(12, 40, 2)] } },

@@ -8,17 +8,11 @@
 import { decodeFeatureCollection } from '../../src/features/pbf/feature-collection';
 import { startApp, TestApp } from '../support/app';
 import { adminToken, createHostedService, createUser, get, post, Reply } from '../support/client';
+import { square } from '../support/rings';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
 type Xy = number[];
-const square = (x: number, y: number, s: number): Xy[] => [
-  [x, y],
-  [x, y + s],
-  [x + s, y + s],
-  [x + s, y],
-  [x, y],
-];
 /** A "C" whose area centroid (x ≈ 21.36, y = 41.5) lies in its gap, outside the shape. */
 const C_SHAPE: Xy[] = [
   [20, 40],

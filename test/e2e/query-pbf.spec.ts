@@ -11,6 +11,7 @@ import { FEATURE_DB } from '../../src/core/database/feature-database.module';
 import { decodeFeatureCollection } from '../../src/features/pbf/feature-collection';
 import { startApp, TestApp } from '../support/app';
 import { adminToken, createHostedService, createUser, get, post, Reply } from '../support/client';
+import { square } from '../support/rings';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
@@ -43,13 +44,6 @@ function point(i: number) {
   };
 }
 
-const square = (x: number, y: number, s: number) => [
-  [x, y],
-  [x, y + s],
-  [x + s, y + s],
-  [x + s, y],
-  [x, y],
-];
 /** Polygons near 10°E 50°N: one with a hole, one of two parts, one with many vertices a hair apart, one speck. */
 const POLYGONS = [
   { attributes: { Label: 'holed' }, geometry: { rings: [square(10, 50, 1), square(10.25, 50.25, 0.5).reverse()] } },

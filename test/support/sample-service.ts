@@ -1,4 +1,5 @@
 import { createHostedService, post, uniq } from './client';
+import { square } from './rings';
 
 /** Text that is markup if a page forgets to escape it. */
 export const MARKUP = '<img src=x onerror="alert(1)">&amp;';
@@ -9,21 +10,14 @@ const fields = [
   { name: 'Opened', alias: 'Opened on', type: 'esriFieldTypeDate' },
 ];
 
-const square = (x: number, y: number, d: number) => [
-  [
-    [x, y],
-    [x, y + d],
-    [x + d, y + d],
-    [x + d, y],
-    [x, y],
-  ],
-];
+/** A polygon's rings: one square. */
+const squareRings = (x: number, y: number, d: number) => [square(x, y, d)];
 
 /** Polygons, lines and points around 10°E 50°N (WGS 84), one of each kind named with markup. */
 export const SAMPLE = {
   areas: [
-    { attributes: { Name: 'North field', Kind: 'field', Opened: Date.UTC(2001, 0, 2) }, geometry: { rings: square(10.0, 50.6, 0.3) } },
-    { attributes: { Name: MARKUP, Kind: 'pond', Opened: null }, geometry: { rings: square(10.6, 50.1, 0.3) } },
+    { attributes: { Name: 'North field', Kind: 'field', Opened: Date.UTC(2001, 0, 2) }, geometry: { rings: squareRings(10.0, 50.6, 0.3) } },
+    { attributes: { Name: MARKUP, Kind: 'pond', Opened: null }, geometry: { rings: squareRings(10.6, 50.1, 0.3) } },
   ],
   roads: [
     {
