@@ -17,7 +17,7 @@
  * the worker's MALLOC_ARENA_MAX (default 2, as the worker is started).
  */
 import { execFile, spawn } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -26,6 +26,7 @@ import { Client } from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import { gdalPgConnection } from '../src/core/database/gdal-pg';
 import { BENCH_ADMIN, createHostedService, form, startBenchApp } from './support/bench-app';
+import { rssKb } from './support/proc';
 import { S3Side, startS3Side, transferMemory } from './support/s3-side';
 
 const POINTS = Number(process.env.POINTS ?? 1_000_000);
@@ -66,7 +67,7 @@ const mb = (kb: number) => `${(kb / 1024).toFixed(0)} MB`;
 
 /** The worker's peak RSS since the last reset, in kB; the reset (clear_refs 5) makes it per export. */
 function workerPeak(pid: number, reset = false): number {
-  const kb = Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]);
+  const kb = rssKb(pid, 'VmHWM');
   if (reset) writeFileSync(`/proc/${pid}/clear_refs`, '5');
   return kb;
 }
@@ -305,7 +306,7 @@ async function main() {
     }
     starts.sort((x, y) => x - y);
     const transfer = s3 && TRANSFER_MB > 0 ? await transferMemory(s3, TRANSFER_MB, out) : undefined;
-    const idleKb = Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${worker.pid}/status`, 'utf8'))![1]);
+    const idleKb = rssKb(worker.pid!);
 
     console.log(
       `\nMedians of ${REPEAT} rounds; in brackets the lowest and highest ratio of a single round. Plain COPY: PostgreSQL's own CSV`,

@@ -10,7 +10,7 @@
  * layer to the same client; the sides take turns every round and the figures are medians over the rounds.
  */
 import { execFileSync, execSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import * as http from 'node:http';
 import { AddressInfo } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -19,6 +19,7 @@ import { INestApplication } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { BENCH_ADMIN, pct, startBenchApp } from './support/bench-app';
 import { createPointLayer } from './support/point-layer';
+import { cpuMs as processCpuMs } from './support/proc';
 
 const POINTS = Number(process.env.POINTS ?? 100_000);
 const PAGES = Number(process.env.PAGES ?? 20);
@@ -26,8 +27,6 @@ const ROUNDS = Number(process.env.ROUNDS ?? 5);
 const CLIENTS = Number(process.env.CLIENTS ?? 20);
 const SECONDS = Number(process.env.SECONDS ?? 4);
 const PAGE = 2000;
-/** Linux's USER_HZ, the unit of /proc/<pid>/stat times. */
-const CLOCK_TICKS = Number(execSync('getconf CLK_TCK', { encoding: 'utf8' }).trim()) || 100;
 
 const repo = path.resolve(__dirname, '..');
 const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, encoding: 'utf8' }).trim();
@@ -96,17 +95,15 @@ function fetchPage(url: string): Promise<{ ms: number; bytes: number }> {
 async function cpuMs(db: DataSource): Promise<{ node: number; pg: number }> {
   const { user, system } = process.cpuUsage();
   const pids: { pid: number }[] = await db.query(`SELECT pid FROM pg_stat_activity WHERE datname = current_database()`);
-  let ticks = 0;
+  let pg = 0;
   for (const { pid } of pids) {
     try {
-      // utime and stime, fields 14 and 15, after the command name in parentheses.
-      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
+      pg += processCpuMs(pid);
     } catch {
       // a backend that ended meanwhile, or a database on another host: counted as nothing
     }
   }
-  return { node: (user + system) / 1000, pg: (ticks * 1000) / CLOCK_TICKS };
+  return { node: (user + system) / 1000, pg };
 }
 
 /** One side's sequential pages: p50, p95, bytes and CPU per page. */

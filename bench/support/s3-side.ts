@@ -6,14 +6,15 @@
  * its own queues.)
  */
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
-import { ChildProcess, execSync, spawn } from 'node:child_process';
+import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, mkdtempSync, openAsBlob, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, openAsBlob, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { s3Client } from '../../src/core/storage/s3-client';
 import { BENCH_ADMIN, createBenchDatabase, form } from './bench-app';
+import { cpuMs, rssKb } from './proc';
 
 const ROOT = path.resolve(__dirname, '../..');
 const CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
@@ -28,19 +29,6 @@ export interface S3Side {
   /** CPU time s3rver has used so far, in ms: the share of this machine the storage server takes from the export. */
   serverCpuMs(): number;
   stop(): Promise<void>;
-}
-
-const CLOCK_TICKS = Number(execSync('getconf CLK_TCK', { encoding: 'utf8' }).trim()) || 100;
-
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  // utime and stime are fields 14 and 15 of the whole line, 12 and 13 after "pid (comm) ".
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
-}
-
-/** Resident set size of a process, in kB (`VmRSS`), or its peak since the last reset (`VmHWM`). */
-export function rssKb(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): number {
-  return Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]);
 }
 
 async function freePort(): Promise<number> {
