@@ -6,7 +6,7 @@
 import { InvalidInputError } from '../core/errors/invalid-input';
 import { ArcgisError } from '../core/errors/arcgis-error';
 import { LayerRow } from '../features/features.repository';
-import { jsonParam } from '../core/http/param-values';
+import { jsonParam, requiredJsonParam } from '../core/http/param-values';
 import { normaliseWkid } from '../features/layer-schema';
 import { parseWhereTree, renderWhereTreeSql, WhereNode } from '../features/where/compile';
 import { FORMATS } from './writer/formats';
@@ -58,13 +58,10 @@ export function parseTargetSR(v: unknown): ExportTarget | undefined {
   if (v === undefined || v === null || v === '') return undefined;
   if (typeof v === 'number' || (typeof v === 'string' && /^\d{1,9}$/.test(v.trim()))) return { srid: normaliseWkid(Number(v)) };
   const shape = '\'targetSR\' must be a wkid, {"wkid": n}, {"latestWkid": n} or {"wkt": "..."}.';
-  if (typeof v === 'string') {
-    try {
-      return parseTargetSR(JSON.parse(v));
-    } catch {
-      bad(shape);
-    }
-  }
+  if (typeof v === 'string')
+    return parseTargetSR(
+      requiredJsonParam('targetSR', v, 'any', (p) => new InvalidInputError(INVALID, [p.problem === 'nul' ? p.message : shape])),
+    );
   const o = v as { wkid?: unknown; latestWkid?: unknown; wkt?: unknown; srid?: unknown };
   // `srid` is the stored form, read back by the worker.
   const wkid = o.latestWkid ?? o.wkid ?? o.srid;

@@ -12,7 +12,7 @@ import { LayerRow, ServiceRow } from './features.repository';
 import { fieldInfo, LayerField } from './layer-schema';
 import { PbfQueryService } from './pbf/pbf-query.service';
 import { esriTransform } from './pbf/quantization';
-import { boolParam, idList, intParam, invalidQuery, srParam, srRequest } from './query-params';
+import { boolParam, envelopeParam, idList, intParam, invalidQuery, srRequest } from './query-params';
 import { aggregateRequest, isAggregated } from './query/statistics';
 import { aggregateReply } from './query/statistics-reply';
 import { geometryOutput } from './query/geometry-params';
@@ -43,38 +43,6 @@ function orderBy(layer: LayerRow, v: string | undefined): QuerySpec['orderBy'] {
       throw invalidQuery(`'orderByFields' entry '${part.trim().slice(0, 64)}' is not '<field> [ASC|DESC]' for a field of this layer.`);
     return { field: f, desc: (m[2] ?? 'ASC').toUpperCase() === 'DESC' };
   });
-}
-
-function envelope(p: QueryDto, layerSrid: number): QuerySpec['envelope'] {
-  if (p.geometry === undefined || p.geometry.trim() === '') return undefined;
-  const type = p.geometryType ?? 'esriGeometryEnvelope';
-  if (type !== 'esriGeometryEnvelope') throw invalidQuery("Only 'geometryType=esriGeometryEnvelope' is supported for spatial filters.");
-  if (p.spatialRel && p.spatialRel !== 'esriSpatialRelIntersects' && p.spatialRel !== 'esriSpatialRelEnvelopeIntersects') {
-    throw invalidQuery("Only 'spatialRel=esriSpatialRelIntersects' is supported.");
-  }
-  const t = p.geometry.trim();
-  let e: { xmin?: unknown; ymin?: unknown; xmax?: unknown; ymax?: unknown; spatialReference?: unknown } | null = {};
-  if (/^[-\d.eE+]+(,[-\d.eE+]+){3}$/.test(t)) {
-    const [xmin, ymin, xmax, ymax] = t.split(',').map(Number);
-    e = { xmin, ymin, xmax, ymax };
-  } else {
-    try {
-      e = JSON.parse(t);
-    } catch {
-      throw invalidQuery("'geometry' is neither 'xmin,ymin,xmax,ymax' nor an envelope JSON object.");
-    }
-  }
-  if (e === null || typeof e !== 'object' || Array.isArray(e))
-    throw invalidQuery("'geometry' must be an envelope object or 'xmin,ymin,xmax,ymax'.");
-  const nums = [e.xmin, e.ymin, e.xmax, e.ymax];
-  if (!nums.every((n) => typeof n === 'number' && Number.isFinite(n)))
-    throw invalidQuery("'geometry' envelope needs finite xmin, ymin, xmax, ymax.");
-  const srid =
-    srParam('inSR', p.inSR) ??
-    (e.spatialReference ? srParam('geometry.spatialReference', JSON.stringify(e.spatialReference)) : undefined) ??
-    layerSrid;
-  const [xmin, ymin, xmax, ymax] = nums as number[];
-  return { xmin, ymin, xmax, ymax, srid };
 }
 
 @Injectable()
@@ -191,7 +159,7 @@ export class QueryService {
       intParam('resultRecordCount', p.resultRecordCount, 1, 2_000_000_000) ?? service.max_record_count,
       service.max_record_count,
     );
-    const env = envelope(p, layer.srid);
+    const env = envelopeParam(p, layer.srid);
     for (const srid of new Set([outSrid, ...(env ? [env.srid] : [])])) {
       if (this.knownSrids.has(srid)) continue;
       if (!(await this.features.sridExists(srid))) throw invalidQuery(`Unknown spatial reference wkid ${srid}.`);

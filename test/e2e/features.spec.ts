@@ -232,6 +232,26 @@ describe('hosted feature services', () => {
     expect(back.rings).toHaveLength(2);
   });
 
+  it('refuses a whole edit request whose feature list is not a JSON array, naming the list', async () => {
+    const s = await newService();
+    const refusal = async (op: string, params: Record<string, string>) => (await post(s.layer, op, params, pub.token)).body.error;
+    const syntax = await refusal('addFeatures', { features: '[{"attributes":' });
+    expect(syntax).toMatchObject({ code: 400, message: "'features' is not valid JSON." });
+    expect(syntax.details).toHaveLength(1);
+    expect(syntax.details[0]).toMatch(/JSON/);
+    expect(await refusal('applyEdits', { updates: '{"attributes":{}}' })).toEqual({
+      code: 400,
+      message: "'updates' must be a JSON array.",
+      details: [],
+    });
+    expect(await refusal('addFeatures', { features: '[{"attributes":{"Name":"a\\u0000b"}}]' })).toEqual({
+      code: 400,
+      message: "'features' holds the character U+0000, which cannot be stored.",
+      details: ['\\u0000 is not allowed'],
+    });
+    expect((await get(s.layer, 'query', { where: '1=1', returnCountOnly: 'true' }, pub.token)).body.count).toBe(0);
+  });
+
   it('follows the item sharing: unsharing takes effect on the next query', async () => {
     const s = await newService();
     await post(s.layer, 'addFeatures', { features: JSON.stringify([{ attributes: { Name: 'A' }, geometry: { x: 1, y: 1 } }]) }, pub.token);

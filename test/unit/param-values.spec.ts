@@ -20,6 +20,17 @@ class Custom extends Error {
 }
 const custom = (p: InvalidParam) => new Custom(p);
 
+/** The problem a Custom error carried. */
+function caught(f: () => unknown): InvalidParam {
+  try {
+    f();
+  } catch (e) {
+    expect(e).toBeInstanceOf(Custom);
+    return (e as Custom).problem;
+  }
+  throw new Error('expected a throw');
+}
+
 describe('readBool and readInt', () => {
   it.each([
     ['true', true],
@@ -68,6 +79,7 @@ describe('boolParam', () => {
   it("hands the problem to the caller's error factory", () => {
     expect(() => boolParam('b', 'maybe', true, custom)).toThrow(Custom);
     expect(() => boolParam('b', 'maybe', true, custom)).toThrow("'b' must be true or false.");
+    expect(caught(() => boolParam('b', 'maybe', true, custom))).toMatchObject({ name: 'b', problem: 'syntax' });
   });
 });
 
@@ -89,6 +101,11 @@ describe('intParam', () => {
       message: "'resultOffset' must be a whole number from 0 to 10.",
       details: [],
     });
+  });
+
+  it('tells the error factory an unreadable number from one out of range', () => {
+    expect(caught(() => intParam('n', 'ten', { min: 0, max: 10 }, custom))).toMatchObject({ problem: 'syntax' });
+    expect(caught(() => intParam('n', '11', { min: 0, max: 10 }, custom))).toMatchObject({ problem: 'range' });
   });
 
   it('refuses integers a double cannot hold exactly when no range is given', () => {
@@ -145,7 +162,7 @@ describe('jsonParam', () => {
     expect(() => jsonParam('p', raw)).toThrow("'p' holds the character U+0000");
   });
 
-  it('gives the error factory the name, the message and the reason', () => {
+  it('gives the error factory the name, which rule was broken, the message and the reason', () => {
     const problem = (raw: string) => {
       try {
         jsonParam('properties', raw, 'object', custom);
@@ -155,10 +172,17 @@ describe('jsonParam', () => {
     };
     expect(problem('[1]')).toEqual({
       name: 'properties',
+      problem: 'kind',
       message: "'properties' must be a JSON object.",
       reason: 'expected a JSON object',
     });
-    expect(problem('{oops')).toMatchObject({ name: 'properties', message: "'properties' is not valid JSON.", reason: expect.any(String) });
+    expect(problem('{oops')).toMatchObject({
+      name: 'properties',
+      problem: 'syntax',
+      message: "'properties' is not valid JSON.",
+      reason: expect.any(String),
+    });
+    expect(problem('{"a":"\\u0000"}')).toMatchObject({ problem: 'nul' });
   });
 });
 
@@ -169,7 +193,7 @@ describe('requiredJsonParam', () => {
       message: "'addToDefinition' is required.",
       details: [],
     });
-    expect(() => requiredJsonParam('addToDefinition', ' ', 'object', custom)).toThrow(Custom);
+    expect(caught(() => requiredJsonParam('addToDefinition', ' ', 'object', custom))).toMatchObject({ problem: 'missing' });
   });
 
   it('parses like jsonParam', () => {

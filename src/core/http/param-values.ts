@@ -6,10 +6,22 @@ import { Errors } from '../errors/arcgis-error';
  * operation has always answered with (query's "Cannot perform query...", addItem's "is not a valid JSON object").
  */
 
+/**
+ * Which rule a parameter broke, for an `onInvalid` whose operation words them apart (query's geometry answers
+ * "neither ... nor an envelope JSON object" to text that is not JSON, and another sentence to JSON of the wrong kind).
+ */
+export type ParamProblem = 'missing' | 'syntax' | 'kind' | 'range' | 'nul';
+
 /** What is wrong with a parameter, for `onInvalid` to turn into the caller's error. */
 export interface InvalidParam {
   /** The parameter's name. */
   name: string;
+  /**
+   * missing: a required parameter is blank; syntax: the text is no value of its type (not JSON, not true or false,
+   * not a whole number); kind: JSON, but not the object or array asked for; range: a whole number out of bounds;
+   * nul: JSON holding U+0000.
+   */
+  problem: ParamProblem;
   /** A sentence naming the parameter and what it must be: the default envelope's message. */
   message: string;
   /** Why, in a few words (the JSON syntax error, "expected a JSON object"), when there is more to say than `message`. */
@@ -41,7 +53,7 @@ export function readInt(raw: string): number | undefined {
 export function boolParam(name: string, raw: string | undefined, dflt: boolean, onInvalid: OnInvalid = badRequest): boolean {
   if (blank(raw)) return dflt;
   const v = readBool(raw);
-  if (v === undefined) throw onInvalid({ name, message: `'${name}' must be true or false.` });
+  if (v === undefined) throw onInvalid({ name, problem: 'syntax', message: `'${name}' must be true or false.` });
   return v;
 }
 
@@ -54,7 +66,12 @@ export function intParam(
 ): number | undefined {
   if (blank(raw)) return undefined;
   const v = readInt(raw);
-  if (v === undefined || v < min || v > max) throw onInvalid({ name, message: `'${name}' must be a whole number from ${min} to ${max}.` });
+  if (v === undefined || v < min || v > max)
+    throw onInvalid({
+      name,
+      problem: v === undefined ? 'syntax' : 'range',
+      message: `'${name}' must be a whole number from ${min} to ${max}.`,
+    });
   return v;
 }
 
@@ -77,7 +94,7 @@ export function requiredJsonParam<T = unknown>(
   kind: JsonKind = 'object',
   onInvalid: OnInvalid = badRequest,
 ): T {
-  if (blank(raw)) throw onInvalid({ name, message: `'${name}' is required.` });
+  if (blank(raw)) throw onInvalid({ name, problem: 'missing', message: `'${name}' is required.` });
   return parseJson<T>(name, raw, kind, onInvalid);
 }
 
@@ -86,16 +103,21 @@ function parseJson<T>(name: string, raw: string, kind: JsonKind, onInvalid: OnIn
   try {
     v = JSON.parse(raw);
   } catch (e) {
-    throw onInvalid({ name, message: `'${name}' is not valid JSON.`, reason: (e as Error).message });
+    throw onInvalid({ name, problem: 'syntax', message: `'${name}' is not valid JSON.`, reason: (e as Error).message });
   }
   if (kind === 'object' && (v === null || typeof v !== 'object' || Array.isArray(v)))
-    throw onInvalid({ name, message: `'${name}' must be a JSON object.`, reason: 'expected a JSON object' });
+    throw onInvalid({ name, problem: 'kind', message: `'${name}' must be a JSON object.`, reason: 'expected a JSON object' });
   if (kind === 'array' && !Array.isArray(v))
-    throw onInvalid({ name, message: `'${name}' must be a JSON array.`, reason: 'expected a JSON array' });
+    throw onInvalid({ name, problem: 'kind', message: `'${name}' must be a JSON array.`, reason: 'expected a JSON array' });
   // PostgreSQL stores no NUL character in text or jsonb, so a value holding one would fail (or, as a name, never match)
   // wherever it went; refused here with a message that says so. Only the escape can put one in: JSON forbids it raw.
   if (raw.includes('\\u0000') && holdsNul(v))
-    throw onInvalid({ name, message: `'${name}' holds the character U+0000, which cannot be stored.`, reason: '\\u0000 is not allowed' });
+    throw onInvalid({
+      name,
+      problem: 'nul',
+      message: `'${name}' holds the character U+0000, which cannot be stored.`,
+      reason: '\\u0000 is not allowed',
+    });
   return v as T;
 }
 

@@ -2,6 +2,7 @@
  * ArcGIS JSON edits → GeoJSON, run on the geometry threads (see GeometryPool). Sizes are checked from array lengths
  * before any vertex is read, so an oversized geometry is refused at the cost of counting it.
  */
+import { jsonParam } from '../../core/http/param-values';
 import { GeoJson, GeometryError, geometryWkid } from '../esri-geometry';
 import type { GeometryType } from '../layer-schema';
 import { assemblePolygons } from './rings';
@@ -101,14 +102,9 @@ function geometry(raw: unknown, type: GeometryType | null, limits: GeometryLimit
 }
 
 function parseList(name: string, text: string | undefined, maxFeatures: number): unknown[] {
-  if (text === undefined || text.trim() === '') return [];
-  let v: unknown;
-  try {
-    v = JSON.parse(text);
-  } catch (e) {
-    throw new Refused(`'${name}' is not valid JSON.`, [String((e as Error).message)]);
-  }
-  if (!Array.isArray(v)) throw new Refused(`'${name}' must be a JSON array.`);
+  // Details as this operation has always given them: the syntax error, none for JSON that is not an array.
+  const v =
+    jsonParam<unknown[]>(name, text, 'array', (p) => new Refused(p.message, p.problem !== 'kind' && p.reason ? [p.reason] : [])) ?? [];
   if (v.length > maxFeatures) throw new Refused(`Too many features in '${name}'.`, [`At most ${maxFeatures} per request.`]);
   return v;
 }

@@ -4,6 +4,7 @@
  * and statistics-reply.ts the reply. Nothing the caller sends reaches the SQL as text: fields are the layer's own,
  * output names only ever appear in the reply.
  */
+import { requiredJsonParam } from '../../core/http/param-values';
 import { QueryDto } from '../features.dto';
 import { LayerRow } from '../features.repository';
 import { FieldType, LayerField } from '../layer-schema';
@@ -103,15 +104,19 @@ function groupBy(layer: LayerRow, list: string | undefined): LayerField[] {
   return out;
 }
 
+const NOT_A_LIST = "'outStatistics' must be a non-empty array of {statisticType, onStatisticField, outStatisticFieldName}.";
+
 function parseStatistics(layer: LayerRow, json: string): AggregateColumn[] {
-  let list: unknown;
-  try {
-    list = JSON.parse(json);
-  } catch {
-    throw invalidQuery("'outStatistics' is not valid JSON: give an array of {statisticType, onStatisticField, outStatisticFieldName}.");
-  }
-  if (!Array.isArray(list) || !list.length)
-    throw invalidQuery("'outStatistics' must be a non-empty array of {statisticType, onStatisticField, outStatisticFieldName}.");
+  const list = requiredJsonParam<unknown[]>('outStatistics', json, 'array', (p) =>
+    invalidQuery(
+      p.problem === 'syntax'
+        ? "'outStatistics' is not valid JSON: give an array of {statisticType, onStatisticField, outStatisticFieldName}."
+        : p.problem === 'nul'
+          ? p.message
+          : NOT_A_LIST,
+    ),
+  );
+  if (!list.length) throw invalidQuery(NOT_A_LIST);
   if (list.length > MAX_STATISTICS) throw invalidQuery(`'outStatistics' asks for more than ${MAX_STATISTICS} statistics.`);
   return list.map((s) => statistic(layer, s));
 }
