@@ -178,6 +178,13 @@ describe('services catalog and HTML services directory', () => {
       );
     });
 
+    it('query: the form shows a true or false as the query read it', async () => {
+      const r = await html(`${pub.url}/2/query`, { where: '1=1', returnCountOnly: ' TRUE ', returnGeometry: 'False' });
+      expect(textOf(r.body)).toContain('Count: 3');
+      expect(r.body).toMatch(/name="returnCountOnly" value="true"\s+checked/);
+      expect(r.body).toMatch(/name="returnGeometry" value="false"\s+checked/);
+    });
+
     it('query: a POSTed form is answered too, and a bad clause is shown as the error it is', async () => {
       const res = await fetch(`${pub.url}/1/query`, {
         method: 'POST',

@@ -1,4 +1,5 @@
 import { HtmlReply } from '../../core/http/html-reply';
+import { readBool, readInt } from '../../core/http/param-values';
 import { html, Html, SafeHtml } from './html';
 import { errorBox, facts, page, PageContext } from './layout';
 import { ArcgisError } from '../../core/errors/arcgis-error';
@@ -88,7 +89,8 @@ function select(label: string, name: string, options: string[], p: Params, fallb
 }
 
 function bool(label: string, name: string, p: Params, fallback: boolean): SafeHtml {
-  const on = p[name] === undefined || p[name] === '' ? fallback : p[name]?.toLowerCase() === 'true';
+  // Read as the query reads it, so the form shows what was answered; a value it refused shows the default.
+  const on = readBool(p[name] ?? '') ?? fallback;
   return html`<span class="label">${label}</span>
     <div role="radiogroup" aria-label="${label}">
       <label><input type="radio" name="${name}" value="true" ${on ? html` checked` : ''} /> True</label>
@@ -193,7 +195,7 @@ function resultBody(ctx: PageContext, r: QueryResult, p: Params): Html {
         </div>`,
     );
     if (r.exceededTransferLimit) {
-      const offset = (Number(p.resultOffset) || 0) + r.features.length;
+      const offset = (readInt(p.resultOffset ?? '') ?? 0) + r.features.length;
       const next = Object.fromEntries(Object.entries({ ...p, resultOffset: String(offset) }).filter(([k]) => k !== 'token'));
       parts.push(html`<p><a rel="next" href="${ctx.links.page(ctx.path, next)}">Next page</a></p>`);
     }
