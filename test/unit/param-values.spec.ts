@@ -1,4 +1,6 @@
+import { IsBoolean, IsInt, IsOptional } from 'class-validator';
 import { ArcgisError } from '../../src/core/errors/arcgis-error';
+import { BoolParam, IntParam, validateParams } from '../../src/core/http/params.decorator';
 import { boolParam, intParam, InvalidParam, jsonParam, readBool, readInt, requiredJsonParam } from '../../src/core/http/param-values';
 
 /** The envelope fields a thrown ArcgisError carries. */
@@ -199,5 +201,35 @@ describe('requiredJsonParam', () => {
   it('parses like jsonParam', () => {
     expect(requiredJsonParam('p', '{"layers":[]}')).toEqual({ layers: [] });
     expect(() => requiredJsonParam('p', '[]')).toThrow("'p' must be a JSON object.");
+  });
+});
+
+describe('the DTO transforms read as the parameter readers do', () => {
+  class Dto {
+    @IsOptional() @IntParam() @IsInt({ message: 'n' }) n = 7;
+    @IsOptional() @BoolParam() @IsBoolean({ message: 'b' }) b = true;
+  }
+  /** What a DTO makes of the text: its value, or 'refused'. */
+  const dto = (key: 'n' | 'b', raw: string) => {
+    try {
+      return validateParams(Dto, { [key]: raw })[key];
+    } catch {
+      return 'refused';
+    }
+  };
+  const reader = (f: () => unknown) => {
+    try {
+      return f();
+    } catch {
+      return 'refused';
+    }
+  };
+
+  it.each(['', '  ', '5', ' 5 ', '-3', '007', '1e3', '1.0', '0x10', '+1', 'ten'])('integer %j', (raw) => {
+    expect(dto('n', raw)).toBe(reader(() => intParam('n', raw) ?? 7));
+  });
+
+  it.each(['', ' ', 'true', ' FALSE ', 'yes', '1', 'maybe'])('boolean %j', (raw) => {
+    expect(dto('b', raw)).toBe(reader(() => boolParam('b', raw, true)));
   });
 });

@@ -32,7 +32,8 @@ export type OnInvalid = (problem: InvalidParam) => Error;
 
 const badRequest: OnInvalid = (p) => Errors.badRequest(p.message, p.reason ? [p.reason] : []);
 
-const blank = (raw: string | undefined): raw is undefined => raw === undefined || raw.trim() === '';
+/** Missing or blank: every reader, the DTO transforms too, takes it as not given, so the parameter's default applies. */
+export const absent = (raw: string | undefined): raw is undefined => raw === undefined || raw.trim() === '';
 
 // --- the readers: text to value, or undefined when the text is not one ---
 
@@ -51,7 +52,7 @@ export function readInt(raw: string): number | undefined {
 // --- the parameters: absent (missing or blank) gives the default, anything unreadable gives onInvalid's error ---
 
 export function boolParam(name: string, raw: string | undefined, dflt: boolean, onInvalid: OnInvalid = badRequest): boolean {
-  if (blank(raw)) return dflt;
+  if (absent(raw)) return dflt;
   const v = readBool(raw);
   if (v === undefined) throw onInvalid({ name, problem: 'syntax', message: `'${name}' must be true or false.` });
   return v;
@@ -64,7 +65,7 @@ export function intParam(
   { min = Number.MIN_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER }: { min?: number; max?: number } = {},
   onInvalid: OnInvalid = badRequest,
 ): number | undefined {
-  if (blank(raw)) return undefined;
+  if (absent(raw)) return undefined;
   const v = readInt(raw);
   if (v === undefined || v < min || v > max)
     throw onInvalid({
@@ -84,7 +85,7 @@ export function jsonParam<T = unknown>(
   kind: JsonKind = 'object',
   onInvalid: OnInvalid = badRequest,
 ): T | undefined {
-  return blank(raw) ? undefined : parseJson<T>(name, raw, kind, onInvalid);
+  return absent(raw) ? undefined : parseJson<T>(name, raw, kind, onInvalid);
 }
 
 /** Like jsonParam, for parameters that must be present. */
@@ -94,7 +95,7 @@ export function requiredJsonParam<T = unknown>(
   kind: JsonKind = 'object',
   onInvalid: OnInvalid = badRequest,
 ): T {
-  if (blank(raw)) throw onInvalid({ name, problem: 'missing', message: `'${name}' is required.` });
+  if (absent(raw)) throw onInvalid({ name, problem: 'missing', message: `'${name}' is required.` });
   return parseJson<T>(name, raw, kind, onInvalid);
 }
 

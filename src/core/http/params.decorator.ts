@@ -3,7 +3,7 @@ import { plainToInstance, Transform } from 'class-transformer';
 import { ValidationError, validateSync } from 'class-validator';
 import { Errors } from '../errors/arcgis-error';
 import { ArcgisRequest } from './arcgis-request';
-import { readBool, readInt } from './param-values';
+import { absent, readBool, readInt } from './param-values';
 
 type Ctor<T> = new () => T;
 
@@ -16,7 +16,8 @@ function flatten(errors: ValidationError[], prefix = ''): string[] {
 
 /** Validates ArcGIS parameters (query and body merged, all strings) into a DTO; failures become a 400 envelope. */
 export function validateParams<T extends object>(dto: Ctor<T>, params: Record<string, string>): T {
-  const instance = plainToInstance(dto, params, { exposeDefaultValues: true });
+  // A transform's undefined (a blank number or boolean) leaves the property unset, so its default applies.
+  const instance = plainToInstance(dto, params, { exposeDefaultValues: true, exposeUnsetFields: false });
   const errors = validateSync(instance, { whitelist: true, forbidUnknownValues: false });
   if (errors.length) throw Errors.badRequest('Invalid or missing input parameters.', flatten(errors));
   return instance;
@@ -40,8 +41,12 @@ export const CsvList = () =>
       : value,
   );
 
-/** "true"/"false" as param-values reads them; anything else stays a string so validation can name it. */
-export const BoolParam = () => Transform(({ value }) => (typeof value === 'string' ? (readBool(value) ?? value) : value));
+/** Text read by `read` as param-values reads it: blank is not given; unreadable stays a string for validation to name. */
+const readWith = (read: (raw: string) => unknown) =>
+  Transform(({ value }) => (typeof value !== 'string' ? value : absent(value) ? undefined : (read(value) ?? value)));
 
-/** A whole number as param-values reads it; anything else stays a string so validation can name it. */
-export const IntParam = () => Transform(({ value }) => (typeof value === 'string' ? (readInt(value) ?? value) : value));
+/** "true"/"false" as boolParam reads them. */
+export const BoolParam = () => readWith(readBool);
+
+/** A whole number as intParam reads it. */
+export const IntParam = () => readWith(readInt);
