@@ -11,7 +11,7 @@ import { normaliseWkid } from '../features/layer-schema';
 import { parseWhereTree, renderWhereTreeSql, WhereNode } from '../features/where/compile';
 import { FORMATS } from './writer/formats';
 import type { ExportFormat, ExportTarget } from './writer/types';
-import { xyColumnNames } from './writer/xy-columns';
+import { xyColumnNames, XyColumnsError } from './writer/xy-columns';
 
 /** A layer to export. `whereTree` is the clause parsed once, when the request arrived; `where` is its text, for people. */
 export interface ExportLayerParams {
@@ -139,12 +139,16 @@ export function checkLayers(
     }
     // The writer puts a point layer's coordinates in x/y columns for CSV and Excel: their names follow one rule.
     if (p.includeGeometry && layer.geometry_type === 'esriGeometryPoint' && FORMATS[format].geometry !== 'gdal') {
-      const xy = xyColumnNames(
-        layer.fields.map((f) => f.name),
-        p.xColumnName,
-        p.yColumnName,
-      );
-      if ('problem' in xy) fail(`Layer ${p.id}: ${xy.problem}`);
+      try {
+        xyColumnNames(
+          layer.fields.map((f) => f.name),
+          p.xColumnName,
+          p.yColumnName,
+        );
+      } catch (e) {
+        if (!(e instanceof XyColumnsError)) throw e;
+        fail(`Layer ${p.id}: ${e.message}`);
+      }
     }
     return { params: p, layer, whereSql };
   });

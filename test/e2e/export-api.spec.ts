@@ -121,6 +121,14 @@ describe('export operation (API side)', () => {
     [{ exportParameters: JSON.stringify({ layers: [{ id: 0, where: 'Nope = 1' }] }) }, "Unknown field 'Nope'"],
     [{ exportParameters: JSON.stringify({ layers: [{ id: 0, where: '1=1; DROP TABLE items' }] }) }, ''],
     [{ exportParameters: JSON.stringify({ layers: [{ id: 0, xColumnName: 'x' }] }) }, 'xColumnName applies only to CSV exports.'],
+    [
+      { exportFormat: 'CSV', exportParameters: JSON.stringify({ layers: [{ id: 0, xColumnName: 'name' }] }) },
+      "Layer 0: xColumnName 'name' clashes with a field of the layer; choose another name.",
+    ],
+    [
+      { exportFormat: 'CSV', exportParameters: JSON.stringify({ layers: [{ id: 0, xColumnName: 'lat', yColumnName: 'LAT' }] }) },
+      "Layer 0: xColumnName and yColumnName must differ (both are 'lat').",
+    ],
     [{ exportParameters: JSON.stringify({ layers: [{ id: 0, includeGeometry: 'no' }] }) }, 'includeGeometry must be true or false.'],
     [{ exportParameters: JSON.stringify({ layers: [{ id: 0 }], targetSR: { wkid: 999999 } }) }, 'Unknown targetSR wkid 999999.'],
     [

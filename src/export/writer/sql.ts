@@ -3,7 +3,7 @@ import { ExportWriteError } from './errors';
 import type { ResolvedSrs } from './args';
 import { FORMATS } from './formats';
 import type { ExportFormat, ExportLayerSource } from './types';
-import { xyColumnNames } from './xy-columns';
+import { xyColumnNames, XyColumnsError } from './xy-columns';
 
 /**
  * How a layer's geometry leaves PostGIS:
@@ -32,13 +32,16 @@ export function sqlText(v: string): string {
 
 /** The x/y column names (CSV/Excel points), refused when they clash with a field or with each other (xy-columns.ts). */
 export function xyColumns(layer: ExportLayerSource): [string, string] {
-  const r = xyColumnNames(
-    layer.fields.map((f) => f.name),
-    layer.xColumnName,
-    layer.yColumnName,
-  );
-  if ('problem' in r) throw new ExportWriteError(`Layer '${layer.name}': ${r.problem}`);
-  return r.names;
+  try {
+    return xyColumnNames(
+      layer.fields.map((f) => f.name),
+      layer.xColumnName,
+      layer.yColumnName,
+    );
+  } catch (e) {
+    if (e instanceof XyColumnsError) throw new ExportWriteError(`Layer '${layer.name}': ${e.message}`);
+    throw e;
+  }
 }
 
 const from = (layer: ExportLayerSource) => `${ident(layer.schema)}.${ident(layer.table)}`;
