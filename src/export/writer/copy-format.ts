@@ -161,12 +161,42 @@ const GEOMETRY = ident('export geometry');
  * OFFSET 0 keeps PostgreSQL from folding back into every place that reads it.
  */
 function rowsOf(layer: ExportLayerSource, range: OidRange | undefined, geometry: string | null): string {
+  const rows = ` FROM ${from(layer)} WHERE ${rangeFilter(layer, range)}${orderOf(layer)}`;
+  return geometry === null ? rows : ` FROM (SELECT *, ${geometry} AS ${GEOMETRY}${rows} OFFSET 0) AS r${orderOf(layer)}`;
+}
+
+const orderOf = (layer: ExportLayerSource) => {
+  const oid = oidField(layer);
+  return oid ? ` ORDER BY ${ident(oid.column)}` : '';
+};
+
+function rangeFilter(layer: ExportLayerSource, range: OidRange | undefined): string {
   const oid = oidField(layer);
   const where = [filter(layer)];
   if (oid && range) where.push(`${ident(oid.column)} BETWEEN ${Math.trunc(range.from)} AND ${Math.trunc(range.to)}`);
-  const order = oid ? ` ORDER BY ${ident(oid.column)}` : '';
-  const rows = ` FROM ${from(layer)} WHERE ${where.join(' AND ')}${order}`;
-  return geometry === null ? rows : ` FROM (SELECT *, ${geometry} AS ${GEOMETRY}${rows} OFFSET 0) AS r${order}`;
+  return where.join(' AND ');
+}
+
+/**
+ * Like rowsOf, with each row's number in OID order plus `offset`, as text in column `name` (a sheet's row
+ * references). The window sorts nothing: the rows come from the OID index in that order, and leave it so.
+ */
+export function rowsInOrder(
+  layer: ExportLayerSource,
+  range: OidRange | undefined,
+  geometry: string | null,
+  name: string,
+  offset: number,
+): string {
+  const geom = geometry === null ? '' : `, ${geometry} AS ${GEOMETRY}`;
+  const number = `(row_number() OVER (${orderOf(layer).trim()}) + ${Math.trunc(offset)})::text AS ${name}`;
+  return ` FROM (SELECT *${geom}, ${number} FROM ${from(layer)} WHERE ${rangeFilter(layer, range)}) AS r${orderOf(layer)}`;
+}
+
+/** How many of the filtered rows each range holds (all of them when there is no range), to number rows across ranges. */
+export function rangeCountsSql(layer: ExportLayerSource, ranges: (OidRange | undefined)[]): string {
+  const counts = ranges.map((r, i) => `count(*) FILTER (WHERE ${rangeFilter(layer, r)})::float8 AS n${i}`);
+  return `SELECT ${counts.join(', ')} FROM ${from(layer)} WHERE ${filter(layer)}`;
 }
 
 /** The CSV header line: WKT first for lines and polygons, x/y last for points, as GDAL lays them out. */
