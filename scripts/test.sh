@@ -4,8 +4,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
-# The client compatibility suites drive real clients: Debian's Chromium (through playwright-core) and QGIS.
-command -v apt-get >/dev/null && apt_install chromium fonts-liberation python3-qgis qgis-providers
+# The client compatibility suites drive real clients: Debian's Chromium (through playwright-core) and QGIS; Excel
+# workbooks are also read back by openpyxl (what pandas reads them with).
+command -v apt-get >/dev/null && apt_install chromium fonts-liberation python3-qgis qgis-providers python3-openpyxl
 export TEST_PG_URL="${TEST_PG_URL:-${DATABASE_URL%/*}/postgres}"
 # ts-jest only transpiles, so types are checked once here; then the lint gate (any warning fails).
 npm run --silent typecheck

@@ -34,8 +34,8 @@ export interface FormatSpec {
   fidLco?: string;
   /** FlatGeobuf (GDAL 3.6) silently drops features without geometry, so those must be refused up front. */
   needsGeometry?: boolean;
-  /** Written without GDAL unless the job asks for it: by PostgreSQL's COPY (copy-layer.ts) or exceljs (excel-workbook.ts). */
-  engine?: 'copy' | 'exceljs';
+  /** Written without GDAL unless the job asks for it: by PostgreSQL's COPY (copy-layer.ts, xlsx-workbook.ts). */
+  engine?: 'copy';
 }
 
 export const ZIP_CONTENT_TYPE = 'application/zip';
@@ -120,7 +120,7 @@ export const FORMATS: Record<ExportFormat, FormatSpec> = {
     maxLayerName: 31,
     dsco: [],
     lco: [],
-    engine: 'exceljs',
+    engine: 'copy',
   },
   // Intermediate GeoJSON in the layer's (or target) SR; RFC 7946 mode would force WGS84 and rewind rings.
   featurecollection: {

@@ -65,7 +65,7 @@ export interface ExportJob {
   sessionName?: string;
   /**
    * 'gdal' writes every format with GDAL, as before the streaming writers: the reference the equivalence tests
-   * compare against. Default 'auto': CSV and GeoJSON by PostgreSQL's COPY, Excel by exceljs (FORMATS[].engine).
+   * compare against. Default 'auto': CSV, GeoJSON and Excel's sheets by PostgreSQL's COPY (FORMATS[].engine).
    */
   engine?: 'auto' | 'gdal';
   /**

@@ -2,8 +2,8 @@
  * The executor: everything that touches GDAL, the database and the file system. The arguments it runs come
  * from the pure builders (args.ts, sql.ts, layout.ts); each layer is ONE gdal.vectorTranslateAsync, so
  * features never cross into JavaScript (except Feature Collection, which GDAL cannot write, see there).
- * CSV and GeoJSON are written by PostgreSQL itself (copy-layer.ts) and Excel by exceljs (excel-workbook.ts),
- * unless the job asks for GDAL.
+ * CSV, GeoJSON and Excel's sheets are written by PostgreSQL itself (copy-layer.ts, xlsx-workbook.ts), unless the
+ * job asks for GDAL.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, rename, rm, stat, writeFile } from 'node:fs/promises';
@@ -18,7 +18,7 @@ import { checkExcelRows, checkGeometryPresent, checkShapefileFields, checkShapef
 import { mb, Progress, startTicker } from './progress';
 import { checkWrittenShapefile, shapefileReadme, writeFieldMapping } from './shapefile';
 import { copyLayer, needsGdal } from './copy-layer';
-import { writeWorkbook } from './excel-workbook';
+import { writeWorkbook } from './xlsx-workbook';
 import { configureGdal, exportConnection, measureLayers, openPg, reprojectionFails, resolveTarget, terminateSessions } from './source';
 import { geometryOutput, LayerMeasure, xyColumns } from './sql';
 import { EXPORT_FORMATS, ExportJob, ExportLayerSource, ExportOutput } from './types';
@@ -75,7 +75,7 @@ async function translateLayer(src: gdal.Dataset, stage: string, args: string[], 
 }
 
 /** How the job's layers are written: GDAL, or the format's own engine (FORMATS[].engine). */
-export function engineOf(job: Pick<ExportJob, 'format' | 'engine'>): 'gdal' | 'copy' | 'exceljs' {
+export function engineOf(job: Pick<ExportJob, 'format' | 'engine'>): 'gdal' | 'copy' {
   return job.engine === 'gdal' ? 'gdal' : (FORMATS[job.format].engine ?? 'gdal');
 }
 
@@ -107,7 +107,7 @@ interface Stage {
   progress: Progress;
 }
 
-/** Excel: every layer a sheet of the one workbook, streamed by exceljs. */
+/** Excel: every layer a sheet of the one workbook, printed by PostgreSQL. */
 async function writeSheets(
   job: ExportJob,
   plan: ExportPlan,
@@ -119,6 +119,7 @@ async function writeSheets(
     layer,
     sheetName: plan.layers[i].layerName,
     target: layerTargetSrs(job.format, target, layer),
+    rows: measures[i].rows,
   }));
   let current = 0;
   try {
@@ -193,8 +194,9 @@ export async function writeExport(job: ExportJob): Promise<ExportOutput> {
     // A feature collection spends half of each layer's share on the GeoJSON → ArcGIS JSON conversion.
     const translateShare = sink ? 0.5 : 1;
     const engine = engineOf(job);
-    if (engine === 'exceljs') await writeSheets(job, plan, measures, target, { appName, conn, stage, zipLevel, progress });
-    for (const [i, layer] of engine === 'exceljs' ? [] : job.layers.entries()) {
+    const workbook = engine === 'copy' && format === 'excel';
+    if (workbook) await writeSheets(job, plan, measures, target, { appName, conn, stage, zipLevel, progress });
+    for (const [i, layer] of workbook ? [] : job.layers.entries()) {
       signal?.throwIfAborted();
       const t = plan.layers[i];
       const rows = measures[i].rows;

@@ -1,0 +1,24 @@
+import { execFileSync } from 'node:child_process';
+
+/**
+ * Reads a workbook with openpyxl (Debian's python3-openpyxl, installed by scripts/test.sh), the reader pandas uses:
+ * a second opinion beside GDAL's. Every sheet's rows as values; dates (cells with a date format) as ISO text
+ * without a zone, to the millisecond, as openpyxl rounds them.
+ */
+const SCRIPT = `
+import datetime, json, sys, openpyxl
+wb = openpyxl.load_workbook(sys.argv[1], read_only=True)
+def value(v):
+    if isinstance(v, datetime.datetime):
+        return v.isoformat(timespec='milliseconds')
+    return v
+out = {ws.title: [[value(v) for v in row] for row in ws.iter_rows(values_only=True)] for ws in wb.worksheets}
+json.dump(out, sys.stdout, ensure_ascii=False)
+`;
+
+export type Cell = string | number | boolean | null;
+
+export function readWorkbook(path: string): Record<string, Cell[][]> {
+  const text = execFileSync('/usr/bin/python3', ['-c', SCRIPT, path], { encoding: 'utf8', maxBuffer: 1 << 30 });
+  return JSON.parse(text) as Record<string, Cell[][]>;
+}
