@@ -190,17 +190,33 @@ describe('job runner', () => {
       reports++;
       last = data;
     };
+    // What the status route shows: the row's message, sampled far more often than the runner may write it.
+    const messages = new Set<string>();
+    let sampling = true;
+    const sample = (async () => {
+      while (sampling) {
+        const r = await row(jobId);
+        if (r.status === 'processing') messages.add(r.status_message);
+        await new Promise((res) => setTimeout(res, 20));
+      }
+    })();
     events.on('progress', count);
     try {
       await settled(jobId);
       await new Promise((r) => setTimeout(r, 300)); // the last event may trail the row
     } finally {
       events.off('progress', count);
+      sampling = false;
+      await sample;
     }
     expect(reports).toBeGreaterThanOrEqual(2);
     expect(reports).toBeLessThanOrEqual(6);
     expect(last).toEqual({ percent: 100 });
     expect((await row(jobId)).status).toBe('completed');
+    const written = [...messages].filter((m) => m.startsWith('processing: '));
+    expect(written.length).toBeGreaterThanOrEqual(2);
+    expect(written.length).toBeLessThanOrEqual(6);
+    for (const m of written) expect(m).toMatch(/^processing: \d{1,3}% step \d+$/);
   });
 
   it('aborts the handler when the row is cancelled, and leaves the row as the cancel wrote it', async () => {
