@@ -157,6 +157,38 @@ describe('export pipeline under faults', () => {
     }
   }, 120000);
 
+  it('checks the where clause the request was parsed to against the layer as it is when the job runs', async () => {
+    const r = await post(
+      t.base,
+      `content/users/${pub.username}/export`,
+      { itemId: service.itemId, exportFormat: 'CSV', exportParameters: JSON.stringify({ layers: [{ id: 1, where: 'N > 5' }] }) },
+      pub.token,
+    );
+    const e = r.body as { jobId: string; exportItemId: string };
+    // The job carries the clause as the API parsed it, so the worker compiles nothing from text.
+    const [{ params }] = await t.db.query(`SELECT params FROM jobs WHERE id = $1`, [e.jobId]);
+    expect(params.layers[0]).toMatchObject({ id: 1, where: 'N > 5', whereTree: expect.any(Object) });
+    // While it waits, layer 1 is replaced by one without the field the clause reads.
+    const admin = service.url.replace('/rest/services/', '/rest/admin/services/');
+    const replace = async (op: string, def: object) => (await post(admin, op, { [op]: JSON.stringify(def) }, pub.token)).body;
+    expect(await replace('deleteFromDefinition', { layers: [{ id: 1 }] })).toEqual({ success: true });
+    expect(
+      await replace('addToDefinition', {
+        layers: [{ id: 1, name: 'Small', geometryType: 'esriGeometryPoint', fields: [{ name: 'M', type: 'esriFieldTypeInteger' }] }],
+      }),
+    ).toMatchObject({ success: true });
+    const worker = await startWorker(t.config);
+    try {
+      await waitFor('the job to fail', async () => (await jobRow(e.jobId)).status === 'failed', 60000);
+      const { status: s, statusMessage } = await status(e);
+      expect(s).toBe('failed');
+      expect(statusMessage).toMatch(/^Layer 1 where: Unknown field 'N'/);
+      expect((await jobRow(e.jobId)).attempts).toBe(1);
+    } finally {
+      await worker.close();
+    }
+  }, 120000);
+
   it('fails a queued export whose layer was deleted, with a message the client sees', async () => {
     const e = await exportLayer(1);
     const admin = service.url.replace('/rest/services/', '/rest/admin/services/');
