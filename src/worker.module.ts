@@ -6,9 +6,7 @@ import { JobReconciler } from './core/jobs/job-reconciler';
 import { JobRunner } from './core/jobs/job-runner';
 import { WorkerHeartbeat } from './core/jobs/worker-heartbeat';
 import { entities } from './entities';
-import { ExportJobHandler } from './export/export.job';
 import { FeaturesRepository } from './features/features.repository';
-import { PublishJobHandler } from './features/publish/publish.job';
 import { jobKinds } from './jobs';
 import { migrations } from './migrations';
 
@@ -22,7 +20,8 @@ export class WorkerModule {
     return {
       module: WorkerModule,
       imports: [CoreModule.forRoot(config, { entities, migrations, jobs: jobKinds, resultItems: ContentRepository })],
-      providers: [JobRunner, JobReconciler, WorkerHeartbeat, ExportJobHandler, PublishJobHandler, FeaturesRepository, ContentRepository],
+      // Each kind's handler comes from its declaration, so listing a kind in jobs.ts is all the worker needs of it.
+      providers: [JobRunner, JobReconciler, WorkerHeartbeat, ...jobKinds.map((k) => k.handler()), FeaturesRepository, ContentRepository],
     };
   }
 }
