@@ -12,6 +12,7 @@ import { bullConnection } from './job-queue.service';
 import { DEFAULT_JOB_OPTIONS, JOB_KINDS, JobContext, JobFile, JobHandler, JobKind, jobSessionName, kindOf, queuesOf } from './job-contract';
 import { JobRow, JobsRepository } from './jobs.repository';
 import { JOB_TEMP_NAME, jobsTempDir, JobsService } from './jobs.service';
+import { releaseFreeMemory } from '../memory/release-memory';
 
 const PROGRESS_EVERY_MS = 1000;
 const SWEEP_EVERY_MS = 10 * 60_000;
@@ -90,6 +91,8 @@ export class JobRunner implements OnApplicationBootstrap, BeforeApplicationShutd
       // Uploads of files the job did not deliver (it failed, or returned another file) leave nothing behind.
       await Promise.all(inFlight.map((f) => f.abort()));
       await temp.remove();
+      // What the job's libraries freed goes back to the system, so the next job starts from the idle size.
+      releaseFreeMemory();
     }
   }
 
