@@ -15,11 +15,17 @@ import { to as copyTo } from 'pg-copy-streams';
 /** "PGCOPY\n\377\r\n\0", then a 32-bit flags field and a 32-bit header extension length. */
 const SIGNATURE = Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1');
 const HEADER = SIGNATURE.length + 8;
+/**
+ * Bytes passed on at a time. The socket delivers what the backend has sent so far, often a few kilobytes, and a
+ * file write per such piece cost more than the export's formatting in Node: 265 MB written as 16 KB pieces took
+ * 0.58 s of CPU, as 1 MiB pieces 0.15 s (measured).
+ */
+const OUT_CHUNK = 1 << 20;
 
 /**
  * Binary COPY rows of one text column → the column's bytes, concatenated. Headers split across chunks are kept
- * until complete; a row's bytes are passed on as they arrive, so a huge row (a polygon with a million vertices)
- * is never held whole.
+ * until complete; a row's bytes are passed on in OUT_CHUNK pieces, so a huge row (a polygon with a million
+ * vertices) is never held whole.
  */
 export class CopyRowsToBytes extends Transform {
   rows = 0;
@@ -29,6 +35,9 @@ export class CopyRowsToBytes extends Transform {
   private ended = false;
   /** Bytes of the current row's value still to come. */
   private remaining = 0;
+  /** The piece being filled, and how much of it is. */
+  private out = Buffer.allocUnsafe(OUT_CHUNK);
+  private outLength = 0;
 
   constructor(
     /** Bytes cut from the front of the first row: the separator a row carries for the row before it. */
@@ -41,10 +50,8 @@ export class CopyRowsToBytes extends Transform {
   override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
     try {
       // The rows' bytes are copied out of the received chunk (so the driver's buffer is never held by the file
-      // stream) into one buffer per chunk: no allocation per row, which cost more than the copying (0.4 s of CPU per
-      // million rows, measured).
-      const out = Buffer.allocUnsafe(chunk.length);
-      let written = 0;
+      // stream) into the piece being filled: no allocation per row, which cost more than the copying (0.4 s of CPU
+      // per million rows, measured).
       let pos = 0;
       /** Moves bytes from the chunk into `pending` until it holds n; false when the chunk runs out first. */
       const fill = (n: number) => {
@@ -68,7 +75,7 @@ export class CopyRowsToBytes extends Transform {
           const n = Math.min(this.remaining, chunk.length - pos);
           const cut = Math.min(this.skipFirst, n);
           this.skipFirst -= cut;
-          written += chunk.copy(out, written, pos + cut, pos + n);
+          this.passOn(chunk, pos + cut, pos + n);
           pos += n;
           this.remaining -= n;
           continue;
@@ -107,7 +114,6 @@ export class CopyRowsToBytes extends Transform {
         startRow(this.pending.readInt16BE(0), this.pending.readInt32BE(2));
         this.pending = Buffer.alloc(0);
       }
-      if (written) this.push(out.subarray(0, written));
       this.onChunk?.(this.rows);
       done();
     } catch (e) {
@@ -115,8 +121,23 @@ export class CopyRowsToBytes extends Transform {
     }
   }
 
+  /** Copies chunk[start, end) into the pieces, passing each on once full. */
+  private passOn(chunk: Buffer, start: number, end: number): void {
+    while (start < end) {
+      const n = chunk.copy(this.out, this.outLength, start, end);
+      this.outLength += n;
+      start += n;
+      if (this.outLength === OUT_CHUNK) {
+        this.push(this.out);
+        this.out = Buffer.allocUnsafe(OUT_CHUNK);
+        this.outLength = 0;
+      }
+    }
+  }
+
   override _flush(done: TransformCallback): void {
     if (!this.ended || this.remaining || this.pending.length) return done(new Error('COPY: the stream ended in the middle of a row'));
+    if (this.outLength) this.push(this.out.subarray(0, this.outLength));
     done();
   }
 }
