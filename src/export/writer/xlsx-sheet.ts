@@ -121,7 +121,8 @@ function cellSql(kind: Kind, value: string, ref: string): string {
       const ms = `floor(date_part('epoch', ${value}) * 1000 + 0.5)`;
       const style = `CASE WHEN ${ms}::bigint % 1000 = 0 THEN '${DATE_STYLE}' ELSE '${DATE_MS_STYLE}' END`;
       const days = `(${ms} / ${MS_PER_DAY} + ${EXCEL_EPOCH_DAYS})::text`;
-      return `CASE WHEN ${value} IS NULL THEN '' ELSE '<c r="${ref}' || ${ROW} || '" s="' || ${style} || '"><v>' || ${days} || '</v></c>' END`;
+      // ±infinity has no serial (and no milliseconds to cast): left out, as GDAL left it.
+      return `CASE WHEN isfinite(${value}) THEN '<c r="${ref}' || ${ROW} || '" s="' || ${style} || '"><v>' || ${days} || '</v></c>' ELSE '' END`;
     }
     case 'text':
       return `CASE WHEN ${value} IS NULL THEN '' ELSE ${open(' t="inlineStr"')} || '<is><t xml:space="preserve">' || ${sqlXmlText(`${value}::text`)} || '</t></is></c>' END`;
