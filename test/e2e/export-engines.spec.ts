@@ -433,6 +433,23 @@ describe('Excel: what Excel itself reads', () => {
     const { gdalPath, streamed } = await both('excel', [endless]);
     expect(expectSameLayers(open(gdalPath), open(streamed))).toBe(3);
   });
+
+  it('dates before March 1900 on the day Excel shows, which counts 1900 as a leap year', async () => {
+    await table('early', 'founded timestamptz');
+    await db.query(`INSERT INTO ${SCHEMA}.early (founded) VALUES ('1900-01-01+00'), ('1900-01-15 06:00+00'), ('1900-02-28 12:00:00.5+00'),
+      ('1900-02-28 23:59:59.9996+00'), ('1900-03-01+00'), ('1900-03-02 00:00:00.001+00')`);
+    const early = layer('early', null, { fields: [field('OBJECTID', 'esriFieldTypeOID'), field('Founded', 'esriFieldTypeDate')] });
+    // openpyxl reads serials as Excel does: 1 is 1900-01-01, 60 the 29 February 1900 that never was, 61 1900-03-01.
+    expect((await excelSheet(early)).map((r) => r[1])).toEqual([
+      'Founded',
+      '1900-01-01T00:00:00.000',
+      '1900-01-15T06:00:00.000',
+      '1900-02-28T12:00:00.500',
+      '1900-03-01T00:00:00.000',
+      '1900-03-01T00:00:00.000',
+      '1900-03-02T00:00:00.001',
+    ]);
+  });
 });
 
 describe('progress and cancellation', () => {

@@ -30,6 +30,9 @@ export const DATE_MS_STYLE = 2;
 /** Excel's day 0 is 1899-12-30, 25,569 days before 1970-01-01. */
 const EXCEL_EPOCH_DAYS = 25569;
 const MS_PER_DAY = 86_400_000;
+/** Excel's serial of 1900-02-29, a day that never was; from 1900-03-01 on its serials count right. */
+const LEAP_DAY_SERIAL = 60;
+const LEAP_DAY_MISSED = '1900-03-01';
 
 /** The column letters of 0-based column i: A … Z, AA … */
 export function columnName(i: number): string {
@@ -120,9 +123,13 @@ function cellSql(kind: Kind, value: string, ref: string): string {
       // Milliseconds rounded half up, then days as a double: the arithmetic exceljs did, in the same IEEE doubles.
       const ms = `floor(date_part('epoch', ${value}) * 1000 + 0.5)`;
       const style = `CASE WHEN ${ms}::bigint % 1000 = 0 THEN '${DATE_STYLE}' ELSE '${DATE_MS_STYLE}' END`;
-      const days = `(${ms} / ${MS_PER_DAY} + ${EXCEL_EPOCH_DAYS})::text`;
+      const days = `(${ms} / ${MS_PER_DAY} + ${EXCEL_EPOCH_DAYS})`;
+      // Excel takes 1900 for a leap year: its serial 60 is a 29 February that never was, so from 1899-12-31 until
+      // March 1900 a serial is one less than the days since day 0 (GDAL and exceljs wrote those dates a day late).
+      const early = `${value} < '${LEAP_DAY_MISSED}' AND ${days} >= 1 AND ${days} < ${LEAP_DAY_SERIAL + 1}`;
+      const serial = `CASE WHEN ${early} THEN ${days} - 1 ELSE ${days} END::text`;
       // ±infinity has no serial (and no milliseconds to cast): left out, as GDAL left it.
-      return `CASE WHEN isfinite(${value}) THEN '<c r="${ref}' || ${ROW} || '" s="' || ${style} || '"><v>' || ${days} || '</v></c>' ELSE '' END`;
+      return `CASE WHEN isfinite(${value}) THEN '<c r="${ref}' || ${ROW} || '" s="' || ${style} || '"><v>' || ${serial} || '</v></c>' ELSE '' END`;
     }
     case 'text':
       return `CASE WHEN ${value} IS NULL THEN '' ELSE ${open(' t="inlineStr"')} || '<is><t xml:space="preserve">' || ${sqlXmlText(`${value}::text`)} || '</t></is></c>' END`;
