@@ -450,6 +450,22 @@ describe('Excel: what Excel itself reads', () => {
       '1900-03-02T00:00:00.001',
     ]);
   });
+
+  it("text shaped like Excel's _xHHHH_ escapes reads as written, in values and field names", async () => {
+    await table('escapes', '_x0042_ text');
+    await db.query(`INSERT INTO ${SCHEMA}.escapes (_x0042_) VALUES ('_x0041_'), ('_x0041_x0042_'), (E'_x00\\x0141_'),
+      ('a_X0041_ _x004_ _xZZZZ_ _x00411_'), ('&_x003C_<')`);
+    const escapes = layer('escapes', null, { fields: [field('OBJECTID', 'esriFieldTypeOID'), field('_x0042_', 'esriFieldTypeString')] });
+    // readWorkbook decodes the escapes as Excel does; a control character is dropped before the text is escaped.
+    expect(await excelSheet(escapes)).toEqual([
+      ['OBJECTID', '_x0042_'],
+      [1, '_x0041_'],
+      [2, '_x0041_x0042_'],
+      [3, '_x0041_'],
+      [4, 'a_X0041_ _x004_ _xZZZZ_ _x00411_'],
+      [5, '&_x003C_<'],
+    ]);
+  });
 });
 
 describe('progress and cancellation', () => {

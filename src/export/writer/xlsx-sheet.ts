@@ -64,6 +64,19 @@ export function xmlText(s: string): string {
     .replace(/\r/g, '&#13;');
 }
 
+/**
+ * Excel reads _xHHHH_ in a cell's text as the character U+HHHH (ECMA-376's escaped string, ST_Xstring), and
+ * openpyxl and GDAL do not: text that holds such a sequence gets the underscore opening it written as _x005F_, as
+ * Excel itself saves it. A lookahead, since one sequence's closing underscore may open the next (_x0041_x0042_).
+ */
+const X_ESCAPED = '_(?=x[0-9A-Fa-f]{4}_)';
+const X_UNDERSCORE = '_x005F_';
+
+/** Text as a cell's content (JavaScript side: the header row). */
+export function cellText(s: string): string {
+  return xmlText(s).replace(new RegExp(X_ESCAPED, 'g'), X_UNDERSCORE);
+}
+
 /** An inline string cell: text kept as it is, leading and trailing spaces included. */
 function textCell(ref: string, text: string): string {
   return `<c r="${ref}" t="inlineStr"><is><t xml:space="preserve">${text}</t></is></c>`;
@@ -90,9 +103,9 @@ function kindOf(f: LayerField): Kind {
 const ROW = ident('export row');
 
 /**
- * A text value as cell content, in SQL: xmlText's rules. Most values need no escaping, and one regular expression
+ * A text value as cell content, in SQL: cellText's rules. Most values need no escaping, and one regular expression
  * tells which; the others go through the replacements. A carriage return is written as a reference, since XML
- * readers turn a literal one into a line feed.
+ * readers turn a literal one into a line feed. Controls are dropped first: what is left may read as an escape.
  */
 function sqlXmlText(v: string): string {
   const invalid = `[\\x01-\\x08\\x0b\\x0c\\x0e-\\x1f\\x7f\\ufffe\\uffff]`;
@@ -103,8 +116,10 @@ function sqlXmlText(v: string): string {
     [`'"'`, "'&quot;'"],
     ["E'\\r'", "'&#13;'"],
   ];
-  const escaped = pairs.reduce((text, [from, to]) => `replace(${text}, ${from}, ${to})`, `regexp_replace(${v}, E'${invalid}', '', 'g')`);
-  return `CASE WHEN ${v} ~ E'[&<>"\\r]|${invalid}' THEN ${escaped} ELSE ${v} END`;
+  const kept = `regexp_replace(${v}, E'${invalid}', '', 'g')`;
+  const underscores = `regexp_replace(${kept}, '${X_ESCAPED}', '${X_UNDERSCORE}', 'g')`;
+  const escaped = pairs.reduce((text, [from, to]) => `replace(${text}, ${from}, ${to})`, underscores);
+  return `CASE WHEN ${v} ~ E'[&<>"\\r]|_x[0-9A-Fa-f]{4}_|${invalid}' THEN ${escaped} ELSE ${v} END`;
 }
 
 /**
@@ -165,7 +180,7 @@ export function sheetHead(layer: ExportLayerSource, target: ResolvedSrs | null, 
   const { header } = columns(layer, target);
   const last = `${columnName(Math.max(header.length, 1) - 1)}${rows + 1}`;
   const dimension = rows > 0 ? `<dimension ref="A1:${last}"/>` : '';
-  const head = rows > 0 ? `<row r="1">${header.map((h, i) => textCell(`${columnName(i)}1`, xmlText(h))).join('')}</row>` : '';
+  const head = rows > 0 ? `<row r="1">${header.map((h, i) => textCell(`${columnName(i)}1`, cellText(h))).join('')}</row>` : '';
   return `${XML_DECLARATION}<worksheet xmlns="${SPREADSHEET_NS}" xmlns:r="${RELATIONSHIPS_NS}">${dimension}<sheetData>${head}`;
 }
 
