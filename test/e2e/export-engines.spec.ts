@@ -466,6 +466,23 @@ describe('Excel: what Excel itself reads', () => {
       [5, '&_x003C_<'],
     ]);
   });
+
+  it('text is cut to the 32,767 characters (UTF-16 units) a cell holds, past which Excel repairs the file', async () => {
+    await table('long', 'label text');
+    await db.query(`INSERT INTO ${SCHEMA}.long (label) VALUES (repeat('a', 40000)), (repeat('😀', 20000)), ('a' || repeat('😀', 20000)),
+      (repeat('b', 32767)), (repeat('&', 40000)), (E'\\x01' || repeat('c', 32767) || E'\\x01'), ('short')`);
+    const long = layer('long', null, { fields: [field('OBJECTID', 'esriFieldTypeOID'), field('Label', 'esriFieldTypeString')] });
+    const labels = (await excelSheet(long)).slice(1).map((r) => r[1] as string);
+    expect(labels).toEqual([
+      'a'.repeat(32767),
+      '😀'.repeat(16383),
+      `a${'😀'.repeat(16383)}`,
+      'b'.repeat(32767),
+      '&'.repeat(32767),
+      'c'.repeat(32767),
+      'short',
+    ]);
+  }, 60_000);
 });
 
 describe('progress and cancellation', () => {

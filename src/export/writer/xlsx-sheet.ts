@@ -103,9 +103,29 @@ function kindOf(f: LayerField): Kind {
 const ROW = ident('export row');
 
 /**
+ * The characters a cell holds, in UTF-16 units as Excel counts them (an emoji is two). Longer text makes Excel
+ * report the workbook as damaged and cut it there on repair: it is cut here instead.
+ */
+export const EXCEL_MAX_CELL_TEXT = 32_767;
+/** Characters beyond the BMP (two UTF-16 units each), as an E'' string's regular expression. */
+const ASTRAL = '[\\U00010000-\\U0010FFFF]';
+
+/**
+ * The first EXCEL_MAX_CELL_TEXT UTF-16 units of `v`, which holds no U+FFFF (sqlXmlText drops it): each character
+ * beyond the BMP gets a U+FFFF after it to count as two, the text is cut, a character whose mark fell beyond the
+ * cut goes too, and the marks go.
+ */
+function fitSql(v: string): string {
+  const marked = `regexp_replace(${v}, E'(${ASTRAL})', E'\\\\1\\uFFFF', 'g')`;
+  const cut = `regexp_replace(left(${marked}, ${EXCEL_MAX_CELL_TEXT}), E'${ASTRAL}$', '')`;
+  return `replace(${cut}, E'\\uFFFF', '')`;
+}
+
+/**
  * A text value as cell content, in SQL: cellText's rules. Most values need no escaping, and one regular expression
  * tells which; the others go through the replacements. A carriage return is written as a reference, since XML
- * readers turn a literal one into a line feed. Controls are dropped first: what is left may read as an escape.
+ * readers turn a literal one into a line feed. Controls are dropped first (what is left may read as an escape), and
+ * long text is cut before it is escaped (Excel counts the characters the escapes stand for).
  */
 function sqlXmlText(v: string): string {
   const invalid = `[\\x01-\\x08\\x0b\\x0c\\x0e-\\x1f\\x7f\\ufffe\\uffff]`;
@@ -117,9 +137,12 @@ function sqlXmlText(v: string): string {
     ["E'\\r'", "'&#13;'"],
   ];
   const kept = `regexp_replace(${v}, E'${invalid}', '', 'g')`;
-  const underscores = `regexp_replace(${kept}, '${X_ESCAPED}', '${X_UNDERSCORE}', 'g')`;
+  // Text of no more bytes than the limit has no more UTF-16 units either.
+  const long = `octet_length(${v}) > ${EXCEL_MAX_CELL_TEXT}`;
+  const fitted = `CASE WHEN ${long} THEN ${fitSql(kept)} ELSE ${kept} END`;
+  const underscores = `regexp_replace(${fitted}, '${X_ESCAPED}', '${X_UNDERSCORE}', 'g')`;
   const escaped = pairs.reduce((text, [from, to]) => `replace(${text}, ${from}, ${to})`, underscores);
-  return `CASE WHEN ${v} ~ E'[&<>"\\r]|_x[0-9A-Fa-f]{4}_|${invalid}' THEN ${escaped} ELSE ${v} END`;
+  return `CASE WHEN ${long} OR ${v} ~ E'[&<>"\\r]|_x[0-9A-Fa-f]{4}_|${invalid}' THEN ${escaped} ELSE ${v} END`;
 }
 
 /**
