@@ -16,7 +16,8 @@ import { join } from 'node:path';
 import * as gdal from 'gdal-async';
 import { Client } from 'pg';
 import { gdalPgConnection } from '../../src/core/database/gdal-pg';
-import { ExportFormat, ExportJob, ExportLayerSource, ExportProgress, writeExport } from '../../src/export/writer';
+import { ExportFormat, ExportJob, ExportLayerSource, ExportProgress, ExportWriteError, writeExport } from '../../src/export/writer';
+import { writeWorkbook } from '../../src/export/writer/xlsx-workbook';
 import type { LayerField } from '../../src/features/layer-schema';
 import { renderWhereSql } from '../../src/features/where/compile';
 import { Cell, readWorkbook } from '../support/openpyxl';
@@ -482,6 +483,23 @@ describe('Excel: what Excel itself reads', () => {
       'c'.repeat(32767),
       'short',
     ]);
+  }, 60_000);
+
+  it('the row limit is checked on the rows the snapshot holds, not on a count taken before it', async () => {
+    // The measure comes from an earlier transaction: rows added since count too.
+    await db.query(`CREATE TABLE ${SCHEMA}.full AS SELECT i AS objectid FROM generate_series(1, 1048576) i`);
+    const full = layer('full', null, { fields: [field('OBJECTID', 'esriFieldTypeOID')] });
+    const workDir = await mkdtemp(join(tmpdir(), 'export-engines-full-'));
+    dirs.push(workDir);
+    const write = writeWorkbook({
+      pg,
+      sessionName: 'engines-full',
+      path: join(workDir, 'full.xlsx'),
+      sheets: [{ layer: full, sheetName: 'full', target: null, rows: 10 }],
+    });
+    await expect(write).rejects.toThrow(ExportWriteError);
+    await expect(write).rejects.toThrow(/'full' has 1,048,576 rows; an Excel sheet holds at most 1,048,575/);
+    expect(await readdir(workDir)).toEqual([]);
   }, 60_000);
 });
 

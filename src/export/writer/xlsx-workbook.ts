@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import type { ResolvedSrs } from './args';
 import { GEOJSON_SESSION } from './copy-format';
 import { copyDocument } from './copy-layer';
+import { checkExcelRows } from './limits';
 import type { ExportLayerSource } from './types';
 import { DEFAULT_ZIP_LEVEL, zipDirectory } from './zip';
 import { ZipAhead } from './zip-ahead';
@@ -62,7 +63,11 @@ export async function writeWorkbook(job: WorkbookJob): Promise<void> {
         },
         {
           settings: GEOJSON_SESSION,
-          head: (rows) => sheetHead(source.layer, source.target, rows),
+          head: (rows) => {
+            // The limit was checked on a count from before the snapshot: rows added since count too.
+            checkExcelRows(source.sheetName, rows);
+            return sheetHead(source.layer, source.target, rows);
+          },
           tail: SHEET_TAIL,
           separator: '',
           counted: true,
