@@ -198,10 +198,9 @@ export function rowsInOrder(
   return ` FROM (SELECT *${geom}, ${number} FROM ${from(layer)} WHERE ${rangeFilter(layer, range)}) AS r${orderOf(layer)}`;
 }
 
-/** How many of the filtered rows each range holds (all of them when there is no range), to number rows across ranges. */
-export function rangeCountsSql(layer: ExportLayerSource, ranges: (OidRange | undefined)[]): string {
-  const counts = ranges.map((r, i) => `count(*) FILTER (WHERE ${rangeFilter(layer, r)})::float8 AS n${i}`);
-  return `SELECT ${counts.join(', ')} FROM ${from(layer)} WHERE ${filter(layer)}`;
+/** How many of the filtered rows a range holds (all of them when there is no range), to number rows across ranges. */
+export function rangeCountSql(layer: ExportLayerSource, range: OidRange | undefined): string {
+  return `SELECT count(*)::float8 AS n FROM ${from(layer)} WHERE ${rangeFilter(layer, range)}`;
 }
 
 /** The CSV header line: WKT first for lines and polygons, x/y last for points, as GDAL lays them out. */

@@ -27,7 +27,7 @@ import {
   geojsonHead,
   oidBoundsSql,
   OidRange,
-  rangeCountsSql,
+  rangeCountSql,
 } from './copy-format';
 import { copyQueryToFile } from './copy-rows';
 import { closeSession, openSession } from './pg-session';
@@ -100,7 +100,7 @@ export interface CopyDocument {
   tail: string;
   /** What each row carries ahead of it for the row before (GeoJSON's comma); the file's first row gives it up. */
   separator: string;
-  /** Whether the SQL and the head need rows counted per range, in the snapshot the rows are read from. */
+  /** Whether the SQL and the head need rows counted per range, by the session (and in the snapshot) that reads them. */
   counted: boolean;
   /** The SELECT of one range's pieces; `rowsBefore` is the rows of the ranges before it (when counted). */
   sql(range: OidRange | undefined, rowsBefore: number): string;
@@ -113,7 +113,8 @@ export type CopyJob = Omit<CopyLayerJob, 'format' | 'layerName' | 'target'> & {
 
 /**
  * Opens one session per range, all reading one snapshot (the first session's, exported to the others), so that
- * ranges written in parallel are one consistent picture of the layer, and counts taken first match the rows.
+ * ranges written in parallel are one consistent picture of the layer, and a range counted first holds the rows
+ * that its session then reads.
  */
 async function openSessions(job: CopyJob, settings: string[]): Promise<{ sessions: Client[]; split: (OidRange | undefined)[] }> {
   const sessions = [await openSession(job.pg, job.sessionName, settings)];
@@ -147,8 +148,11 @@ export async function copyDocument(job: CopyJob, doc: CopyDocument): Promise<num
     const before = split.map(() => 0);
     let total = job.rows;
     if (doc.counted) {
-      const { rows } = await sessions[0].query<Record<string, number>>(rangeCountsSql(job.layer, split));
-      const counts = split.map((_, i) => rows[0][`n${i}`]);
+      // Each range is counted by the session that reads it: the sessions share a snapshot but not the start of
+      // their transactions, which a where clause on CURRENT_TIMESTAMP reads.
+      const counts = await Promise.all(
+        split.map(async (range, i) => (await sessions[i].query<{ n: number }>(rangeCountSql(job.layer, range))).rows[0].n),
+      );
       counts.forEach((_, i) => (before[i] = i === 0 ? 0 : before[i - 1] + counts[i - 1]));
       total = counts.reduce((a, b) => a + b, 0);
     }
