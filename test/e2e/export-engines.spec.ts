@@ -20,7 +20,7 @@ import { ExportFormat, ExportJob, ExportLayerSource, ExportProgress, ExportWrite
 import { writeWorkbook } from '../../src/export/writer/xlsx-workbook';
 import type { LayerField } from '../../src/features/layer-schema';
 import { renderWhereSql } from '../../src/features/where/compile';
-import { Cell, readWorkbook } from '../support/openpyxl';
+import { Cell, readPart, readWorkbook } from '../support/openpyxl';
 
 const SCHEMA = `svc_exportengines_${process.pid}`;
 const field = (name: string, type: LayerField['type'], length?: number): LayerField => ({
@@ -517,6 +517,19 @@ describe('Excel: what Excel itself reads', () => {
     expect(ids.every((id, k) => k === 0 || id > ids[k - 1])).toBe(true);
     expect(ids.filter((id) => id > 55000)).toHaveLength(15000);
   }, 60_000);
+
+  it('the workbook has a window (workbookView): optional in the schema, but Excel print preview has crashed without one', async () => {
+    const workDir = await mkdtemp(join(tmpdir(), 'export-engines-views-'));
+    dirs.push(workDir);
+    const { path } = await writeExport({
+      format: 'excel',
+      layers: [layer('polys', 'esriGeometryPolygon')],
+      pg,
+      workDir,
+      baseName: 'Views',
+    });
+    expect(readPart(path, 'xl/workbook.xml')).toMatch(/<bookViews><workbookView\/><\/bookViews><sheets><sheet name="polys" /);
+  });
 });
 
 describe('progress and cancellation', () => {

@@ -27,3 +27,9 @@ export function readWorkbook(path: string): Record<string, Cell[][]> {
   const text = execFileSync('/usr/bin/python3', ['-c', SCRIPT, path], { encoding: 'utf8', maxBuffer: 1 << 30 });
   return JSON.parse(text) as Record<string, Cell[][]>;
 }
+
+/** One part of a workbook (or any zip) as text, read by Python's zipfile: what a part says, beyond what readers make of it. */
+export function readPart(path: string, part: string): string {
+  const script = 'import sys, zipfile; sys.stdout.write(zipfile.ZipFile(sys.argv[1]).read(sys.argv[2]).decode())';
+  return execFileSync('/usr/bin/python3', ['-c', script, path, part], { encoding: 'utf8', maxBuffer: 1 << 30 });
+}

@@ -34,9 +34,10 @@ export function packageParts(sheetNames: string[]): Record<string, string> {
     `<Relationships xmlns="${PACKAGE_RELS_NS}">` +
     `<Relationship Id="rId1" Type="${REL}/officeDocument" Target="xl/workbook.xml"/>` +
     `</Relationships>`;
-  // Sheet i is relationship rId{i+1}; the styles come after them.
+  // Sheet i is relationship rId{i+1}; the styles come after them. The schema makes the window (workbookView)
+  // optional, but Excel's print preview has crashed on workbooks without one.
   const workbook =
-    `<workbook xmlns="${SPREADSHEET_NS}" xmlns:r="${RELATIONSHIPS_NS}"><sheets>` +
+    `<workbook xmlns="${SPREADSHEET_NS}" xmlns:r="${RELATIONSHIPS_NS}"><bookViews><workbookView/></bookViews><sheets>` +
     sheets.map((i) => `<sheet name="${xmlText(sheetNames[i])}" sheetId="${i + 1}" r:id="rId${i + 1}"/>`).join('') +
     `</sheets></workbook>`;
   const workbookRels =
