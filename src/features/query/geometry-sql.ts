@@ -24,9 +24,10 @@ function generalized(l: LayerRow, q: QuerySpec, g: string): string {
 
 /** The reply's geometry of the layer's shape column. */
 export function outputGeometry(l: LayerRow, q: QuerySpec): string {
-  // Exteriors clockwise for ArcGIS, counter-clockwise for GeoJSON. PostGIS's counter-clockwise also reverses lines,
-  // and GeoJSON replies always carried polylines that way; points are left alone by both.
-  const winds = l.geometry_type === 'esriGeometryPolygon' || l.geometry_type === 'esriGeometryPolyline';
+  // Exteriors clockwise for ArcGIS, counter-clockwise for GeoJSON, on polygons only: PostGIS 3.3's
+  // ST_ForcePolygonCCW also reverses every line it is given (a line's direction is data: the way a river flows, a
+  // one-way street), and GeoJSON replies carried polylines reversed until it was kept to polygons.
+  const winds = l.geometry_type === 'esriGeometryPolygon';
   const orient = !winds ? '' : q.orientation === 'cw' ? 'ST_ForcePolygonCW' : 'ST_ForcePolygonCCW';
   return `${orient}(${generalized(l, q, projected(l, q, ident(GEOMETRY_COLUMN)))})`;
 }
