@@ -37,6 +37,19 @@ export interface TranslateStep {
  */
 export const FGB_INDEX_MAX_ROWS = 100_000;
 
+/**
+ * Whether a GeoPackage layer is written without GDAL's spatial index, which gpkg-rtree.ts then adds far faster: only
+ * for geometry that is not reprojected (the index is built from PostGIS's coordinates) and fids that are the OID's.
+ */
+export function packsGpkgIndex(step: Pick<TranslateStep, 'layer' | 'format' | 'target'>): boolean {
+  return (
+    step.format === 'geopackage' &&
+    step.target === null &&
+    geometryOutput(step.layer, step.format) === 'gdal' &&
+    step.layer.fields.some((f) => f.type === 'esriFieldTypeOID')
+  );
+}
+
 /** The ogr2ogr argv for one layer (pure; the executor passes it to gdal.vectorTranslateAsync). Built with OgrArgs, so no name or SQL can become an option. */
 export function buildTranslateArgs(step: TranslateStep): string[] {
   const { layer, format } = step;
@@ -57,6 +70,7 @@ export function buildTranslateArgs(step: TranslateStep): string[] {
   const oid = layer.fields.find((f) => f.type === 'esriFieldTypeOID');
   if (spec.fidLco && oid) lco.push(`${spec.fidLco}=${oid.name}`);
   if (geom === 'wkt') lco.push('GEOMETRY=AS_WKT');
+  if (packsGpkgIndex(step)) lco.push('SPATIAL_INDEX=NO');
   if (format === 'flatgeobuf') lco.push(`SPATIAL_INDEX=${(step.rows ?? Infinity) <= FGB_INDEX_MAX_ROWS ? 'YES' : 'NO'}`);
   for (const o of lco) args.option('-lco', o);
   return args.toArray();

@@ -115,3 +115,15 @@ export function buildMeasureSql(layer: ExportLayerSource, format: ExportFormat):
   }
   return `SELECT ${cols.join(', ')} FROM ${from(layer)} WHERE ${where(layer)}`;
 }
+
+/**
+ * The R-tree entries of a GeoPackage layer written from buildSelectSql without reprojection (gpkg-rtree.ts): per
+ * row with a non-empty shape one 40-byte value, the fid (the OID column, which GDAL's FID option makes the GeoPackage
+ * fid) as int8 and the bounding box as four float8, big-endian. Rows GDAL's own index leaves out are left out here.
+ */
+export function buildRtreeEntriesSql(layer: ExportLayerSource, oidColumn: string): string {
+  const shape = ident(GEOMETRY_COLUMN);
+  const box = ['ST_XMin', 'ST_XMax', 'ST_YMin', 'ST_YMax'].map((f) => `float8send(${f}(${shape}))`);
+  const value = [`int8send(${ident(oidColumn)}::int8)`, ...box].join(' || ');
+  return `SELECT ${value} FROM ${from(layer)} WHERE ${where(layer)} AND ${shape} IS NOT NULL AND NOT ST_IsEmpty(${shape})`;
+}

@@ -9,7 +9,8 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import * as gdal from 'gdal-async';
-import { buildTranslateArgs, layerTargetSrs, ResolvedSrs } from './args';
+import { buildTranslateArgs, layerTargetSrs, packsGpkgIndex, ResolvedSrs } from './args';
+import { addGpkgRtree } from './gpkg-rtree';
 import { ExportWriteError } from './errors';
 import { appendLayer, COLLECTION_HEAD, COLLECTION_TAIL, esriSpatialReference, JsonSink } from './feature-collection';
 import { FORMATS } from './formats';
@@ -225,6 +226,14 @@ export async function writeExport(job: ExportJob): Promise<ExportOutput> {
           src ??= await openPg(conn);
           const args = buildTranslateArgs({ layer, format, layerName: t.layerName, update: t.update, target: layerTarget, rows });
           await translateLayer(src, stage, args, t);
+          if (packsGpkgIndex({ layer, format, target: layerTarget })) {
+            report(1, `Indexing '${t.layerName}'`);
+            await addGpkgRtree(
+              join(stage, t.dataset),
+              { table: t.layerName, source: layer },
+              { pg: job.pg, sessionName: appName, scratch: stage, signal },
+            );
+          }
         }
       } catch (e) {
         signal?.throwIfAborted();

@@ -89,6 +89,30 @@ describe('buildTranslateArgs: point layer, every format', () => {
     ]);
   });
 
+  it('geopackage: no spatial index from GDAL (gpkg-rtree.ts adds it), unless reprojected or without an OID', () => {
+    expect(args('geopackage')).toEqual([
+      '-f',
+      'GPKG',
+      '-sql',
+      SELECT_POINTS,
+      '-nln',
+      'Cities',
+      '-nlt',
+      'POINT',
+      '-lco',
+      'FID=OBJECTID',
+      '-lco',
+      'SPATIAL_INDEX=NO',
+    ]);
+    expect(args('geopackage', pointLayer(), WEB_MERCATOR)).not.toContain('SPATIAL_INDEX=NO');
+    expect(args('geopackage', pointLayer(), { srs: 'EPSG:4326', wkid: 4326 })).toContain('SPATIAL_INDEX=NO');
+    const noOid = pointLayer();
+    noOid.fields = noOid.fields.filter((f) => f.type !== 'esriFieldTypeOID');
+    expect(args('geopackage', noOid)).not.toContain('SPATIAL_INDEX=NO');
+    expect(args('geopackage', pointLayer({ includeGeometry: false }))).not.toContain('SPATIAL_INDEX=NO');
+    expect(args('sqlite')).not.toContain('SPATIAL_INDEX=NO');
+  });
+
   it('geojson: RFC 7946, always WGS84 (no -t_srs when the layer already is)', () => {
     expect(args('geojson')).toEqual(['-f', 'GeoJSON', '-sql', SELECT_POINTS, '-nln', 'Cities', '-nlt', 'POINT', '-lco', 'RFC7946=YES']);
     expect(args('geojson', pointLayer({ srid: 3857 }), WEB_MERCATOR)).toEqual([
