@@ -58,30 +58,40 @@ class EntrySink extends Writable {
   }
 
   override _write(chunk: Buffer, _enc: BufferEncoding, done: (e?: Error) => void): void {
-    if (this.overflow) return done();
-    const buf = this.carry.length ? Buffer.concat([this.carry, chunk]) : chunk;
-    const { scale } = this.sums;
-    const run = this.run;
+    // A record split between chunks is completed in `carry`: concatenating whole chunks instead left a megabyte of
+    // garbage per chunk, hundreds of MB over five million rows.
     let p = 0;
-    for (; p + RECORD <= buf.length; p += RECORD) {
-      if (this.count === this.capacity) {
-        // More rows than the GeoPackage holds: they differ, which the caller learns from `overflow`.
-        this.overflow = true;
-        break;
+    if (this.carry.length) {
+      p = Math.min(RECORD - this.carry.length, chunk.length);
+      this.carry = Buffer.concat([this.carry, chunk.subarray(0, p)]);
+      if (this.carry.length === RECORD) {
+        this.add(this.carry, 0);
+        this.carry = Buffer.alloc(0);
       }
-      const i = this.count++;
-      const fid = Number(buf.readBigInt64BE(p));
-      this.fid[i] = fid;
-      run[4] += fid;
-      for (let c = 0; c < 4; c++) {
-        const v = buf.readDoubleBE(p + 8 + c * 8);
-        run[c] += Math.trunc(v * scale);
-        this.box[i * 4 + c] = c % 2 ? valueUp(v) : valueDown(v);
-      }
-      if (this.count % RUN === 0) this.flushRun();
     }
-    this.carry = this.overflow ? Buffer.alloc(0) : Buffer.from(buf.subarray(p));
+    for (; p + RECORD <= chunk.length && !this.overflow; p += RECORD) this.add(chunk, p);
+    if (p < chunk.length && !this.overflow) this.carry = Buffer.from(chunk.subarray(p));
     done();
+  }
+
+  private add(buf: Buffer, p: number): void {
+    if (this.overflow) return;
+    if (this.count === this.capacity) {
+      // More rows than the GeoPackage holds: they differ, which the caller learns from `overflow`.
+      this.overflow = true;
+      return;
+    }
+    const i = this.count++;
+    const fid = Number(buf.readBigInt64BE(p));
+    this.fid[i] = fid;
+    const run = this.run;
+    run[4] += fid;
+    for (let c = 0; c < 4; c++) {
+      const v = buf.readDoubleBE(p + 8 + c * 8);
+      run[c] += Math.trunc(v * this.sums.scale);
+      this.box[i * 4 + c] = c % 2 ? valueUp(v) : valueDown(v);
+    }
+    if (this.count % RUN === 0) this.flushRun();
   }
 
   private flushRun(): void {
