@@ -1,8 +1,10 @@
 /**
- * A GeoPackage R-tree packed in memory (sort-tile-recursive) and encoded as SQLite's rtree module stores it, so the
+ * A GeoPackage R-tree packed sort-tile-recursive and encoded as SQLite's rtree module stores it, so the
  * index of a large layer is written as a few hundred thousand rows instead of built by millions of rtree inserts
  * (SQLite's insertion is CPU-bound: 8 s per million points; GDAL 3.8 bulk-loads for the same reason, GDAL 3.6 does
  * not). The storage layout follows GDAL's bulk loader (sqlite_rtree_bulk_load.c, MIT licence, Even Rouault).
+ * PostgreSQL sorts the entries into leaf order (buildRtreeEntriesSql), so only the leaves' boxes are packed here:
+ * holding every entry cost 36 bytes a row, 543 MB RSS for five million points.
  */
 
 /** SQLite's rtree keeps at most 51 cells per node, whatever the page size. */
@@ -27,14 +29,7 @@ export function rtreeNodeBytes(pageSize: number): number {
   return Math.min(pageSize - 64, 4 + CELL_BYTES * MAX_CELLS);
 }
 
-/** Index entries: fids and their boxes (minx, maxx, miny, maxy per entry) already rounded to float32. */
-export interface RtreeEntries {
-  count: number;
-  fid: Float64Array;
-  box: Float32Array;
-}
-
-/** One level of the tree: its nodes, each a run of `order` (items of the level below, or entries for leaves). */
+/** One level above the leaves: its nodes, each a run of `order` (items of the level below). */
 interface Level {
   order: Uint32Array;
   /** Node g holds order[start[g] .. start[g + 1]). */
@@ -42,13 +37,33 @@ interface Level {
   box: Float32Array;
 }
 
-export interface PackedRtree {
+/**
+ * The tree's numbering, fixed by the entry count alone: every level groups its items into ceil(n / cap) nodes (STR's
+ * slices are whole multiples of cap, so only the last node is short), so a leaf's node number is known when it is
+ * written, before the levels above exist.
+ */
+export interface RtreeShape {
   nodeBytes: number;
-  /** Leaves first, root last. */
-  levels: Level[];
+  cap: number;
+  /** Nodes per level, leaves first, root (1) last. */
+  counts: number[];
   /** Node number of the first node of each level: the root is node 1, then each level below in turn. */
   base: number[];
-  nodeCount: number;
+}
+
+export function rtreeShape(entries: number, pageSize: number): RtreeShape {
+  const nodeBytes = rtreeNodeBytes(pageSize);
+  const cap = Math.floor((nodeBytes - 4) / CELL_BYTES);
+  const counts = [Math.ceil(entries / cap)];
+  while (counts[counts.length - 1] > 1) counts.push(Math.ceil(counts[counts.length - 1] / cap));
+  const base: number[] = new Array<number>(counts.length);
+  for (let k = counts.length - 1, next = 1; k >= 0; next += counts[k--]) base[k] = next;
+  return { nodeBytes, cap, counts, base };
+}
+
+/** Entries per STR slice for n items: ceil(sqrt(nodes)) whole nodes. */
+export function sliceSize(n: number, cap: number): number {
+  return Math.ceil(Math.sqrt(Math.ceil(n / cap))) * cap;
 }
 
 const KEY_BITS = 21;
@@ -81,8 +96,7 @@ function sortByCentre(items: Uint32Array, box: Float32Array, axis: 0 | 2, keys: 
 function packLevel(n: number, box: Float32Array, cap: number, keys: Float64Array): Level {
   const order = new Uint32Array(n);
   for (let i = 0; i < n; i++) order[i] = i;
-  const nodes = Math.ceil(n / cap);
-  const perSlice = Math.ceil(Math.sqrt(nodes)) * cap;
+  const perSlice = sliceSize(n, cap);
   sortByCentre(order, box, 0, keys);
   for (let s = 0; s < n; s += perSlice) sortByCentre(order.subarray(s, Math.min(n, s + perSlice)), box, 2, keys);
   // Runs never straddle slices, so every node is cut from one slice.
@@ -108,43 +122,73 @@ function packLevel(n: number, box: Float32Array, cap: number, keys: Float64Array
   return { order, start, box: out };
 }
 
-/** Packs the entries bottom-up until one node, the root, remains. Needs at least one entry. */
-export function packRtree(entries: RtreeEntries, pageSize: number): PackedRtree {
-  const nodeBytes = rtreeNodeBytes(pageSize);
-  const cap = Math.floor((nodeBytes - 4) / CELL_BYTES);
-  const keys = new Float64Array(entries.count);
-  const levels = [packLevel(entries.count, entries.box, cap, keys)];
-  for (let top = levels[0]; top.start.length - 1 > 1; top = levels[levels.length - 1])
-    levels.push(packLevel(top.start.length - 1, top.box, cap, keys));
-  const base: number[] = new Array<number>(levels.length);
-  let next = 1;
-  for (let k = levels.length - 1; k >= 0; k--) {
-    base[k] = next;
-    next += levels[k].start.length - 1;
+/** The levels above the leaves (index k - 1 holds level k), packed from the leaves' boxes in leaf order. */
+export function packUpper(shape: RtreeShape, leafBox: Float32Array): Level[] {
+  const keys = new Float64Array(shape.counts[0]);
+  const upper: Level[] = [];
+  for (let k = 1; k < shape.counts.length; k++) {
+    const level = packLevel(shape.counts[k - 1], k === 1 ? leafBox : upper[k - 2].box, shape.cap, keys);
+    if (level.start.length - 1 !== shape.counts[k])
+      throw new Error(`R-tree level ${k}: ${level.start.length - 1} nodes, expected ${shape.counts[k]}`);
+    upper.push(level);
   }
-  return { nodeBytes, levels, base, nodeCount: next - 1 };
+  return upper;
 }
 
 /**
- * Node `g` of level `k` as the rtree stores it: a big-endian 16-bit depth (the root's only: the levels above the
- * leaves), a 16-bit cell count, then per cell a 64-bit id (a child's node number, or a leaf's fid) and its box as four
- * big-endian float32, zero-padded to the node size.
+ * A node as the rtree stores it: a big-endian 16-bit depth (the root's only: the levels above the leaves), a 16-bit
+ * cell count, then per cell a 64-bit id (a child's node number, or a leaf's fid) and its box as four big-endian
+ * float32, zero-padded to the node size. Cell j is ids(j) with box[item(j) * 4 ..].
  */
-export function encodeNode(t: PackedRtree, entries: RtreeEntries, k: number, g: number, out: Buffer): Buffer {
-  const level = t.levels[k];
-  const from = level.start[g];
-  const to = level.start[g + 1];
-  out.fill(0, 0, t.nodeBytes);
-  out.writeUInt16BE(k === t.levels.length - 1 ? k : 0, 0);
-  out.writeUInt16BE(to - from, 2);
-  const box = k === 0 ? entries.box : t.levels[k - 1].box;
-  for (let j = from, p = 4; j < to; j++, p += CELL_BYTES) {
-    const i = level.order[j];
-    out.writeBigInt64BE(BigInt(k === 0 ? entries.fid[i] : t.base[k - 1] + i), p);
+function encode(
+  nodeBytes: number,
+  depth: number,
+  n: number,
+  id: (j: number) => number,
+  item: (j: number) => number,
+  box: Float32Array,
+  out: Buffer,
+): Buffer {
+  out.fill(0, 0, nodeBytes);
+  out.writeUInt16BE(depth, 0);
+  out.writeUInt16BE(n, 2);
+  for (let j = 0, p = 4; j < n; j++, p += CELL_BYTES) {
+    const i = item(j);
+    out.writeBigInt64BE(BigInt(id(j)), p);
     out.writeFloatBE(box[i * 4], p + 8);
     out.writeFloatBE(box[i * 4 + 1], p + 12);
     out.writeFloatBE(box[i * 4 + 2], p + 16);
     out.writeFloatBE(box[i * 4 + 3], p + 20);
   }
-  return out.subarray(0, t.nodeBytes);
+  return out.subarray(0, nodeBytes);
+}
+
+/** A leaf of n entries (fids, and boxes already rounded to float32). Its depth is 0 even when it is the root. */
+export function encodeLeaf(shape: RtreeShape, n: number, fid: Float64Array, box: Float32Array, out: Buffer): Buffer {
+  return encode(
+    shape.nodeBytes,
+    0,
+    n,
+    (j) => fid[j],
+    (j) => j,
+    box,
+    out,
+  );
+}
+
+/** Node g of level k >= 1 (upper from packUpper, leafBox the leaves' boxes in leaf order). */
+export function encodeUpper(shape: RtreeShape, upper: Level[], leafBox: Float32Array, k: number, g: number, out: Buffer): Buffer {
+  const level = upper[k - 1];
+  const from = level.start[g];
+  const top = shape.counts.length - 1;
+  const order = level.order;
+  return encode(
+    shape.nodeBytes,
+    k === top ? top : 0,
+    level.start[g + 1] - from,
+    (j) => shape.base[k - 1] + order[from + j],
+    (j) => order[from + j],
+    k === 1 ? leafBox : upper[k - 2].box,
+    out,
+  );
 }

@@ -8,7 +8,7 @@ import { pipeline } from 'node:stream/promises';
 import type { Client } from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import { CopyRowsToBytes } from './copy-rows';
-import { valueDown, valueUp, RtreeEntries } from './gpkg-rtree-pack';
+import { valueDown, valueUp } from './gpkg-rtree-pack';
 
 /** One row: the fid as int8, then xmin, xmax, ymin, ymax as float8, all big-endian. */
 const RECORD = 40;
@@ -34,30 +34,39 @@ export function sumScale(maxAbs: number): number {
 /** Integer sums are added as Numbers in runs this long (below 2^53 for fids and scaled coordinates), then as BigInt. */
 const RUN = 1 << 15;
 
+/** Receives the entries a leaf at a time, in the query's order: n fids and their boxes (reused buffers). */
+export type LeafHandler = (n: number, fid: Float64Array, box: Float32Array) => Promise<void>;
+
 /**
- * Collects the records into typed arrays sized for `capacity` rows (the GeoPackage's row count, an upper bound), boxes
- * rounded outward to float32 as SQLite's rtree stores them; the exact doubles only feed the sums.
+ * Cuts the records into leaves of `cap` entries, boxes rounded outward to float32 as SQLite's rtree stores them; the
+ * exact doubles only feed the sums. Holds one leaf, whatever the row count.
  */
-class EntrySink extends Writable {
-  readonly fid: Float64Array;
-  readonly box: Float32Array;
+class LeafSink extends Writable {
+  private readonly fid: Float64Array;
+  private readonly box: Float32Array;
+  private n = 0;
   count = 0;
-  overflow = false;
   readonly sums: EntrySums;
   private carry = Buffer.alloc(0);
   private readonly run = [0, 0, 0, 0, 0];
 
   constructor(
-    private readonly capacity: number,
+    private readonly cap: number,
+    private readonly expected: number,
     scale: number,
+    private readonly onLeaf: LeafHandler,
   ) {
     super();
-    this.fid = new Float64Array(capacity);
-    this.box = new Float32Array(capacity * 4);
+    this.fid = new Float64Array(cap);
+    this.box = new Float32Array(cap * 4);
     this.sums = { count: 0, fidSum: 0n, scale, coordSums: [0n, 0n, 0n, 0n] };
   }
 
   override _write(chunk: Buffer, _enc: BufferEncoding, done: (e?: Error) => void): void {
+    this.take(chunk).then(() => done(), done);
+  }
+
+  private async take(chunk: Buffer): Promise<void> {
     // A record split between chunks is completed in `carry`: concatenating whole chunks instead left a megabyte of
     // garbage per chunk, hundreds of MB over five million rows.
     let p = 0;
@@ -65,23 +74,19 @@ class EntrySink extends Writable {
       p = Math.min(RECORD - this.carry.length, chunk.length);
       this.carry = Buffer.concat([this.carry, chunk.subarray(0, p)]);
       if (this.carry.length === RECORD) {
-        this.add(this.carry, 0);
+        await this.add(this.carry, 0);
         this.carry = Buffer.alloc(0);
       }
     }
-    for (; p + RECORD <= chunk.length && !this.overflow; p += RECORD) this.add(chunk, p);
-    if (p < chunk.length && !this.overflow) this.carry = Buffer.from(chunk.subarray(p));
-    done();
+    for (; p + RECORD <= chunk.length; p += RECORD) await this.add(chunk, p);
+    if (p < chunk.length) this.carry = Buffer.from(chunk.subarray(p));
   }
 
-  private add(buf: Buffer, p: number): void {
-    if (this.overflow) return;
-    if (this.count === this.capacity) {
-      // More rows than the GeoPackage holds: they differ, which the caller learns from `overflow`.
-      this.overflow = true;
-      return;
-    }
-    const i = this.count++;
+  private async add(buf: Buffer, p: number): Promise<void> {
+    // The tree's numbering was fixed from the count taken in the same snapshot; more rows mean a broken query.
+    if (this.count === this.expected) throw new Error(`R-tree entries: more than the ${this.expected} counted`);
+    this.count++;
+    const i = this.n++;
     const fid = Number(buf.readBigInt64BE(p));
     this.fid[i] = fid;
     const run = this.run;
@@ -92,6 +97,13 @@ class EntrySink extends Writable {
       this.box[i * 4 + c] = c % 2 ? valueUp(v) : valueDown(v);
     }
     if (this.count % RUN === 0) this.flushRun();
+    if (this.n === this.cap) await this.leaf();
+  }
+
+  private async leaf(): Promise<void> {
+    const n = this.n;
+    this.n = 0;
+    await this.onLeaf(n, this.fid, this.box);
   }
 
   private flushRun(): void {
@@ -103,24 +115,27 @@ class EntrySink extends Writable {
   override _final(done: (e?: Error) => void): void {
     this.flushRun();
     this.sums.count = this.count;
-    done(this.carry.length ? new Error('R-tree entries: the stream ended in the middle of a row') : undefined);
+    if (this.carry.length) return done(new Error('R-tree entries: the stream ended in the middle of a row'));
+    if (this.count !== this.expected) return done(new Error(`R-tree entries: ${this.count} rows, ${this.expected} counted`));
+    (this.n ? this.leaf() : Promise.resolve()).then(() => done(), done);
   }
 }
 
 /**
- * Runs the entries query (one bytea column of RECORD bytes per row, see buildRtreeEntriesSql) and returns the
- * entries with their sums, coordinates scaled by `scale` (from sumScale); null when there are more than `capacity`.
+ * Runs the entries query (one bytea column of RECORD bytes per row in leaf order, see buildRtreeEntriesSql), which
+ * must return exactly `expected` rows, handing every `cap` of them to onLeaf; returns their sums, coordinates scaled
+ * by `scale` (from sumScale).
  */
-export async function readRtreeEntries(
+export async function streamRtreeLeaves(
   client: Client,
   query: string,
-  capacity: number,
+  expected: number,
+  cap: number,
   scale: number,
+  onLeaf: LeafHandler,
   signal?: AbortSignal,
-): Promise<{ entries: RtreeEntries; sums: EntrySums } | null> {
-  const sink = new EntrySink(capacity, scale);
+): Promise<EntrySums> {
+  const sink = new LeafSink(cap, expected, scale, onLeaf);
   await pipeline(client.query(copyTo(`COPY (${query}) TO STDOUT (FORMAT binary)`)), new CopyRowsToBytes(), sink, { signal });
-  if (sink.overflow) return null;
-  const n = sink.count;
-  return { entries: { count: n, fid: sink.fid.subarray(0, n), box: sink.box.subarray(0, n * 4) }, sums: sink.sums };
+  return sink.sums;
 }

@@ -6,14 +6,16 @@
  * column must be the OID column, and the GeoPackage must hold exactly the fids and coordinates PostGIS gives now
  * (integer sums of both, computed on each side; rows edited since GDAL read them, or a reprojection, show there).
  * The triggers and the extension row are copied from a GeoPackage GDAL makes with the same names, so edits made
- * later through any GeoPackage client keep the index as GDAL's own would.
+ * later through any GeoPackage client keep the index as GDAL's own would. The entries stream in leaf order and are
+ * written a leaf at a time, so the checks come after the writing, inside one SQLite transaction rolled back when
+ * they fail.
  */
 import { rm } from 'node:fs/promises';
 import * as gdal from 'gdal-async';
 import { closeSession, openSession } from './pg-session';
-import { encodeNode, packRtree, PackedRtree, RtreeEntries } from './gpkg-rtree-pack';
-import { EntrySums, readRtreeEntries, sumScale } from './gpkg-rtree-source';
-import { buildRtreeEntriesSql } from './sql';
+import { encodeLeaf, encodeUpper, packUpper, rtreeShape, RtreeShape, sliceSize } from './gpkg-rtree-pack';
+import { EntrySums, streamRtreeLeaves, sumScale } from './gpkg-rtree-source';
+import { buildRtreeCountSql, buildRtreeEntriesSql } from './sql';
 import type { ExportLayerSource } from './types';
 
 const quoteId = (s: string) => `"${s.replace(/"/g, '""')}"`;
@@ -137,54 +139,109 @@ async function gdalIndexStatements(scratch: string, table: string, geom: string,
 const NODES_PER_INSERT = 20;
 const ROWIDS_PER_INSERT = 1_000;
 
-/** Entry indexes by ascending fid, or null when the entries already are (PostgreSQL mostly returns them so). */
-function fidOrder(entries: RtreeEntries): Uint32Array | null {
-  const { fid } = entries;
-  for (let i = 1; i < fid.length; i++)
-    if (fid[i] < fid[i - 1]) {
-      const order = new Uint32Array(entries.count);
-      for (let j = 0; j < order.length; j++) order[j] = j;
-      return order.sort((a, b) => fid[a] - fid[b]);
-    }
-  return null;
+/**
+ * Rowid rows are written in fid order when the fids span under this many slots per entry (4 bytes each): SQLite
+ * then appends to the rowid table's B-tree instead of inserting all over it, as leaf order would.
+ */
+const DENSE_FIDS = 4;
+
+/** Batches rows of one shadow table into INSERTs of `limit` rows. */
+class Inserts {
+  private values: string[] = [];
+
+  constructor(
+    private readonly ds: gdal.Dataset,
+    private readonly table: string,
+    private readonly limit: number,
+    private readonly signal?: AbortSignal,
+  ) {}
+
+  async add(value: string): Promise<void> {
+    this.values.push(value);
+    if (this.values.length >= this.limit) await this.flush();
+  }
+
+  async flush(): Promise<void> {
+    if (!this.values.length) return;
+    this.signal?.throwIfAborted();
+    const sql = `INSERT OR REPLACE INTO ${quoteId(this.table)} VALUES ${this.values.join(',')}`;
+    this.values = [];
+    await exec(this.ds, sql);
+  }
 }
 
-/** Writes the packed tree into the rtree's shadow tables (root node 1, every other node's parent, every fid's leaf). */
-async function writeTree(ds: gdal.Dataset, name: string, t: PackedRtree, entries: RtreeEntries, signal?: AbortSignal): Promise<void> {
-  const buf = Buffer.alloc(t.nodeBytes);
-  let values: string[] = [];
-  const flush = async (table: string, force: boolean, limit: number) => {
-    if (values.length && (force || values.length >= limit)) {
-      signal?.throwIfAborted();
-      await exec(ds, `INSERT OR REPLACE INTO ${quoteId(`${name}_${table}`)} VALUES ${values.join(',')}`);
-      values = [];
-    }
-  };
-  for (let k = t.levels.length - 1; k >= 0; k--)
-    for (let g = 0; g + 1 < t.levels[k].start.length; g++) {
-      values.push(`(${t.base[k] + g},X'${encodeNode(t, entries, k, g, buf).toString('hex')}')`);
-      await flush('node', false, NODES_PER_INSERT);
-    }
-  await flush('node', true, 0);
-  for (let k = 0; k + 1 < t.levels.length; k++)
-    for (let g = 0; g + 1 < t.levels[k + 1].start.length; g++)
-      for (let j = t.levels[k + 1].start[g]; j < t.levels[k + 1].start[g + 1]; j++) {
-        values.push(`(${t.base[k] + t.levels[k + 1].order[j]},${t.base[k + 1] + g})`);
-        await flush('parent', false, ROWIDS_PER_INSERT);
-      }
-  await flush('parent', true, 0);
-  // In fid order: SQLite appends to the rowid table's B-tree instead of inserting all over it (2.5 s → 1.25 s per
-  // million rows, measured).
-  const leaves = t.levels[0];
-  const leafOf = new Uint32Array(entries.count);
-  for (let g = 0; g + 1 < leaves.start.length; g++) for (let j = leaves.start[g]; j < leaves.start[g + 1]; j++) leafOf[leaves.order[j]] = g;
-  const byFid = fidOrder(entries);
-  for (let j = 0; j < entries.count; j++) {
-    const i = byFid ? byFid[j] : j;
-    values.push(`(${entries.fid[i]},${t.base[0] + leafOf[i]})`);
-    await flush('rowid', false, ROWIDS_PER_INSERT);
+/**
+ * Writes the tree into the rtree's shadow tables: each leaf's node and rowid rows as the leaf arrives (keeping only
+ * its box), then the levels above, packed from the leaves' boxes, and every node's parent.
+ */
+class TreeWriter {
+  private readonly nodes: Inserts;
+  private readonly rowids: Inserts;
+  private readonly buf: Buffer;
+  readonly leafBox: Float32Array;
+  private leaves = 0;
+  /** Each fid's leaf, by fid - minFid (0: no entry), when the fids are dense enough to hold so. */
+  private readonly leafOf?: Uint32Array;
+
+  constructor(
+    private readonly ds: gdal.Dataset,
+    private readonly name: string,
+    private readonly shape: RtreeShape,
+    private readonly fids: { count: number; min: number; max: number },
+    private readonly signal?: AbortSignal,
+  ) {
+    if (fids.max - fids.min < DENSE_FIDS * fids.count) this.leafOf = new Uint32Array(fids.max - fids.min + 1);
+    this.nodes = new Inserts(ds, `${name}_node`, NODES_PER_INSERT, signal);
+    this.rowids = new Inserts(ds, `${name}_rowid`, ROWIDS_PER_INSERT, signal);
+    this.buf = Buffer.alloc(shape.nodeBytes);
+    this.leafBox = new Float32Array(shape.counts[0] * 4);
   }
-  await flush('rowid', true, 0);
+
+  readonly leaf = async (n: number, fid: Float64Array, box: Float32Array): Promise<void> => {
+    const g = this.leaves++;
+    if (g >= this.shape.counts[0]) throw new Error('R-tree entries: more leaves than counted');
+    const node = this.shape.base[0] + g;
+    let x0 = Infinity;
+    let x1 = -Infinity;
+    let y0 = Infinity;
+    let y1 = -Infinity;
+    for (let j = 0; j < n; j++) {
+      x0 = Math.min(x0, box[j * 4]);
+      x1 = Math.max(x1, box[j * 4 + 1]);
+      y0 = Math.min(y0, box[j * 4 + 2]);
+      y1 = Math.max(y1, box[j * 4 + 3]);
+    }
+    this.leafBox.set([x0, x1, y0, y1], g * 4);
+    await this.nodes.add(`(${node},X'${encodeLeaf(this.shape, n, fid, box, this.buf).toString('hex')}')`);
+    const { leafOf } = this;
+    if (!leafOf) for (let j = 0; j < n; j++) await this.rowids.add(`(${fid[j]},${node})`);
+    else
+      for (let j = 0; j < n; j++) {
+        const i = fid[j] - this.fids.min;
+        if (!(i >= 0 && i < leafOf.length)) throw new Error(`R-tree entries: fid ${fid[j]} outside the counted range`);
+        leafOf[i] = node;
+      }
+  };
+
+  async finish(): Promise<void> {
+    const { shape, leafBox } = this;
+    if (this.leaves !== shape.counts[0]) throw new Error(`R-tree entries: ${this.leaves} leaves, ${shape.counts[0]} counted`);
+    if (this.leafOf)
+      for (let i = 0; i < this.leafOf.length; i++) if (this.leafOf[i]) await this.rowids.add(`(${this.fids.min + i},${this.leafOf[i]})`);
+    await this.rowids.flush();
+    const upper = packUpper(shape, leafBox);
+    for (let k = upper.length; k >= 1; k--)
+      for (let g = 0; g < shape.counts[k]; g++)
+        await this.nodes.add(`(${shape.base[k] + g},X'${encodeUpper(shape, upper, leafBox, k, g, this.buf).toString('hex')}')`);
+    await this.nodes.flush();
+    const parents = new Inserts(this.ds, `${this.name}_parent`, ROWIDS_PER_INSERT, this.signal);
+    for (let k = 1; k <= upper.length; k++) {
+      const { order, start } = upper[k - 1];
+      for (let g = 0; g < shape.counts[k]; g++)
+        for (let j = start[g]; j < start[g + 1]; j++) await parents.add(`(${shape.base[k - 1] + order[j]},${shape.base[k] + g})`);
+    }
+    await parents.flush();
+  }
 }
 
 /** GDAL's own index: what every case the packed index does not cover gets. */
@@ -207,23 +264,40 @@ export async function addGpkgRtree(path: string, layer: GpkgRtreeLayer, ctx: Gpk
       await gdalIndex(ds, layer.table, d.geomColumn);
       return 'gdal';
     }
+    const statements = await gdalIndexStatements(ctx.scratch, layer.table, d.geomColumn, d.fidColumn);
+    const name = `rtree_${layer.table}_${d.geomColumn}`;
     const client = await openSession(ctx.pg, ctx.sessionName);
-    let read: Awaited<ReturnType<typeof readRtreeEntries>>;
+    let sums: EntrySums | undefined;
+    let writer: TreeWriter | undefined;
     try {
-      read = await readRtreeEntries(client, buildRtreeEntriesSql(layer.source, oidField.column), d.rows, sumScale(d.maxAbs), ctx.signal);
+      // One snapshot for the count, which fixes the tree's numbering, and the entries.
+      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      const c = (
+        await client.query<{ n: string; min: string | null; max: string | null }>(buildRtreeCountSql(layer.source, oidField.column))
+      ).rows[0];
+      const n = Number(c.n);
+      // No rows, or more than GDAL wrote: GDAL's index (an empty one, or the check below would fail anyway).
+      if (n > 0 && n <= d.rows) {
+        const shape = rtreeShape(n, d.pageSize);
+        await exec(ds, 'BEGIN');
+        await exec(ds, `CREATE VIRTUAL TABLE ${quoteId(name)} USING rtree(id, minx, maxx, miny, maxy)`);
+        writer = new TreeWriter(ds, name, shape, { count: n, min: Number(c.min), max: Number(c.max) }, ctx.signal);
+        const sql = buildRtreeEntriesSql(layer.source, oidField.column, sliceSize(n, shape.cap));
+        sums = await streamRtreeLeaves(client, sql, n, shape.cap, sumScale(d.maxAbs), writer.leaf, ctx.signal);
+      }
+      await client.query('COMMIT');
+    } catch (e) {
+      if (writer) await exec(ds, 'ROLLBACK').catch(() => undefined);
+      throw e;
     } finally {
       await closeSession(client);
     }
-    if (!read?.entries.count || !(await sameEntries(ds, layer.table, d.geomColumn, d.fidColumn, read.sums))) {
+    if (!writer || !sums || !(await sameEntries(ds, layer.table, d.geomColumn, d.fidColumn, sums))) {
+      if (writer) await exec(ds, 'ROLLBACK');
       await gdalIndex(ds, layer.table, d.geomColumn);
       return 'gdal';
     }
-    const statements = await gdalIndexStatements(ctx.scratch, layer.table, d.geomColumn, d.fidColumn);
-    const tree = packRtree(read.entries, d.pageSize);
-    const name = `rtree_${layer.table}_${d.geomColumn}`;
-    await exec(ds, 'BEGIN');
-    await exec(ds, `CREATE VIRTUAL TABLE ${quoteId(name)} USING rtree(id, minx, maxx, miny, maxy)`);
-    await writeTree(ds, name, tree, read.entries, ctx.signal);
+    await writer.finish();
     for (const s of statements) await exec(ds, s);
     await exec(ds, 'COMMIT');
     return 'packed';

@@ -116,14 +116,30 @@ export function buildMeasureSql(layer: ExportLayerSource, format: ExportFormat):
   return `SELECT ${cols.join(', ')} FROM ${from(layer)} WHERE ${where(layer)}`;
 }
 
+const rtreeRows = (layer: ExportLayerSource) => {
+  const shape = ident(GEOMETRY_COLUMN);
+  return `${from(layer)} WHERE ${where(layer)} AND ${shape} IS NOT NULL AND NOT ST_IsEmpty(${shape})`;
+};
+
+/** How many R-tree entries buildRtreeEntriesSql returns and their fid range (run in the same snapshot: the tree's numbering follows from it). */
+export function buildRtreeCountSql(layer: ExportLayerSource, oidColumn: string): string {
+  const fid = `${ident(oidColumn)}::int8`;
+  return `SELECT count(*)::bigint AS n, min(${fid}) AS min, max(${fid}) AS max FROM ${rtreeRows(layer)}`;
+}
+
 /**
  * The R-tree entries of a GeoPackage layer written from buildSelectSql without reprojection (gpkg-rtree.ts): per
  * row with a non-empty shape one 40-byte value, the fid (the OID column, which GDAL's FID option makes the GeoPackage
  * fid) as int8 and the bounding box as four float8, big-endian. Rows GDAL's own index leaves out are left out here.
+ * In sort-tile-recursive leaf order, so the caller holds a leaf at a time: slices of `perSlice` rows by box centre
+ * x, each ordered by centre y (the fid breaks ties, so the order is the same on every run).
  */
-export function buildRtreeEntriesSql(layer: ExportLayerSource, oidColumn: string): string {
+export function buildRtreeEntriesSql(layer: ExportLayerSource, oidColumn: string, perSlice: number): string {
   const shape = ident(GEOMETRY_COLUMN);
   const box = ['ST_XMin', 'ST_XMax', 'ST_YMin', 'ST_YMax'].map((f) => `float8send(${f}(${shape}))`);
-  const value = [`int8send(${ident(oidColumn)}::int8)`, ...box].join(' || ');
-  return `SELECT ${value} FROM ${from(layer)} WHERE ${where(layer)} AND ${shape} IS NOT NULL AND NOT ST_IsEmpty(${shape})`;
+  const fid = `${ident(oidColumn)}::int8`;
+  const value = [`int8send(${fid})`, ...box].join(' || ');
+  const entries = `SELECT ${value} AS v, ${fid} AS fid, ST_XMin(${shape}) + ST_XMax(${shape}) AS cx, ST_YMin(${shape}) + ST_YMax(${shape}) AS cy FROM ${rtreeRows(layer)}`;
+  const sliced = `SELECT v, fid, cy, (row_number() OVER (ORDER BY cx, fid) - 1) / ${Math.max(1, Math.floor(perSlice))} AS slice FROM (${entries}) e`;
+  return `SELECT v FROM (${sliced}) s ORDER BY slice, cy, fid`;
 }
