@@ -140,10 +140,11 @@ const NODES_PER_INSERT = 20;
 const ROWIDS_PER_INSERT = 1_000;
 
 /**
- * Rowid rows are written in fid order when the fids span under this many slots per entry (4 bytes each): SQLite
- * then appends to the rowid table's B-tree instead of inserting all over it, as leaf order would.
+ * Rowid rows are written in fid order when the fids span under this many slots per entry (4 bytes each, so at most
+ * 8 bytes per entry, 40 MB for five million): SQLite then appends to the rowid table's B-tree instead of inserting all
+ * over it as leaf order does (a million points 6.5 s instead of 7.0 s, measured). Sparser fids go in leaf order.
  */
-const DENSE_FIDS = 4;
+const DENSE_FIDS = 2;
 
 /** Batches rows of one shadow table into INSERTs of `limit` rows. */
 class Inserts {
