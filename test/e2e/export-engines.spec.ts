@@ -18,20 +18,12 @@ import { Client } from 'pg';
 import { gdalPgConnection } from '../../src/core/database/gdal-pg';
 import { ExportFormat, ExportJob, ExportLayerSource, ExportProgress, ExportWriteError, writeExport } from '../../src/export/writer';
 import { writeWorkbook } from '../../src/export/writer/xlsx-workbook';
-import type { LayerField } from '../../src/features/layer-schema';
 import { renderWhereSql } from '../../src/features/where/compile';
 import { Cell, readPart, readWorkbook } from '../support/openpyxl';
+import { layerField } from '../support/layer-field';
 
 const SCHEMA = `svc_exportengines_${process.pid}`;
-const field = (name: string, type: LayerField['type'], length?: number): LayerField => ({
-  name,
-  type,
-  alias: name,
-  column: name.toLowerCase(),
-  nullable: true,
-  editable: true,
-  ...(length ? { length } : {}),
-});
+const field = layerField;
 const ATTRIBUTES = [
   field('OBJECTID', 'esriFieldTypeOID'),
   field('Name', 'esriFieldTypeString', 60),

@@ -13,17 +13,10 @@ import { ExportFormat, ExportJob, ExportLayerSource, writeExport } from '../../s
 import { packsGpkgIndex } from '../../src/export/writer/args';
 import { addGpkgRtree } from '../../src/export/writer/gpkg-rtree';
 import { valueDown, valueUp } from '../../src/export/writer/gpkg-rtree-pack';
-import type { LayerField } from '../../src/features/layer-schema';
+import { layerField } from '../support/layer-field';
 
 const SCHEMA = `svc_gpkgrtree_${process.pid}`;
-const field = (name: string, type: LayerField['type']): LayerField => ({
-  name,
-  type,
-  alias: name,
-  column: name.toLowerCase(),
-  nullable: true,
-  editable: true,
-});
+const field = layerField;
 const FIELDS = [field('OBJECTID', 'esriFieldTypeOID'), field('Label', 'esriFieldTypeString')];
 
 let db: Client;

@@ -11,19 +11,11 @@ import * as gdal from 'gdal-async';
 import { Client } from 'pg';
 import { gdalPgConnection } from '../../src/core/database/gdal-pg';
 import { ExportFormat, ExportJob, ExportLayerSource, ExportProgress, ExportWriteError, writeExport } from '../../src/export/writer';
-import type { LayerField } from '../../src/features/layer-schema';
 import { renderWhereSql } from '../../src/features/where/compile';
+import { layerField } from '../support/layer-field';
 
 const SCHEMA = `svc_exportwriter_${process.pid}`;
-const field = (name: string, type: LayerField['type'], length?: number): LayerField => ({
-  name,
-  type,
-  alias: name,
-  column: name.toLowerCase(),
-  nullable: true,
-  editable: true,
-  ...(length ? { length } : {}),
-});
+const field = layerField;
 const POINT_FIELDS = [
   field('OBJECTID', 'esriFieldTypeOID'),
   field('Name', 'esriFieldTypeString', 50),
