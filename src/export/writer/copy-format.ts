@@ -2,10 +2,9 @@
  * The SELECTs whose rows are the export file, one piece per feature, for COPY (copy-rows.ts): a CSV line, or a
  * GeoJSON feature. They format every value as GDAL writes it (GDAL 3.6: the CSV driver with STRING_QUOTING=IF_NEEDED,
  * and the GeoJSON driver with RFC7946=YES), so users get the same files as before, only sooner; except that doubles
- * keep every digit they have (CSV_SESSION). Each rule below was read off GDAL's output for the same rows.
+ * keep every digit they have (COPY_SESSION). Each rule below was read off GDAL's output for the same rows.
  *
- * Number formatting depends on the session (extra_float_digits): CSV_SESSION and GEOJSON_SESSION must be set on
- * the connection that runs the COPY, and the connection must run in UTC (exportConnection does that for GDAL).
+ * Number formatting depends on the session (extra_float_digits): COPY_SESSION must be set on the connection that runs the COPY, and the connection must run in UTC (exportConnection does that for GDAL).
  */
 import { GEOMETRY_COLUMN, ident, type LayerField } from '../../features/layer-schema';
 import type { ResolvedSrs } from './args';
@@ -13,13 +12,12 @@ import { geometryOutput, sqlText, transformed, xyColumns } from './sql';
 import type { ExportLayerSource } from './types';
 
 /**
- * Doubles in their shortest exact form, as in the CSV's WKT, GeoJSON and Excel: a reader gets the very double that
- * is stored. GDAL printed %.15g, rounding away up to two digits (3.6666666666666665 as 3.66666666666667), and
- * PostgreSQL prints that through glibc's printf at about 0.35 µs a value: a third of a 1M-point export's CPU.
+ * The session of every COPY export (CSV, GeoJSON, Excel's sheets): doubles in their shortest exact form, so a reader
+ * gets the very double that is stored. GDAL printed CSV doubles as %.15g, rounding away up to two digits
+ * (3.6666666666666665 as 3.66666666666667), and PostgreSQL prints that through glibc's printf at about 0.35 µs a
+ * value: a third of a 1M-point CSV export's CPU.
  */
-export const CSV_SESSION = ['SET extra_float_digits = 1'];
-/** Shortest exact form: a JSON reader gets the very double that is stored. */
-export const GEOJSON_SESSION = ['SET extra_float_digits = 1'];
+export const COPY_SESSION = ['SET extra_float_digits = 1'];
 
 /** The rows between two OIDs (inclusive); COPY streams of one layer run in parallel over disjoint ranges. */
 export interface OidRange {
@@ -36,7 +34,7 @@ export function csvQuote(s: string): string {
 }
 
 /**
- * A double (shortest exact form, CSV_SESSION), with GDAL's spelling of the values that are not numbers ("nan",
+ * A double (shortest exact form, COPY_SESSION), with GDAL's spelling of the values that are not numbers ("nan",
  * "inf"). A CASE, not replace() on the text: reading the value twice costs less than two string scans (0.5 s per
  * million points).
  */

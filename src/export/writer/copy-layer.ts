@@ -17,11 +17,10 @@ import type { Client } from 'pg';
 import type { ResolvedSrs } from './args';
 import {
   antimeridianSql,
-  CSV_SESSION,
+  COPY_SESSION,
   csvHeader,
   csvLinesSql,
   GEOJSON_SEPARATOR,
-  GEOJSON_SESSION,
   GEOJSON_TAIL,
   geojsonFeaturesSql,
   geojsonHead,
@@ -200,7 +199,7 @@ export async function copyDocument(job: CopyJob, doc: CopyDocument): Promise<num
 export async function copyLayer(job: CopyLayerJob): Promise<void> {
   const csv = job.format === 'csv';
   await copyDocument(job, {
-    settings: csv ? CSV_SESSION : GEOJSON_SESSION,
+    settings: COPY_SESSION,
     head: () => (csv ? csvHeader(job.layer) : geojsonHead(job.layerName)),
     tail: csv ? '' : GEOJSON_TAIL,
     separator: csv ? '' : GEOJSON_SEPARATOR,

@@ -152,12 +152,15 @@ export interface CopyToFileOptions {
   every?: number;
 }
 
+/** `COPY (query) TO STDOUT (FORMAT binary)` on the client: the stream CopyRowsToBytes reads. */
+export const binaryCopy = (client: Client, query: string) => client.query(copyTo(`COPY (${query}) TO STDOUT (FORMAT binary)`));
+
 /**
- * Runs `COPY (query) TO STDOUT (FORMAT binary)` on the client, the query selecting one text column, and writes the
- * pieces into path. Resolves with the row count.
+ * Runs the query's binary COPY, the query selecting one text column, and writes the pieces into path. Resolves with
+ * the row count.
  */
 export async function copyQueryToFile(client: Client, query: string, path: string, o: CopyToFileOptions = {}): Promise<number> {
-  const source = client.query(copyTo(`COPY (${query}) TO STDOUT (FORMAT binary)`));
+  const source = binaryCopy(client, query);
   const every = o.every ?? 50_000;
   let reported = 0;
   const rows = new CopyRowsToBytes(o.skipFirst, (n) => {

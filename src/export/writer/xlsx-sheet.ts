@@ -8,7 +8,7 @@
  * 11.6 s for 1M points here), and GDAL's own writer holds the whole sheet in memory. Here no feature crosses into
  * JavaScript: the backend prints the rows, the worker appends bytes, and the zip deflates them in chunks.
  *
- * Numbers are printed in their shortest exact form (GEOJSON_SESSION's extra_float_digits), which Excel reads back
+ * Numbers are printed in their shortest exact form (COPY_SESSION's extra_float_digits), which Excel reads back
  * as the very double that is stored. Every cell carries its reference (r="B7"): some readers require it, and a
  * cell left out for a null would otherwise shift the cells after it.
  */

@@ -8,7 +8,7 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { ResolvedSrs } from './args';
-import { GEOJSON_SESSION } from './copy-format';
+import { COPY_SESSION } from './copy-format';
 import { copyDocument } from './copy-layer';
 import { checkExcelRows } from './limits';
 import type { ExportLayerSource } from './types';
@@ -62,7 +62,7 @@ export async function writeWorkbook(job: WorkbookJob): Promise<void> {
           onRows: (n) => job.onRows?.(i, n),
         },
         {
-          settings: GEOJSON_SESSION,
+          settings: COPY_SESSION,
           head: (rows) => {
             // The limit was checked on a count from before the snapshot: rows added since count too.
             checkExcelRows(source.sheetName, rows);
