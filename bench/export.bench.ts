@@ -17,21 +17,13 @@ import { Client } from 'pg';
 import { gdalPgConnection } from '../src/core/database/gdal-pg';
 import { buildTranslateArgs } from '../src/export/writer/args';
 import type { ExportFormat, ExportLayerSource } from '../src/export/writer';
-import type { LayerField } from '../src/features/layer-schema';
+import { layerField } from '../test/support/layer-field';
 
 const POINTS = Number(process.env.POINTS ?? 1_000_000);
 const POLYGONS = Number(process.env.POLYGONS ?? 100_000);
 const FORMATS: ExportFormat[] = ['shapefile', 'csv', 'geopackage'];
 
-const field = (name: string, type: LayerField['type'], length?: number): LayerField => ({
-  name,
-  type,
-  alias: name,
-  column: name.toLowerCase(),
-  nullable: true,
-  editable: true,
-  ...(length ? { length } : {}),
-});
+const field = layerField;
 const LAYERS: Record<'points' | 'polygons', ExportLayerSource> = {
   points: {
     id: 0,

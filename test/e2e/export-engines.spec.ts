@@ -20,7 +20,7 @@ import { ExportFormat, ExportJob, ExportLayerSource, ExportProgress, ExportWrite
 import { writeWorkbook } from '../../src/export/writer/xlsx-workbook';
 import { renderWhereSql } from '../../src/features/where/compile';
 import { Cell, readPart, readWorkbook } from '../support/openpyxl';
-import { layerField } from '../support/layer-field';
+import { exportLayer, layerField } from '../support/layer-field';
 
 const SCHEMA = `svc_exportengines_${process.pid}`;
 const field = layerField;
@@ -40,23 +40,14 @@ let db: Client;
 let pg: string;
 const dirs: string[] = [];
 
-const layer = (
-  table: string,
-  geometryType: ExportLayerSource['geometryType'],
-  over: Partial<ExportLayerSource> = {},
-): ExportLayerSource => ({
-  id: 0,
-  name: table === 'pts' ? 'Städte' : table,
-  schema: SCHEMA,
-  table,
-  srid: 4326,
-  geometryType,
-  where: '1=1',
-  includeGeometry: true,
-  fields:
+const layer = (table: string, geometryType: ExportLayerSource['geometryType'], over: Partial<ExportLayerSource> = {}) =>
+  exportLayer(
+    SCHEMA,
+    table,
+    geometryType,
     table === 'pts' || table === 'many' ? ATTRIBUTES : [field('OBJECTID', 'esriFieldTypeOID'), field('Label', 'esriFieldTypeString', 20)],
-  ...over,
-});
+    { name: table === 'pts' ? 'Städte' : table, ...over },
+  );
 
 const huge = () =>
   layer('huge', 'esriGeometryPoint', { fields: [field('OBJECTID', 'esriFieldTypeOID'), field('Name', 'esriFieldTypeString', 20)] });

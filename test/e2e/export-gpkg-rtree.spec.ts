@@ -13,7 +13,7 @@ import { ExportFormat, ExportJob, ExportLayerSource, writeExport } from '../../s
 import { packsGpkgIndex } from '../../src/export/writer/args';
 import { addGpkgRtree } from '../../src/export/writer/gpkg-rtree';
 import { valueDown, valueUp } from '../../src/export/writer/gpkg-rtree-pack';
-import { layerField } from '../support/layer-field';
+import { exportLayer, layerField } from '../support/layer-field';
 
 const SCHEMA = `svc_gpkgrtree_${process.pid}`;
 const field = layerField;
@@ -23,22 +23,8 @@ let db: Client;
 let pg: string;
 let workDir: string;
 
-const layer = (
-  table: string,
-  geometryType: ExportLayerSource['geometryType'],
-  over: Partial<ExportLayerSource> = {},
-): ExportLayerSource => ({
-  id: 0,
-  name: table,
-  schema: SCHEMA,
-  table,
-  srid: 4326,
-  geometryType,
-  where: '1=1',
-  includeGeometry: true,
-  fields: FIELDS,
-  ...over,
-});
+const layer = (table: string, geometryType: ExportLayerSource['geometryType'], over: Partial<ExportLayerSource> = {}) =>
+  exportLayer(SCHEMA, table, geometryType, FIELDS, over);
 const POINTS = layer('pts', 'esriGeometryPoint');
 const POLYS = layer('polys', 'esriGeometryPolygon', { id: 1 });
 const LINES = layer('lines', 'esriGeometryPolyline', { id: 2 });

@@ -8,7 +8,7 @@
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { startApp, TestApp } from '../support/app';
-import { adminToken, createUser, get, post, Reply, uniq } from '../support/client';
+import { adminToken, createHostedService, createUser, get, post, Reply } from '../support/client';
 
 const LOOP_MS = 1000;
 const HTTP_MS = 3000;
@@ -21,22 +21,8 @@ const FIELDS = [
 type Publisher = { username: string; password: string; token: string };
 
 async function newService(t: TestApp, pub: Publisher, geometryType: string): Promise<{ itemId: string; layer: string }> {
-  const name = uniq('svc');
-  const created = await post(
-    t.base,
-    `content/users/${pub.username}/createService`,
-    { createParameters: JSON.stringify({ name }), outputType: 'featureService' },
-    pub.token,
-  );
-  const url = created.body.serviceurl as string;
-  const def = await post(
-    url.replace('/rest/services/', '/rest/admin/services/'),
-    'addToDefinition',
-    { addToDefinition: JSON.stringify({ layers: [{ name: 'L', geometryType, fields: FIELDS }] }) },
-    pub.token,
-  );
-  expect(def.body.success).toBe(true);
-  return { itemId: created.body.itemId, layer: `${url}/0` };
+  const { itemId, serviceurl } = await createHostedService(t.base, pub, [{ name: 'L', geometryType, fields: FIELDS }]);
+  return { itemId, layer: `${serviceurl}/0` };
 }
 
 /** Runs `during` while GET /health is probed every 50 ms; returns its result, the slowest probe and the longest loop stall (ms). */

@@ -2,7 +2,7 @@ import { getDataSourceToken } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { FEATURE_DB } from '../../src/core/database/feature-database.module';
 import { startApp, TestApp } from '../support/app';
-import { addUsers, adminToken, createGroup, createUser, get, post, uniq } from '../support/client';
+import { addUsers, adminToken, createGroup, createHostedService, createUser, get, post, uniq } from '../support/client';
 
 /**
  * A query of a layer queried before reads its page in one statement that checks, for this caller, that the service is
@@ -25,23 +25,11 @@ describe('queries of a remembered layer follow every sharing rule from the next 
   afterAll(() => t.close());
 
   async function newService(name = uniq('svc')) {
-    const created = await post(
-      t.base,
-      `content/users/${pub.username}/createService`,
-      { createParameters: JSON.stringify({ name }), outputType: 'featureService' },
-      pub.token,
-    );
-    const url = created.body.serviceurl as string;
     const layer = { name: 'L', geometryType: 'esriGeometryPoint', fields: [{ name: 'Secret', type: 'esriFieldTypeString' }] };
-    await post(
-      url.replace('/rest/services/', '/rest/admin/services/'),
-      'addToDefinition',
-      { addToDefinition: JSON.stringify({ layers: [layer] }) },
-      pub.token,
-    );
+    const { itemId, serviceurl: url } = await createHostedService(t.base, pub, [layer], name);
     const features = [{ attributes: { Secret: 'x' }, geometry: { x: 1, y: 1 } }];
     await post(`${url}/0`, 'addFeatures', { features: JSON.stringify(features) }, pub.token);
-    return { name, url, itemId: created.body.itemId as string, layer: `${url}/0` };
+    return { name, url, itemId, layer: `${url}/0` };
   }
 
   /** The query's outcome: the number of features, or the error's code and message. */

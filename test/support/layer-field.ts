@@ -1,3 +1,4 @@
+import type { ExportLayerSource } from '../../src/export/writer';
 import type { LayerField } from '../../src/features/layer-schema';
 
 /** A nullable, editable field whose column is its name in lower case, as the export tests' tables are made. */
@@ -9,4 +10,24 @@ export const layerField = (name: string, type: LayerField['type'], length?: numb
   nullable: true,
   editable: true,
   ...(length ? { length } : {}),
+});
+
+/** A WGS84 layer of `schema.table` as the export writer is given it: every row, with its geometry, named after its table. */
+export const exportLayer = (
+  schema: string,
+  table: string,
+  geometryType: ExportLayerSource['geometryType'],
+  fields: LayerField[],
+  over: Partial<ExportLayerSource> = {},
+): ExportLayerSource => ({
+  id: 0,
+  name: table,
+  schema,
+  table,
+  srid: 4326,
+  geometryType,
+  where: '1=1',
+  includeGeometry: true,
+  fields,
+  ...over,
 });
