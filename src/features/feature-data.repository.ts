@@ -11,8 +11,10 @@ import { layerBoxSql, layersBoxSql } from './layer-extent-sql';
 import type { PbfTransform } from './pbf/feature-collection';
 import { gridEsriJson } from './pbf/grid';
 import { PageFormat, pageSql, quantizedPageSql } from './query/page-sql';
+import { ResumePoint, ResumePoints } from './query/resume-points';
 import { AggregateQuery } from './query/statistics';
 import { aggregateSql, distinctCountSql } from './query/statistics-sql';
+import { dataVersionSql } from './data-version';
 import { FieldType, GEOMETRY_COLUMN, ident, LayerField } from './layer-schema';
 
 /** Postgres type each field's text value is cast to on write. */
@@ -41,6 +43,10 @@ export interface QuerySpec {
   where: string;
   /** The columns `where` reads; undefined when not known (the page then assumes any). */
   whereColumns?: string[];
+  /** How many of `p`'s values, the first ones, are the where clause's. */
+  whereParams?: number;
+  /** The where clause reads the clock, so the rows it selects change without any edit. */
+  whereReadsClock?: boolean;
   p: SqlParams;
   objectIds?: number[];
   outFields: LayerField[];
@@ -67,9 +73,17 @@ export interface QuerySpec {
 const table = (schema: string, l: LayerRow) => `${ident(schema)}.${ident(l.table_name)}`;
 const oidColumn = (l: LayerRow) => ident(l.fields.find((f) => f.type === 'esriFieldTypeOID')!.column);
 
+/** A page's use of a resume point: SQL true when the point is still good (data-version.ts), and the point, if any. */
+interface Resume {
+  unchanged: string;
+  point?: ResumePoint;
+}
+
 /** Layer data, on the feature pool (statement timeout, own connection budget; see FeatureDatabaseModule). */
 @Injectable()
 export class FeatureDataRepository {
+  private readonly resumePoints = new ResumePoints();
+
   constructor(
     @InjectDataSource(FEATURE_DB) private readonly db: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -82,6 +96,11 @@ export class FeatureDataRepository {
   /** Runs a read, mapping timeouts, data errors of the where clause and a full pool to envelopes. */
   private query<T = unknown>(sql: string, params?: unknown[], m: EntityManager | DataSource = this.db): Promise<T> {
     return m.query(sql, params).catch((e) => this.fail(e, 'query'));
+  }
+
+  /** A query page's statement (featurePage); tests watch this one method to see what a page ran. */
+  private pageQuery<T = unknown>(sql: string, params: unknown[]): Promise<T> {
+    return this.query<T>(sql, params);
   }
 
   private fail(e: unknown, what: 'query' | 'edit'): never {
@@ -143,7 +162,7 @@ export class FeatureDataRepository {
    * other column, the first row's id is found by skipping in the primary key's index alone (an index-only scan while
    * the visibility map is set, as a settled table has it), and the page starts there: the same rows, as the id is unique.
    */
-  private window(schema: string, l: LayerRow, q: QuerySpec, guard?: string): { rows: string; order: string } {
+  private window(schema: string, l: LayerRow, q: QuerySpec, guard?: string, resume?: Resume): { rows: string; order: string } {
     const filter = this.filter(schema, l, q);
     // A guard that fails makes it LIMIT 0, which reads nothing, not even the rows OFFSET would skip; in WHERE it would
     // be a filter node every skipped row passes through.
@@ -152,8 +171,19 @@ export class FeatureDataRepository {
     const dir = this.oidOrder(l, q);
     if (dir) {
       const order = `${oid} ${dir}`;
-      const first = `(SELECT ${oid} ${filter} ORDER BY ${order} OFFSET ${q.p.add(q.offset)} LIMIT 1)`;
-      return { rows: `${filter} AND ${oid} ${dir === 'ASC' ? '>=' : '<='} ${first} ORDER BY ${order} LIMIT ${limit}`, order };
+      const from = dir === 'ASC' ? '>=' : '<=';
+      const skip = (start: string, offset: number) =>
+        `(SELECT ${oid} ${filter}${start} ORDER BY ${order} OFFSET ${q.p.add(offset)} LIMIT 1)`;
+      let first = skip('', q.offset);
+      if (resume) {
+        // The point is used only if no edit was committed since it was taken, as this statement's snapshot sees it;
+        // each branch is an InitPlan, which runs only when the CASE takes it. Without a point the test never holds
+        // (versions are never negative) and the statement's text stays the same for the prepared statement.
+        const { unchanged, point } = resume;
+        const resumed = skip(` AND ${oid} ${from} ${q.p.add(point?.oid ?? null)}::int`, q.offset - (point?.offset ?? 0));
+        first = `CASE WHEN ${unchanged} THEN ${resumed} ELSE ${first} END`;
+      }
+      return { rows: `${filter} AND ${oid} ${from} ${first} ORDER BY ${order} LIMIT ${limit}`, order };
     }
     const order = this.order(l, q);
     return { rows: `${filter} ORDER BY ${order} LIMIT ${limit} OFFSET ${q.p.add(q.offset)}`, order };
@@ -184,6 +214,10 @@ export class FeatureDataRepository {
    *
    * With `guard` (SQL, parameters in `q.p`), the statement checks it once before anything else and reads no row of
    * the layer unless it holds; `ok` tells which (known-layers.ts).
+   *
+   * With `scope` (who asks, and the layer's definition stamp), a page in object id order starts from where an earlier
+   * page of the same selection ended, when no edit has been committed since (query/resume-points.ts); the row read
+   * past this page is remembered as where the next one starts.
    */
   async featurePage(
     schema: string,
@@ -191,13 +225,39 @@ export class FeatureDataRepository {
     q: QuerySpec,
     format: PageFormat,
     guard?: string,
-  ): Promise<{ ok: boolean; rows: number; features: string }> {
+    scope?: string,
+  ): Promise<{ ok: boolean; rows: number; features: string; resumed?: boolean }> {
     if (q.quantize && format === 'esri') return { ok: true, ...(await this.quantizedPage(schema, l, q)) };
     const check = guard && '(SELECT ok FROM "#guard")';
-    let sql = pageSql(l, q, format, this.window(schema, l, q, check).rows, oidColumn(l));
-    if (guard) sql = `WITH "#guard" AS MATERIALIZED (SELECT ${guard} AS ok) SELECT ${check} AS ok, page.* FROM (${sql}) page`;
-    const [page] = await this.query<{ ok?: boolean; n: number; features: string }[]>(sql, q.p.values);
-    return { ok: page.ok ?? true, rows: page.n, features: page.features };
+    const dir = scope !== undefined && !q.whereReadsClock ? this.oidOrder(l, q) : undefined;
+    const key = dir && this.resumeKey(scope!, schema, l, q, dir);
+    const ctes: string[] = [];
+    if (guard) ctes.push(`"#guard" AS MATERIALIZED (SELECT ${guard} AS ok)`);
+    // Read once, and only when the guard holds: a caller who may no longer see the layer learns nothing from it.
+    if (key) ctes.push(`"#version" AS MATERIALIZED (${dataVersionSql(schema, l.table_name, q.p)})`);
+    const version = '(SELECT v FROM "#version")';
+    const point = key ? this.resumePoints.get(key, q.offset) : undefined;
+    const resume = key ? { unchanged: `${version}::bigint = ${q.p.add(point?.version ?? '-1')}::bigint`, point } : undefined;
+    let sql = pageSql(l, q, format, this.window(schema, l, q, check, resume).rows, oidColumn(l));
+    if (ctes.length) {
+      const ok = check ?? 'true';
+      const seen = resume
+        ? `, CASE WHEN ${ok} THEN ${version} END AS version, CASE WHEN ${ok} THEN ${resume.unchanged} END AS resumed`
+        : '';
+      sql = `WITH ${ctes.join(', ')} SELECT ${ok} AS ok, page.*${seen} FROM (${sql}) page`;
+    }
+    const [page] = await this.pageQuery<
+      { ok: boolean; n: number; features: string; next: number | null; version?: string | null; resumed?: boolean }[]
+    >(sql, q.p.values);
+    if (key && page.version != null && page.next != null)
+      this.resumePoints.remember(key, { offset: q.offset + q.limit, oid: page.next, version: page.version });
+    return { ok: page.ok ?? true, rows: page.n, features: page.features, ...(key && page.ok ? { resumed: !!page.resumed } : {}) };
+  }
+
+  /** Everything that decides which rows a page in object id order selects (query/resume-points.ts). */
+  private resumeKey(scope: string, schema: string, l: LayerRow, q: QuerySpec, dir: string): string | undefined {
+    if (q.whereParams === undefined) return undefined;
+    return JSON.stringify([scope, schema, l.table_name, dir, q.where, q.p.values.slice(0, q.whereParams), q.objectIds ?? null]);
   }
 
   /** Statistics or distinct values (query/statistics-sql.ts): rows of the columns "#0"…"#n". */

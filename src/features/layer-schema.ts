@@ -1,4 +1,5 @@
 import { Errors } from '../core/errors/arcgis-error';
+import { dataVersionTriggerSql } from './data-version';
 
 /** Field types a hosted layer can hold; blobs, rasters and XML are not offered. */
 export const FIELD_TYPES = [
@@ -158,7 +159,8 @@ export function createTableSql(schema: string, table: string, def: LayerDefiniti
   );
   if (def.geometryType) cols.push(`${ident(GEOMETRY_COLUMN)} geometry(${GEOMETRY_TYPES[def.geometryType]}, ${def.srid})`);
   const qualified = `${ident(schema)}.${ident(table)}`;
-  const sql = [`CREATE TABLE ${qualified} (${cols.join(', ')})`];
+  // The trigger counts the table's edits, which query pages check before resuming where an earlier one ended.
+  const sql = [`CREATE TABLE ${qualified} (${cols.join(', ')})`, dataVersionTriggerSql(qualified)];
   if (def.geometryType) sql.push(`CREATE INDEX ${ident(`${table}_shape_gist`)} ON ${qualified} USING gist (${ident(GEOMETRY_COLUMN)})`);
   return sql;
 }

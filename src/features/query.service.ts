@@ -45,6 +45,12 @@ function orderBy(layer: LayerRow, v: string | undefined): QuerySpec['orderBy'] {
   });
 }
 
+/**
+ * Who a resume point is kept for (query/resume-points.ts): the caller, as known-layers.ts keys what it remembers
+ * (anonymous callers share one), and the definitions it was allowed to read.
+ */
+const resumeScope = (caller: Caller | undefined, stamp: string) => JSON.stringify([caller?.userId ?? null, stamp]);
+
 @Injectable()
 export class QueryService {
   /** Spatial references found in spatial_ref_sys: a page costs one round trip fewer once its srid has been seen. */
@@ -112,7 +118,7 @@ export class QueryService {
         ? { type: 'FeatureCollection', properties: { count: await this.data.count(service.schema_name, layer, spec) }, features: [] }
         : { count: await this.data.count(service.schema_name, layer, spec) };
     if (idsOnly) return { objectIdFieldName: layer.object_id_field, objectIds: await this.data.ids(service.schema_name, layer, spec) };
-    return (await this.pageReply(service, layer, spec, p))!;
+    return (await this.pageReply(service, layer, spec, p, undefined, resumeScope(caller, stamp)))!;
   }
 
   /**
@@ -128,13 +134,16 @@ export class QueryService {
     const spec = await this.spec(service, layer, p, p.f === 'geojson');
     const guard = knownLayerGuard(name, known, caller, spec.p);
     if (p.f === 'pbf') return this.pbf.query(service.schema_name, layer, spec, p, { count: false, ids: false }, guard);
-    return this.pageReply(service, layer, spec, p, guard);
+    return this.pageReply(service, layer, spec, p, guard, resumeScope(caller, known.stamp));
   }
 
-  /** The features page and the FeatureSet (or FeatureCollection) around it; undefined when `guard` did not hold. */
-  private async pageReply(service: ServiceRow, layer: LayerRow, spec: QuerySpec, p: QueryDto, guard?: string) {
+  /**
+   * The features page and the FeatureSet (or FeatureCollection) around it; undefined when `guard` did not hold.
+   * `scope` (resumeScope) lets the page start where the caller's earlier page of the same selection ended.
+   */
+  private async pageReply(service: ServiceRow, layer: LayerRow, spec: QuerySpec, p: QueryDto, guard?: string, scope?: string) {
     const geojson = p.f === 'geojson';
-    const page = await this.data.featurePage(service.schema_name, layer, spec, geojson ? 'geojson' : 'esri', guard);
+    const page = await this.data.featurePage(service.schema_name, layer, spec, geojson ? 'geojson' : 'esri', guard, scope);
     if (!page.ok) return undefined;
     const exceeded = page.rows > spec.limit;
     // returnExceededLimitFeatures=false: a selection larger than one page comes back as no features and the flag, so
@@ -150,7 +159,12 @@ export class QueryService {
   async spec(service: ServiceRow, layer: LayerRow, p: QueryDto, geojson: boolean): Promise<QuerySpec> {
     const sqlParams = new SqlParams();
     const whereColumns = new Set<string>();
-    const where = compileWhere(p.where?.trim() || '1=1', layer.fields, sqlParams, { onField: (f) => whereColumns.add(f.column) });
+    let whereReadsClock = false;
+    const where = compileWhere(p.where?.trim() || '1=1', layer.fields, sqlParams, {
+      onField: (f) => whereColumns.add(f.column),
+      onClock: () => (whereReadsClock = true),
+    });
+    const whereParams = sqlParams.values.length;
     const out = geojson ? { srid: 4326, wkid: 4326 } : (srRequest('outSR', p.outSR) ?? { srid: layer.srid, wkid: layer.srid });
     const outSrid = out.srid;
     const offset = intParam('resultOffset', p.resultOffset, 0, 2_000_000_000) ?? 0;
@@ -168,6 +182,8 @@ export class QueryService {
     return {
       where,
       whereColumns: [...whereColumns],
+      whereParams,
+      whereReadsClock,
       p: sqlParams,
       objectIds: idList('objectIds', p.objectIds),
       outFields: resolveFields(layer, p.outFields),

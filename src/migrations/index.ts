@@ -6,6 +6,7 @@ import { JobKinds1732280000000 } from './1732280000000-JobKinds';
 import { ItemViews1732290000000 } from './1732290000000-ItemViews';
 import { JsonNumbers1732300000000 } from './1732300000000-JsonNumbers';
 import { JsonOrdinate1732310000000 } from './1732310000000-JsonOrdinate';
+import { FeatureDataVersions1732320000000 } from './1732320000000-FeatureDataVersions';
 
 /** Listed explicitly so the CLI, the tests and the build all load the same classes, in order. */
 export const migrations = [
@@ -17,4 +18,5 @@ export const migrations = [
   ItemViews1732290000000,
   JsonNumbers1732300000000,
   JsonOrdinate1732310000000,
+  FeatureDataVersions1732320000000,
 ];

@@ -158,9 +158,12 @@ export function pageSql(l: LayerRow, q: QuerySpec, format: PageFormat, window: s
         ]);
   // The levels hand the rows on in the page's order, with no join or sort between them and the aggregate, which
   // takes them as they come (an ORDER BY ord here cost a sort of the texts); row_number() counts them in that order,
-  // and the one past the page is left out of the text and only counted.
-  return `SELECT count(*)::int AS n, coalesce(string_agg(f, ',') FILTER (WHERE ord <= ${q.p.add(q.limit)}), '') AS features
-    FROM (SELECT row_number() OVER () AS ord, ${feature} AS f FROM ${rows}) x`;
+  // and the one past the page is left out of the text and only counted, and its object id is where the next page
+  // starts (query/resume-points.ts).
+  const limit = q.p.add(q.limit);
+  return `SELECT count(*)::int AS n, coalesce(string_agg(f, ',') FILTER (WHERE ord <= ${limit}), '') AS features,
+      min(oid) FILTER (WHERE ord > ${limit}) AS next
+    FROM (SELECT row_number() OVER () AS ord, oid, ${feature} AS f FROM ${rows}) x`;
 }
 
 /**

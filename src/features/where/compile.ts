@@ -30,6 +30,8 @@ export interface WhereOptions {
   maxInList?: number;
   /** Told each field the SQL reads (compileWhere), so a caller can tell a clause that reads no column. */
   onField?: (f: WhereField) => void;
+  /** Told when the SQL reads the clock (CURRENT_DATE, CURRENT_TIMESTAMP): the rows it selects change with no edit. */
+  onClock?: () => void;
 }
 
 export const WHERE_LIMITS = { maxLength: 10_000, maxDepth: 100, maxInList: 1_000 } as const;
@@ -65,7 +67,7 @@ export function compileWhere(where: string, fields: WhereField[], p: SqlParams, 
     timestamp: (v) => `${p.add(v)}::timestamp`,
     uuid: (v) => `${p.add(v)}::uuid`,
   };
-  return renderSql(tree, sink, opts.alias, opts.onField);
+  return renderSql(tree, sink, opts.alias, opts.onField, opts.onClock);
 }
 
 /**

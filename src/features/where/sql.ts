@@ -47,7 +47,13 @@ const NUMBER_PATTERNS = {
   DOUBLE: "'^[[:space:]]*([+-]?0*([0-9]{1,20}([.][0-9]{0,20})?|[.][0-9]{1,20})([eE][+-]?[0-9]{1,2})?)[[:space:]]*$'",
 };
 
-export function renderSql(root: WhereNode, sink: LiteralSink, alias?: string, onField?: (f: WhereField) => void): string {
+export function renderSql(
+  root: WhereNode,
+  sink: LiteralSink,
+  alias?: string,
+  onField?: (f: WhereField) => void,
+  onClock?: () => void,
+): string {
   const prefix = alias ? `${quoteIdent(alias)}.` : '';
 
   /** Converts `sql` of type `from` to `to` for comparisons (temporal kinds, and uuid read as text). */
@@ -137,6 +143,7 @@ export function renderSql(root: WhereNode, sink: LiteralSink, alias?: string, on
       case 'interval':
         return interval(n.value, n.unit);
       case 'current':
+        onClock?.();
         return n.which === 'CURRENT_DATE' ? `((CURRENT_TIMESTAMP ${UTC})::date)` : 'CURRENT_TIMESTAMP';
       case 'call':
         return call(n);

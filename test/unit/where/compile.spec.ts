@@ -33,6 +33,17 @@ describe('compileWhere', () => {
     expect(read("pop > 5 AND (name = 'x' OR UPPER(name) LIKE 'A%')")).toEqual(['pop', 'name', 'name']);
   });
 
+  it('tells when the clause reads the clock, which changes the rows it selects without any edit', () => {
+    const clock = (where: string) => {
+      let read = false;
+      compileWhere(where, FIELDS, new SqlParams(), { onClock: () => (read = true) });
+      return read;
+    };
+    expect(clock("pop > 5 AND name = 'CURRENT_DATE'")).toBe(false);
+    expect(clock("pop > 5 OR CURRENT_DATE > DATE '2020-01-01'")).toBe(true);
+    expect(clock('EXTRACT(YEAR FROM CURRENT_TIMESTAMP) > 2000')).toBe(true);
+  });
+
   it('adds no parameters when the clause is rejected', () => {
     const p = new SqlParams();
     rejection(() => compileWhere("name = 'a' AND nope = 1", FIELDS, p));

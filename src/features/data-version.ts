@@ -1,0 +1,31 @@
+/**
+ * A hosted layer's data version: the number of edit statements (INSERT, UPDATE, DELETE, TRUNCATE, COPY) ever
+ * committed on its table, which a statement-level trigger keeps in feature_data_versions. A query page reads it in
+ * its own snapshot to tell whether a resume point (query/resume-points.ts) taken under an earlier snapshot still
+ * describes the same rows.
+ *
+ * Lock-free: each edit adds a row holding 1 plus the counts of the rows it could lock without waiting (FOR UPDATE
+ * SKIP LOCKED), which it deletes. The visible sum is therefore the number of committed edits whatever the
+ * interleaving, a rolled-back edit takes its row and its deletions back with it, and no editor ever waits for
+ * another: one row per layer updated in place would make every edit of a layer wait for the previous editor's
+ * commit, and two transactions editing two layers in opposite orders (service-level applyEdits) deadlock, which
+ * editing different rows never did. Under REPEATABLE READ or SERIALIZABLE, locking a row another transaction
+ * deleted since the snapshot is a serialization failure, so such edits only add their row; the next edit under READ
+ * COMMITTED folds it in. Rows are never removed for a dropped table, so a table made again under the same name
+ * counts on from where the old one stopped and never shows a version a resume point was taken at.
+ */
+import { SqlParams } from '../core/database/sql-params';
+
+/**
+ * The trigger that counts the table's edits (`qualified`: the quoted schema and table), as every hosted table has it:
+ * createTableSql adds it, migration FeatureDataVersions1732320000000 made the function and gave it to older tables.
+ */
+export function dataVersionTriggerSql(qualified: string): string {
+  return `CREATE TRIGGER feature_data_version AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON ${qualified}
+    FOR EACH STATEMENT EXECUTE FUNCTION bump_feature_data_version()`;
+}
+
+/** A one-row query of `v`, the table's version as text (bigint), in the calling statement's snapshot. */
+export function dataVersionSql(schema: string, table: string, p: SqlParams): string {
+  return `SELECT coalesce(sum(n), 0)::text AS v FROM feature_data_versions WHERE schema_name = ${p.add(schema)} AND table_name = ${p.add(table)}`;
+}
