@@ -1,5 +1,9 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as gdal from 'gdal-async';
 import { exportConnection } from '../../../src/export/writer/source';
-import { fieldNameMappingCsv, shapefileReadme } from '../../../src/export/writer/shapefile';
+import { fieldNameMappingCsv, readDbfFieldNames, shapefileReadme } from '../../../src/export/writer/shapefile';
 import { field } from './fixtures';
 
 describe('shapefile field-name mapping', () => {
@@ -41,5 +45,39 @@ describe('exportConnection', () => {
 
   it('leaves caller options alone and strips odd characters from the name', () => {
     expect(exportConnection("PG:dbname='d' options='-c x=1'", "a'b c")).toBe("PG:dbname='d' options='-c x=1' application_name='abc'");
+  });
+});
+
+describe('readDbfFieldNames', () => {
+  it('reads the names GDAL wrote as GDAL reads them back: laundered, numbered, non-ASCII, and a table without geometry', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'dbf-names-'));
+    try {
+      const names = [
+        'OBJECTID',
+        'population_density_2020',
+        'population_density_2021',
+        'Bevölkerungsdichte',
+        'éééééééééééé',
+        '日本語のフィールド名',
+        'x',
+      ];
+      for (const [file, geometry] of [
+        ['points.shp', gdal.wkbPoint],
+        ['table.dbf', gdal.wkbNone],
+      ] as const) {
+        const ds = gdal.open(join(dir, file), 'w', 'ESRI Shapefile');
+        const layer = ds.layers.create(file.split('.')[0], null, geometry, ['ENCODING=UTF-8']);
+        for (const n of names) layer.fields.add(new gdal.FieldDefn(n, gdal.OFTString));
+        ds.close();
+        const dbf = join(dir, file.replace(/\.shp$/, '.dbf'));
+        const reopened = gdal.open(dbf);
+        const byGdal = reopened.layers.get(0).fields.getNames();
+        reopened.close();
+        expect(byGdal).toHaveLength(names.length);
+        expect(await readDbfFieldNames(dbf)).toEqual(byGdal);
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
