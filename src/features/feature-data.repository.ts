@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { APP_CONFIG } from '../core/config/config.module';
 import { AppConfig } from '../core/config/env';
 import { FEATURE_DB } from '../core/database/feature-database.module';
@@ -11,6 +12,7 @@ import { layerBoxSql, layersBoxSql } from './layer-extent-sql';
 import type { PbfTransform } from './pbf/feature-collection';
 import { gridEsriJson } from './pbf/grid';
 import { PageFormat, pageSql, quantizedPageSql } from './query/page-sql';
+import { PreparedStatements } from './query/prepared-statements';
 import { ResumePoint, ResumePoints } from './query/resume-points';
 import { AggregateQuery } from './query/statistics';
 import { aggregateSql, distinctCountSql } from './query/statistics-sql';
@@ -83,6 +85,7 @@ interface Resume {
 @Injectable()
 export class FeatureDataRepository {
   private readonly resumePoints = new ResumePoints();
+  private readonly prepared = new PreparedStatements(() => (this.db.driver as PostgresDriver).master);
 
   constructor(
     @InjectDataSource(FEATURE_DB) private readonly db: DataSource,
@@ -98,9 +101,12 @@ export class FeatureDataRepository {
     return m.query(sql, params).catch((e) => this.fail(e, 'query'));
   }
 
-  /** A query page's statement (featurePage); tests watch this one method to see what a page ran. */
+  /**
+   * A query page's statement, prepared on its connection (query/prepared-statements.ts); tests watch this one method
+   * to see what a page ran.
+   */
   private pageQuery<T = unknown>(sql: string, params: unknown[]): Promise<T> {
-    return this.query<T>(sql, params);
+    return this.prepared.query(sql, params).catch((e) => this.fail(e, 'query')) as Promise<T>;
   }
 
   private fail(e: unknown, what: 'query' | 'edit'): never {
@@ -205,7 +211,7 @@ export class FeatureDataRepository {
    */
   page<T>(schema: string, l: LayerRow, q: QuerySpec, cols: string[], guard?: string): Promise<T[]> {
     const { rows, order } = this.window(schema, l, q, guard && `(${guard})`);
-    return this.query(`SELECT ${cols.join(', ')} FROM (SELECT * ${rows}) page ORDER BY ${order}`, q.p.values);
+    return this.pageQuery(`SELECT ${cols.join(', ')} FROM (SELECT * ${rows}) page ORDER BY ${order}`, q.p.values);
   }
 
   /**
@@ -276,7 +282,7 @@ export class FeatureDataRepository {
    */
   private async quantizedPage(schema: string, l: LayerRow, q: QuerySpec): Promise<{ rows: number; features: string }> {
     const sql = quantizedPageSql(l, q, this.window(schema, l, q).rows, oidColumn(l));
-    const rows = await this.query<{ f: string; g: string | null; c: string | null }[]>(sql, q.p.values);
+    const rows = await this.pageQuery<{ f: string; g: string | null; c: string | null }[]>(sql, q.p.values);
     const type = l.geometry_type;
     const features = rows.slice(0, q.limit).map((r) => {
       let text = r.f;
