@@ -208,10 +208,20 @@ export class FeatureDataRepository {
    * One page with the caller's select list (f=pbf); `limit + 1` rows are read so the caller can tell whether more remain.
    * The list is computed over the page's rows only: in the same SELECT as ORDER BY … OFFSET it would be computed for
    * every row skipped too (reprojecting and printing their geometries), and its cost estimate would switch on the JIT.
+   * With `scope`, the page resumes as featurePage's do; the rows then also carry "#oid", "#version" and "#resumed",
+   * which rows only a passing guard lets through, so a caller who may no longer see the layer learns nothing.
    */
-  page<T>(schema: string, l: LayerRow, q: QuerySpec, cols: string[], guard?: string): Promise<T[]> {
-    const { rows, order } = this.window(schema, l, q, guard && `(${guard})`);
-    return this.pageQuery(`SELECT ${cols.join(', ')} FROM (SELECT * ${rows}) page ORDER BY ${order}`, q.p.values);
+  async page<T>(schema: string, l: LayerRow, q: QuerySpec, cols: string[], guard?: string, scope?: string): Promise<T[]> {
+    const r = this.resumeOf(schema, l, q, scope);
+    const { rows, order } = this.window(schema, l, q, guard && `(${guard})`, r?.resume);
+    if (!r) return this.pageQuery(`SELECT ${cols.join(', ')} FROM (SELECT * ${rows}) page ORDER BY ${order}`, q.p.values);
+    const extra = [`${oidColumn(l)} AS "#oid"`, `${r.version} AS "#version"`, `${r.resume.unchanged} AS "#resumed"`];
+    const sql = `WITH ${r.cte} SELECT ${[...cols, ...extra].join(', ')} FROM (SELECT * ${rows}) page ORDER BY ${order}`;
+    const out = await this.pageQuery<(T & { '#oid': number; '#version': string | null })[]>(sql, q.p.values);
+    const next = out[q.limit];
+    if (next && next['#version'] != null)
+      this.resumePoints.remember(r.key, { offset: q.offset + q.limit, oid: next['#oid'], version: next['#version'] });
+    return out;
   }
 
   /**
@@ -235,15 +245,14 @@ export class FeatureDataRepository {
   ): Promise<{ ok: boolean; rows: number; features: string; resumed?: boolean }> {
     if (q.quantize && format === 'esri') return { ok: true, ...(await this.quantizedPage(schema, l, q)) };
     const check = guard && '(SELECT ok FROM "#guard")';
-    const dir = scope !== undefined && !q.whereReadsClock ? this.oidOrder(l, q) : undefined;
-    const key = dir && this.resumeKey(scope!, schema, l, q, dir);
+    const r = this.resumeOf(schema, l, q, scope);
+    const key = r?.key;
     const ctes: string[] = [];
     if (guard) ctes.push(`"#guard" AS MATERIALIZED (SELECT ${guard} AS ok)`);
     // Read once, and only when the guard holds: a caller who may no longer see the layer learns nothing from it.
-    if (key) ctes.push(`"#version" AS MATERIALIZED (${dataVersionSql(schema, l.table_name, q.p)})`);
-    const version = '(SELECT v FROM "#version")';
-    const point = key ? this.resumePoints.get(key, q.offset) : undefined;
-    const resume = key ? { unchanged: `${version}::bigint = ${q.p.add(point?.version ?? '-1')}::bigint`, point } : undefined;
+    if (r) ctes.push(r.cte);
+    const version = r?.version;
+    const resume = r?.resume;
     let sql = pageSql(l, q, format, this.window(schema, l, q, check, resume).rows, oidColumn(l));
     if (ctes.length) {
       const ok = check ?? 'true';
@@ -258,6 +267,21 @@ export class FeatureDataRepository {
     if (key && page.version != null && page.next != null)
       this.resumePoints.remember(key, { offset: q.offset + q.limit, oid: page.next, version: page.version });
     return { ok: page.ok ?? true, rows: page.n, features: page.features, ...(key && page.ok ? { resumed: !!page.resumed } : {}) };
+  }
+
+  /**
+   * What a page in object id order needs to start from a resume point (query/resume-points.ts): its key, the data
+   * version's CTE and the SQL reading it, and the point with the SQL that tells whether it still holds; undefined when
+   * the page cannot resume (no scope, another order, a clause on the clock).
+   */
+  private resumeOf(schema: string, l: LayerRow, q: QuerySpec, scope?: string) {
+    const dir = scope !== undefined && !q.whereReadsClock ? this.oidOrder(l, q) : undefined;
+    const key = dir && this.resumeKey(scope!, schema, l, q, dir);
+    if (!key) return undefined;
+    const version = '(SELECT v FROM "#version")';
+    const cte = `"#version" AS MATERIALIZED (${dataVersionSql(schema, l.table_name, q.p)})`;
+    const point = this.resumePoints.get(key, q.offset);
+    return { key, cte, version, resume: { unchanged: `${version}::bigint = ${q.p.add(point?.version ?? '-1')}::bigint`, point } };
   }
 
   /** Everything that decides which rows a page in object id order selects (query/resume-points.ts). */

@@ -97,7 +97,8 @@ export class QueryService {
     const spec = await this.spec(service, layer, p, geojson);
     const countOnly = boolParam('returnCountOnly', p.returnCountOnly, false);
     const idsOnly = boolParam('returnIdsOnly', p.returnIdsOnly, false);
-    if (p.f === 'pbf') return this.pbf.query(service.schema_name, layer, spec, p, { count: countOnly, ids: idsOnly });
+    if (p.f === 'pbf')
+      return this.pbf.query(service.schema_name, layer, spec, p, { count: countOnly, ids: idsOnly }, undefined, resumeScope(caller, stamp));
     if (boolParam('returnExtentOnly', p.returnExtentOnly, false)) {
       const { count, extent } = await this.data.countAndExtent(service.schema_name, layer, spec);
       // GeoJSON's bbox (in WGS 84, as its features are), which GDAL reads for a layer's extent; none when empty.
@@ -133,7 +134,8 @@ export class QueryService {
     const { service, layer } = known;
     const spec = await this.spec(service, layer, p, p.f === 'geojson');
     const guard = knownLayerGuard(name, known, caller, spec.p);
-    if (p.f === 'pbf') return this.pbf.query(service.schema_name, layer, spec, p, { count: false, ids: false }, guard);
+    if (p.f === 'pbf')
+      return this.pbf.query(service.schema_name, layer, spec, p, { count: false, ids: false }, guard, resumeScope(caller, known.stamp));
     return this.pageReply(service, layer, spec, p, guard, resumeScope(caller, known.stamp));
   }
 

@@ -32,9 +32,18 @@ export class PbfQueryService {
 
   /**
    * With `guard` (known-layers.ts; SQL, parameters in `spec.p`), the page is read only if it holds, and undefined is
-   * answered when no row came back, which may be a failed guard: the caller then takes the usual way.
+   * answered when no row came back, which may be a failed guard: the caller then takes the usual way. `scope` lets a
+   * page in object id order start where the caller's earlier page of the same selection ended (as f=json's do).
    */
-  async query(schema: string, layer: LayerRow, spec: QuerySpec, p: QueryDto, only: { count: boolean; ids: boolean }, guard?: string) {
+  async query(
+    schema: string,
+    layer: LayerRow,
+    spec: QuerySpec,
+    p: QueryDto,
+    only: { count: boolean; ids: boolean },
+    guard?: string,
+    scope?: string,
+  ) {
     // The FeatureCollection buffer has no extent result.
     if (boolParam('returnExtentOnly', p.returnExtentOnly, false))
       throw invalidQuery("'returnExtentOnly' is answered in f=json, pjson or geojson.");
@@ -43,7 +52,7 @@ export class PbfQueryService {
     const withGeometry = spec.returnGeometry && !!layer.geometry_type;
     const centroids = withCentroid(layer, spec);
     const transform = withGeometry || centroids ? (spec.quantize ?? defaultTransform(await this.isGeographic(spec.outSrid))) : undefined;
-    const rows = await this.data.page<Record<string, unknown>>(schema, layer, spec, pbfColumns(layer, spec, transform), guard);
+    const rows = await this.data.page<Record<string, unknown>>(schema, layer, spec, pbfColumns(layer, spec, transform), guard, scope);
     if (guard && !rows.length) return undefined;
     const exceeded = rows.length > spec.limit;
     // As with f=json: returnExceededLimitFeatures=false (the SDK's tile queries) answers a selection larger than one
