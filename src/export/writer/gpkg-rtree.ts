@@ -137,6 +137,8 @@ async function gdalIndexStatements(scratch: string, table: string, geom: string,
  * and a little faster.
  */
 const NODES_PER_INSERT = 20;
+/** SQLite's page cache while the index is built, in KiB. */
+const RTREE_CACHE_KIB = 8192;
 const ROWIDS_PER_INSERT = 1_000;
 
 /**
@@ -257,6 +259,9 @@ async function gdalIndex(ds: gdal.Dataset, table: string, geom: string): Promise
 export async function addGpkgRtree(path: string, layer: GpkgRtreeLayer, ctx: GpkgRtreeContext): Promise<'packed' | 'gdal'> {
   const ds = await gdal.openAsync(path, 'r+', ['GPKG']);
   try {
+    // The index is written in append order and the table read once for the check: a page cache of GDAL's 64 MB
+    // (OGR_SQLITE_CACHE, for the translate) only took the worker that much higher (1M points: 269 → 213 MB here).
+    await exec(ds, `PRAGMA cache_size = -${RTREE_CACHE_KIB}`);
     const d = await describe(ds, layer.table);
     if (!d.geomColumn) throw new Error(`GeoPackage layer '${layer.table}' has no geometry column`);
     const oidField = layer.source.fields.find((f) => f.type === 'esriFieldTypeOID');

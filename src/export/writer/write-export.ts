@@ -10,6 +10,7 @@ import { mkdir, mkdtemp, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import * as gdal from 'gdal-async';
 import { buildTranslateArgs, layerTargetSrs, packsGpkgIndex, ResolvedSrs } from './args';
+import { releaseFreeMemory } from '../../core/memory/release-memory';
 import { addGpkgRtree } from './gpkg-rtree';
 import { ExportWriteError } from './errors';
 import { appendLayer, COLLECTION_HEAD, COLLECTION_TAIL, esriSpatialReference, JsonSink } from './feature-collection';
@@ -228,6 +229,9 @@ export async function writeExport(job: ExportJob): Promise<ExportOutput> {
           await translateLayer(src, stage, args, t);
           if (packsGpkgIndex({ layer, format, target: layerTarget })) {
             report(1, `Indexing '${t.layerName}'`);
+            // The translate's SQLite page cache is freed in pieces glibc keeps; handed back now, the index is built
+            // from the idle size instead of on top of it (1M points: peak 314 → 269 MB, with gpkg-rtree's small cache).
+            releaseFreeMemory();
             await addGpkgRtree(
               join(stage, t.dataset),
               { table: t.layerName, source: layer },
