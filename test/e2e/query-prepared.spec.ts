@@ -69,4 +69,35 @@ describe('prepared page statements', () => {
     expect(now.server).toHaveLength(2);
     expect(now.recorded).toEqual(now.server);
   });
+
+  it('prepare a statement again when its tables changed the type of its result (a layer made again)', async () => {
+    const prepared = new PreparedStatements(() => pool, 5);
+    const table = `prepared_retype_${process.pid}`;
+    const admin = await pool.connect();
+    try {
+      await admin.query(`CREATE TABLE ${table} (pop integer)`);
+      await admin.query(`INSERT INTO ${table} VALUES (7)`);
+    } finally {
+      admin.release();
+    }
+    try {
+      const text = `SELECT pop AS a0 FROM ${table}`;
+      expect(await prepared.query(text, [])).toEqual([{ a0: 7 }]);
+      const c = await pool.connect();
+      try {
+        await c.query(`DROP TABLE ${table}`);
+        await c.query(`CREATE TABLE ${table} (pop text)`);
+        await c.query(`INSERT INTO ${table} VALUES ('seven')`);
+      } finally {
+        c.release();
+      }
+      expect(await prepared.query(text, [])).toEqual([{ a0: 'seven' }]);
+      expect(await prepared.query(text, [])).toEqual([{ a0: 'seven' }]);
+      const now = await held();
+      expect(now.recorded).toEqual(now.server);
+    } finally {
+      const c = await pool.connect();
+      await c.query(`DROP TABLE IF EXISTS ${table}`).finally(() => c.release());
+    }
+  });
 });

@@ -48,7 +48,7 @@ export class PreparedStatements {
       this.held.set(client, held);
       if (!held.names.has(name)) await this.makeRoom(client, held, text.length);
       try {
-        return (await client.query<T & object>({ name, text, values })).rows;
+        return await this.run<T>(client, name, text, values);
       } finally {
         // Held when node-postgres recorded it parsed: a parse error leaves no statement, an error running it does.
         forget(held, name);
@@ -63,6 +63,22 @@ export class PreparedStatements {
       throw e;
     } finally {
       client.release(broken);
+    }
+  }
+
+  /**
+   * Runs the named statement; when the tables under it changed the types of its result (a layer deleted and made
+   * again under the same name, with other field types), PostgreSQL refuses the stored plan on every run from then on
+   * ("cached plan must not change result type"), so the statement is dropped and prepared again, once.
+   */
+  private async run<T>(client: PoolClient, name: string, text: string, values: unknown[]): Promise<T[]> {
+    try {
+      return (await client.query<T & object>({ name, text, values })).rows;
+    } catch (e) {
+      if (!(e instanceof DatabaseError && e.code === '0A000' && /cached plan must not change result type/.test(e.message))) throw e;
+      await client.query(`DEALLOCATE "${name}"`);
+      delete parsed(client)[name];
+      return (await client.query<T & object>({ name, text, values })).rows;
     }
   }
 
