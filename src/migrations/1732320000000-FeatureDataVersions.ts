@@ -10,18 +10,22 @@ export class FeatureDataVersions1732320000000 implements MigrationInterface {
   async up(q: QueryRunner): Promise<void> {
     await q.query(`CREATE TABLE feature_data_versions (schema_name text NOT NULL, table_name text NOT NULL, n bigint NOT NULL)`);
     await q.query(`CREATE INDEX feature_data_versions_table ON feature_data_versions (schema_name, table_name)`);
+    // The table by the schema it is made in: the trigger runs in every session that edits a layer, whatever its
+    // search_path (a GDAL connection with schemas=, an admin tool), and would otherwise fail the edit.
+    const [{ schema }] = (await q.query(`SELECT quote_ident(current_schema()) AS schema`)) as { schema: string }[];
+    const versions = `${schema}.feature_data_versions`;
     await q.query(`
       CREATE FUNCTION bump_feature_data_version() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
         IF current_setting('transaction_isolation') = 'read committed' THEN
           WITH gone AS (
-            DELETE FROM feature_data_versions WHERE ctid = ANY (ARRAY(
-              SELECT ctid FROM feature_data_versions WHERE schema_name = TG_TABLE_SCHEMA AND table_name = TG_TABLE_NAME
+            DELETE FROM ${versions} WHERE ctid = ANY (ARRAY(
+              SELECT ctid FROM ${versions} WHERE schema_name = TG_TABLE_SCHEMA AND table_name = TG_TABLE_NAME
                  FOR UPDATE SKIP LOCKED))
             RETURNING n)
-          INSERT INTO feature_data_versions SELECT TG_TABLE_SCHEMA, TG_TABLE_NAME, 1 + coalesce(sum(n), 0) FROM gone;
+          INSERT INTO ${versions} SELECT TG_TABLE_SCHEMA, TG_TABLE_NAME, 1 + coalesce(sum(n), 0) FROM gone;
         ELSE
-          INSERT INTO feature_data_versions VALUES (TG_TABLE_SCHEMA, TG_TABLE_NAME, 1);
+          INSERT INTO ${versions} VALUES (TG_TABLE_SCHEMA, TG_TABLE_NAME, 1);
         END IF;
         RETURN NULL;
       END $$`);

@@ -230,6 +230,34 @@ describe('query pages resume where the previous page ended', () => {
     expect((await checked(l, 2 * PAGE)).ran.result[0].resumed).toBe((await expected(l, 2 * PAGE)).length > 0);
   });
 
+  it('a table whose edits are not counted (trigger disabled, as a data-only restore leaves it) never resumes', async () => {
+    const l = await newLayer();
+    await t.db.query(`ALTER TABLE ${l.table} DISABLE TRIGGER feature_data_version`);
+    await checked(l, 0);
+    const first = await checked(l, PAGE);
+    // No version, so no point was remembered, and none is used.
+    expect(first.ran.result[0].version).toBeNull();
+    expect(first.ran.result[0].resumed).toBeNull();
+    await t.db.query(`DELETE FROM ${l.table} WHERE objectid = 4`);
+    expect((await checked(l, 2 * PAGE)).ran.result[0].resumed).toBeNull();
+    await t.db.query(`ALTER TABLE ${l.table} ENABLE TRIGGER feature_data_version`);
+  });
+
+  it('an edit from a session whose search_path leaves out the versions table is counted, not refused', async () => {
+    const l = await newLayer();
+    await checked(l, 0);
+    const c = new Client({ connectionString: process.env.TEST_DATABASE_URL });
+    await c.connect();
+    try {
+      await c.query(`SET search_path = pg_catalog`);
+      await c.query(`DELETE FROM ${l.table} WHERE objectid = 4`);
+    } finally {
+      await c.end();
+    }
+    const next = await checked(l, PAGE);
+    expect(next.ran.result[0].resumed).toBe(false);
+  });
+
   it('an edit rolled back leaves the points usable; one in progress is not seen until it commits', async () => {
     const l = await newLayer();
     await checked(l, 0);
