@@ -218,7 +218,8 @@ export class FeatureDataRepository {
     if (!r) return this.pageQuery(`SELECT ${cols.join(', ')} FROM (SELECT * ${rows}) page ORDER BY ${order}`, q.p.values);
     // Only the row past the page carries where the next page starts, and only the first whether this one resumed:
     // NULL costs node-postgres nothing to read, a value on each of 2,001 rows did.
-    const past = (v: string) => `CASE WHEN "#n" > ${q.p.add(q.limit)} THEN ${v} END`;
+    const limit = q.p.add(q.limit);
+    const past = (v: string) => `CASE WHEN "#n" > ${limit} THEN ${v} END`;
     const extra = [past(oidColumn(l)) + ' AS "#oid"', past(r.version) + ' AS "#version"'];
     extra.push(`CASE WHEN "#n" = 1 THEN ${r.resume.unchanged} END AS "#resumed"`);
     const numbered = `(SELECT *, row_number() OVER () AS "#n" FROM (SELECT * ${rows}) page) page`;
@@ -252,27 +253,22 @@ export class FeatureDataRepository {
     if (q.quantize && format === 'esri') return { ok: true, ...(await this.quantizedPage(schema, l, q)) };
     const check = guard && '(SELECT ok FROM "#guard")';
     const r = this.resumeOf(schema, l, q, scope);
-    const key = r?.key;
     const ctes: string[] = [];
     if (guard) ctes.push(`"#guard" AS MATERIALIZED (SELECT ${guard} AS ok)`);
     // Read once, and only when the guard holds: a caller who may no longer see the layer learns nothing from it.
     if (r) ctes.push(r.cte);
-    const version = r?.version;
-    const resume = r?.resume;
-    let sql = pageSql(l, q, format, this.window(schema, l, q, check, resume).rows, oidColumn(l));
+    let sql = pageSql(l, q, format, this.window(schema, l, q, check, r?.resume).rows, oidColumn(l));
     if (ctes.length) {
       const ok = check ?? 'true';
-      const seen = resume
-        ? `, CASE WHEN ${ok} THEN ${version} END AS version, CASE WHEN ${ok} THEN ${resume.unchanged} END AS resumed`
-        : '';
+      const seen = r ? `, CASE WHEN ${ok} THEN ${r.version} END AS version, CASE WHEN ${ok} THEN ${r.resume.unchanged} END AS resumed` : '';
       sql = `WITH ${ctes.join(', ')} SELECT ${ok} AS ok, page.*${seen} FROM (${sql}) page`;
     }
     const [page] = await this.pageQuery<
       { ok: boolean; n: number; features: string; next: number | null; version?: string | null; resumed?: boolean }[]
     >(sql, q.p.values);
-    if (key && page.version != null && page.next != null)
-      this.resumePoints.remember(key, { offset: q.offset + q.limit, oid: page.next, version: page.version });
-    return { ok: page.ok ?? true, rows: page.n, features: page.features, ...(key && page.ok ? { resumed: !!page.resumed } : {}) };
+    if (r && page.version != null && page.next != null)
+      this.resumePoints.remember(r.key, { offset: q.offset + q.limit, oid: page.next, version: page.version });
+    return { ok: page.ok ?? true, rows: page.n, features: page.features, ...(r && page.ok ? { resumed: !!page.resumed } : {}) };
   }
 
   /**

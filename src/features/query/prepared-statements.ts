@@ -76,8 +76,7 @@ export class PreparedStatements {
       return (await client.query<T & object>({ name, text, values })).rows;
     } catch (e) {
       if (!(e instanceof DatabaseError && e.code === '0A000' && /cached plan must not change result type/.test(e.message))) throw e;
-      await client.query(`DEALLOCATE "${name}"`);
-      delete parsed(client)[name];
+      await deallocate(client, name);
       return (await client.query<T & object>({ name, text, values })).rows;
     }
   }
@@ -86,11 +85,16 @@ export class PreparedStatements {
   private async makeRoom(client: PoolClient, held: Held, chars: number): Promise<void> {
     for (const old of held.names.keys()) {
       if (held.names.size < this.max && held.chars + chars <= this.maxChars) return;
-      await client.query(`DEALLOCATE "${old}"`);
-      delete parsed(client)[old];
+      await deallocate(client, old);
       forget(held, old);
     }
   }
+}
+
+/** Drops a statement on the server and from node-postgres's record, which would otherwise skip its next parse. */
+async function deallocate(client: PoolClient, name: string): Promise<void> {
+  await client.query(`DEALLOCATE "${name}"`);
+  delete parsed(client)[name];
 }
 
 function forget(held: Held, name: string): void {
