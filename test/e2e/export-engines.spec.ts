@@ -291,6 +291,20 @@ describe('GeoJSON: COPY writes what GDAL wrote', () => {
     60_000,
   );
 
+  it('a first field GDAL leaves out (NaN, infinities) leaves no stray comma: the same text', async () => {
+    const odd = exportLayer(
+      SCHEMA,
+      'odd',
+      null,
+      [field('Value', 'esriFieldTypeDouble'), field('OBJECTID', 'esriFieldTypeOID'), field('Label', 'esriFieldTypeString', 50)],
+      { name: 'odd' },
+    );
+    const { gdalPath, streamed } = await both('geojson', [odd]);
+    const text = readFileSync(streamed, 'utf8');
+    expect(text).toContain('"properties": { "OBJECTID": 1,');
+    expect(text).toBe(readFileSync(gdalPath, 'utf8'));
+  });
+
   it('a layer crossing the antimeridian is left to GDAL, which cuts it', async () => {
     const { gdalPath, streamed } = await both('geojson', [layer('pacific', 'esriGeometryPolygon')]);
     expect(readFileSync(streamed, 'utf8')).toBe(readFileSync(gdalPath, 'utf8'));
