@@ -78,7 +78,7 @@ async function main() {
   const started = Date.now();
   const b = await startBenchApp({ WORKER_CONCURRENCY: '1' });
   const out = mkdtempSync(path.join(tmpdir(), 'export-bench-'));
-  const worker = spawn(process.execPath, ['dist/src/worker.js'], {
+  const worker = spawn(process.execPath, ['--max-semi-space-size=4', 'dist/src/worker.js'], {
     cwd: path.resolve(__dirname, '..'),
     // As `npm run start:worker` runs it.
     env: {
