@@ -6,7 +6,7 @@
 import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Client } from 'pg';
-import { binaryCopy, CopyRowsToBytes } from './copy-rows';
+import { copyRows } from './copy-rows';
 import { valueDown, valueUp } from './gpkg-rtree-pack';
 
 /** One row: the fid as int8, then xmin, xmax, ymin, ymax as float8, all big-endian. */
@@ -135,6 +135,6 @@ export async function streamRtreeLeaves(
   signal?: AbortSignal,
 ): Promise<EntrySums> {
   const sink = new LeafSink(cap, expected, scale, onLeaf);
-  await pipeline(binaryCopy(client, query), new CopyRowsToBytes(), sink, { signal });
+  await pipeline(copyRows(client, query), sink, { signal });
   return sink.sums;
 }
