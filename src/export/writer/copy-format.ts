@@ -15,9 +15,11 @@ import type { ExportLayerSource } from './types';
  * The session of every COPY export (CSV, GeoJSON, Excel's sheets): doubles in their shortest exact form, so a reader
  * gets the very double that is stored. GDAL printed CSV doubles as %.15g, rounding away up to two digits
  * (3.6666666666666665 as 3.66666666666667), and PostgreSQL prints that through glibc's printf at about 0.35 µs a
- * value: a third of a 1M-point CSV export's CPU.
+ * value: a third of a 1M-point CSV export's CPU. No parallel workers: the export already runs one session per core
+ * over OID ranges, and the planner, seeing the costly formatting, gave each range's COPY two workers behind a Gather
+ * Merge (six processes on two cores, every formatted row passed through a tuple queue).
  */
-export const COPY_SESSION = ['SET extra_float_digits = 1'];
+export const COPY_SESSION = ['SET extra_float_digits = 1', 'SET max_parallel_workers_per_gather = 0'];
 
 /** The rows between two OIDs (inclusive); COPY streams of one layer run in parallel over disjoint ranges. */
 export interface OidRange {

@@ -13,10 +13,9 @@
  * CPU with pg-copy-streams and a row parser behind it, 105 ms with this reader (user + sys, medians of 5 runs, the
  * same file byte for byte) and 0.1 s less wall time.
  */
-import { createWriteStream } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import type { Client, Connection, Submittable } from 'pg';
 
 /**
@@ -25,6 +24,8 @@ import type { Client, Connection, Submittable } from 'pg';
  * 0.58 s of CPU, as 1 MiB pieces 0.15 s (measured).
  */
 export const OUT_CHUNK = 1 << 20;
+/** Pieces kept for reuse: the consumer holds one while the reader fills the next. */
+const SPARE_PIECES = 4;
 /**
  * A read shorter than SHORT_READ (and than the longest so far: a TLS socket's never exceed 16 KB) means the
  * backend's output has been read up to date: the socket then rests for READ_REST_MS, so that the next reads come
@@ -114,9 +115,11 @@ export class CopyRowsReader extends Readable implements Submittable {
   private valueLeft = 0;
 
   /** The piece being filled, and how much of it is. */
-  private out = Buffer.allocUnsafe(OUT_CHUNK);
+  private out: Buffer = Buffer.allocUnsafe(OUT_CHUNK);
   private outLength = 0;
 
+  /** Pieces handed back by a consumer done with them (recycle), filled again instead of new ones. */
+  private readonly spare: Buffer[] = [];
   private copyDone = false;
   private counted?: number;
   private wantsMore = true;
@@ -138,6 +141,17 @@ export class CopyRowsReader extends Readable implements Submittable {
     this.reportEvery = o.every ?? 50_000;
     this.onRows = o.onRows;
     this.restMs = o.restMs ?? READ_REST_MS;
+  }
+
+  /**
+   * Gives back a piece this reader passed on, once the consumer is done with it (it is overwritten). In the worker, a
+   * new 1 MiB buffer per piece made V8 collect its whole heap again and again for their memory: 0.45 s of garbage
+   * collection per 1M-point GeoJSON export (265 MB), measured with --cpu-prof.
+   */
+  recycle(piece: Buffer): void {
+    if (piece.byteOffset === 0 && piece.buffer.byteLength === OUT_CHUNK && this.spare.length < SPARE_PIECES) {
+      this.spare.push(Buffer.from(piece.buffer, 0, OUT_CHUNK));
+    }
   }
 
   /** Called by node-postgres when the query's turn comes; an Error returned fails the query without sending it. */
@@ -419,7 +433,7 @@ export class CopyRowsReader extends Readable implements Submittable {
   private flushOut(last = false): void {
     if (this.outLength === 0) return;
     const piece = this.outLength === OUT_CHUNK ? this.out : this.out.subarray(0, this.outLength);
-    this.out = last ? Buffer.alloc(0) : Buffer.allocUnsafe(OUT_CHUNK);
+    this.out = last ? Buffer.alloc(0) : (this.spare.pop() ?? Buffer.allocUnsafe(OUT_CHUNK));
     this.outLength = 0;
     if (!this.push(piece)) this.wantsMore = false;
   }
@@ -518,7 +532,24 @@ export interface CopyToFileOptions extends CopyRowsOptions {
  * the row count.
  */
 export async function copyQueryToFile(client: Client, query: string, path: string, o: CopyToFileOptions = {}): Promise<number> {
+  o.signal?.throwIfAborted();
+  const file = await open(path, o.append ? 'a' : 'w');
   const rows = copyRows(client, query, o);
-  await pipeline(rows, createWriteStream(path, { flags: o.append ? 'a' : 'w' }), { signal: o.signal });
-  return rows.rows;
+  const abort = () => rows.destroy(o.signal!.reason as Error);
+  o.signal?.addEventListener('abort', abort, { once: true });
+  try {
+    // Each piece is written before the next is taken, then filled again (recycle).
+    for await (const piece of rows as AsyncIterable<Buffer>) {
+      await file.write(piece);
+      rows.recycle(piece);
+    }
+    o.signal?.throwIfAborted();
+    return rows.rows;
+  } catch (e) {
+    rows.destroy();
+    throw o.signal?.aborted ? o.signal.reason : e;
+  } finally {
+    o.signal?.removeEventListener('abort', abort);
+    await file.close();
+  }
 }
