@@ -11,7 +11,7 @@ import { Client } from 'pg';
 import { gdalPgConnection } from '../../src/core/database/gdal-pg';
 import { ExportFormat, ExportJob, ExportLayerSource, writeExport } from '../../src/export/writer';
 import { packsGpkgIndex } from '../../src/export/writer/args';
-import { addGpkgRtree } from '../../src/export/writer/gpkg-rtree';
+import { addGpkgRtree, startRtreeEntries, stopRtreeEntries } from '../../src/export/writer/gpkg-rtree';
 import { valueDown, valueUp } from '../../src/export/writer/gpkg-rtree-pack';
 import { exportLayer, layerField } from '../support/layer-field';
 
@@ -250,6 +250,42 @@ it('leaves reprojected layers and layers without an OID to GDAL, which indexes t
   await checkIndex(ds2, 'nooid');
   expect(await one(ds2, `SELECT count(*) AS n FROM rtree_nooid_shape`)).toEqual({ n: 500 });
   ds2.close();
+});
+
+it("entries queried before the file is written (as the export does): packed, or GDAL's index when the rows changed after their snapshot", async () => {
+  const out = await run('geopackage', [LINES]);
+  const bare = join(workDir, 'bare-early.gpkg');
+  await copyFile(out.path, bare);
+  const ds = await gdal.openAsync(bare, 'r+');
+  await exec(ds, `SELECT DisableSpatialIndex('lines', 'shape')`);
+  ds.close();
+  const ctx = { pg, sessionName: 'gpkg-rtree-early', scratch: workDir };
+  const sessions = async () =>
+    Number((await db.query(`SELECT count(*) AS n FROM pg_stat_activity WHERE application_name = 'gpkg-rtree-early'`)).rows[0].n);
+  const probe = join(workDir, 'probe-early.gpkg');
+  await copyFile(bare, probe);
+  expect(await addGpkgRtree(probe, { table: 'lines', source: LINES }, ctx, await startRtreeEntries(LINES, ctx))).toBe('packed');
+  const packed = await gdal.openAsync(probe);
+  await checkIndex(packed, 'lines');
+  packed.close();
+  // Entries from before an edit the file holds: the sums differ, and GDAL builds the index.
+  const early = await startRtreeEntries(LINES, ctx);
+  await db.query(`UPDATE ${SCHEMA}.lines SET shape = ST_Translate(shape, 0.000001, 0) WHERE objectid = 17`);
+  try {
+    const edited = await run('geopackage', [LINES]);
+    const ds2 = await gdal.openAsync(edited.path, 'r+');
+    await exec(ds2, `SELECT DisableSpatialIndex('lines', 'shape')`);
+    ds2.close();
+    expect(await addGpkgRtree(edited.path, { table: 'lines', source: LINES }, ctx, early)).toBe('gdal');
+    const check = await gdal.openAsync(edited.path);
+    await checkIndex(check, 'lines');
+    check.close();
+  } finally {
+    await db.query(`UPDATE ${SCHEMA}.lines SET shape = ST_Translate(shape, -0.000001, 0) WHERE objectid = 17`);
+  }
+  // Entries never read (a translate that failed) end with their session.
+  await stopRtreeEntries(await startRtreeEntries(LINES, ctx));
+  expect(await sessions()).toBe(0);
 });
 
 it('falls back to GDAL when the rows changed since GDAL read them', async () => {

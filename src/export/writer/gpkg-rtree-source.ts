@@ -3,10 +3,8 @@
  * reprojection is the caller's condition), at binary COPY speed, where reading 5M features back through GDAL would
  * cost more than the index saves.
  */
-import { Writable } from 'node:stream';
+import { type Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { Client } from 'pg';
-import { copyRows } from './copy-rows';
 import { valueDown, valueUp } from './gpkg-rtree-pack';
 
 /** One row: the fid as int8, then xmin, xmax, ymin, ymax as float8, all big-endian. */
@@ -121,13 +119,12 @@ class LeafSink extends Writable {
 }
 
 /**
- * Runs the entries query (one bytea column of RECORD bytes per row in leaf order, see buildRtreeEntriesSql), which
- * must return exactly `expected` rows, handing every `cap` of them to onLeaf; returns their sums, coordinates scaled
- * by `scale` (from sumScale).
+ * Reads the entries query's rows (one bytea column of RECORD bytes per row in leaf order, see buildRtreeEntriesSql;
+ * started with copyRows), which must be exactly `expected`, handing every `cap` of them to onLeaf; returns their
+ * sums, coordinates scaled by `scale` (from sumScale).
  */
 export async function streamRtreeLeaves(
-  client: Client,
-  query: string,
+  entries: Readable,
   expected: number,
   cap: number,
   scale: number,
@@ -135,6 +132,6 @@ export async function streamRtreeLeaves(
   signal?: AbortSignal,
 ): Promise<EntrySums> {
   const sink = new LeafSink(cap, expected, scale, onLeaf);
-  await pipeline(copyRows(client, query), sink, { signal });
+  await pipeline(entries, sink, { signal });
   return sink.sums;
 }
