@@ -118,16 +118,10 @@ export async function startCluster(): Promise<Cluster> {
       processes.push({ name: label, proc, log });
     };
     run('api', ['-r', path.join(__dirname, 'loopback-only.cjs'), 'dist/src/main.js']);
-    run('worker1', ['--max-semi-space-size=4', 'dist/src/worker.js'], {
-      MALLOC_ARENA_MAX: '2',
-      MALLOC_MMAP_THRESHOLD_: '131072',
-      MALLOC_TRIM_THRESHOLD_: '131072',
-    });
-    run('worker2', ['--max-semi-space-size=4', 'dist/src/worker.js'], {
-      MALLOC_ARENA_MAX: '2',
-      MALLOC_MMAP_THRESHOLD_: '131072',
-      MALLOC_TRIM_THRESHOLD_: '131072',
-    });
+    // As `npm run start:worker` starts a worker.
+    const workerEnv = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_TRIM_THRESHOLD_: '131072' };
+    run('worker1', ['--max-semi-space-size=4', 'dist/src/worker.js'], workerEnv);
+    run('worker2', ['--max-semi-space-size=4', 'dist/src/worker.js'], workerEnv);
 
     const root = `http://127.0.0.1:${port}`;
     const deadline = Date.now() + 60_000;
