@@ -201,6 +201,11 @@ beforeAll(async () => {
   );
   await db.query(`INSERT INTO ${SCHEMA}.odd (label, value) VALUES (E'a\\x01b\\x1f', 'NaN'), (E'\\r\\nz', 'Infinity'), (E'<&>"\\'', '-Infinity'),
     (' spaces  ', 1.5), (NULL, '-0')`);
+  // Dates PostgreSQL holds at ±infinity, which GDAL leaves out.
+  await db.query(`CREATE TABLE ${SCHEMA}.forever (objectid integer PRIMARY KEY, label text, at timestamptz)`);
+  await db.query(
+    `INSERT INTO ${SCHEMA}.forever VALUES (1, 'up', 'infinity'), (2, 'down', '-infinity'), (3, 'then', '2020-01-02 03:04:05.678+00'), (4, 'none', NULL)`,
+  );
   // For progress and cancellation: long enough to be caught mid-stream.
   await db.query(`CREATE TABLE ${SCHEMA}.huge AS SELECT i AS objectid, 'n' || i AS name, ST_SetSRID(ST_MakePoint(i % 360 - 180, 0), 4326)::geometry(Point, 4326) AS shape
     FROM generate_series(1, 400000) i`);
@@ -303,6 +308,33 @@ describe('GeoJSON: COPY writes what GDAL wrote', () => {
     const text = readFileSync(streamed, 'utf8');
     expect(text).toContain('"properties": { "OBJECTID": 1,');
     expect(text).toBe(readFileSync(gdalPath, 'utf8'));
+  });
+
+  it.each([
+    ['after the OID', ['OBJECTID', 'Label', 'At']],
+    ['first', ['At', 'OBJECTID', 'Label']],
+  ])('a date at ±infinity, %s, is left out of its feature as GDAL leaves it; CSV leaves its cell empty', async (_, order) => {
+    const fields = {
+      OBJECTID: field('OBJECTID', 'esriFieldTypeOID'),
+      Label: field('Label', 'esriFieldTypeString', 20),
+      At: field('At', 'esriFieldTypeDate'),
+    } as Record<string, ReturnType<typeof field>>;
+    const forever = exportLayer(
+      SCHEMA,
+      'forever',
+      null,
+      order.map((k) => fields[k]),
+      { name: 'forever' },
+    );
+    const json = await both('geojson', [forever]);
+    const text = readFileSync(json.streamed, 'utf8');
+    expect(JSON.parse(text).features).toHaveLength(4);
+    expect(text).toBe(readFileSync(json.gdalPath, 'utf8'));
+    const csv = await both('csv', [forever]);
+    expect(readFileSync(csv.streamed, 'utf8').split('\n').slice(1, 3)).toEqual(
+      order[0] === 'At' ? [',1,up', ',2,down'] : ['1,up,', '2,down,'],
+    );
+    expectSameLayers(open(csv.gdalPath), open(csv.streamed), {});
   });
 
   it('a layer crossing the antimeridian is left to GDAL, which cuts it', async () => {

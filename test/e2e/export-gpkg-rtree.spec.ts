@@ -289,6 +289,10 @@ it("entries queried before the file is written (as the export does): packed, or 
   // Entries never read (a translate that failed) end with their session (its backend leaves pg_stat_activity
   // shortly after the connection closes).
   await stopRtreeEntries(await startRtreeEntries(LINES, ctx));
+  // Nor do entries handed over with a file that cannot be opened.
+  await expect(
+    addGpkgRtree(join(workDir, 'missing.gpkg'), { table: 'lines', source: LINES }, ctx, await startRtreeEntries(LINES, ctx)),
+  ).rejects.toThrow();
   for (let until = Date.now() + 5000; (await sessions()) > 0 && Date.now() < until;) await new Promise((r) => setTimeout(r, 50));
   expect(await sessions()).toBe(0);
 });

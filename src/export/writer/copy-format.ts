@@ -158,8 +158,8 @@ function csvValue(f: LayerField): string {
   }
 }
 
-/** Whether a field's member can be left out (NaN and infinities, which GDAL skips). */
-const skippable = (f: LayerField) => f.type === 'esriFieldTypeDouble' || f.type === 'esriFieldTypeSingle';
+/** Whether a field's member can be left out: GDAL skips NaN and infinite numbers, and dates at ±infinity. */
+const skippable = (f: LayerField) => f.type === 'esriFieldTypeDouble' || f.type === 'esriFieldTypeSingle' || f.type === 'esriFieldTypeDate';
 
 /**
  * A field's value as a JSON member, or '' to leave the member out, after `lead` (", " between members).
@@ -184,7 +184,12 @@ function jsonMember(f: LayerField, lead = ', '): string {
         return `${c}::text`;
     }
   })();
-  const finite = skippable(f) ? ` WHEN ${c} - ${c} <> 0 OR ${c} = 'NaN' THEN ''` : '';
+  const finite =
+    f.type === 'esriFieldTypeDate'
+      ? ` WHEN NOT isfinite(${c}) THEN ''`
+      : skippable(f)
+        ? ` WHEN ${c} - ${c} <> 0 OR ${c} = 'NaN' THEN ''`
+        : '';
   return `CASE WHEN ${c} IS NULL THEN ${key} || 'null'${finite} ELSE ${key} || ${value} END`;
 }
 

@@ -26,7 +26,7 @@ import {
   OidRange,
   rangeCountSql,
 } from './copy-format';
-import { copyQueryToFile } from './copy-rows';
+import { copyQueryToFile, writeAll } from './copy-rows';
 import { closeSession, openSession } from './pg-session';
 import { geometryOutput } from './sql';
 import type { ExportLayerSource } from './types';
@@ -203,7 +203,7 @@ async function appendFile(from: string, start: number, to: string, signal?: Abor
       signal?.throwIfAborted();
       const { bytesRead } = await src.read(buf, 0, buf.length, pos);
       if (!bytesRead) return;
-      await dst.write(buf, 0, bytesRead);
+      await writeAll(dst, buf, bytesRead);
       pos += bytesRead;
     }
   } finally {

@@ -13,7 +13,7 @@
  * CPU with pg-copy-streams and a row parser behind it, 105 ms with this reader (user + sys, medians of 5 runs, the
  * same file byte for byte) and 0.1 s less wall time.
  */
-import { open } from 'node:fs/promises';
+import { type FileHandle, open } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { Readable } from 'node:stream';
 import type { Client, Connection, Submittable } from 'pg';
@@ -321,7 +321,7 @@ export class CopyRowsReader extends Readable implements Submittable {
       if (fields !== 1 || length < -1 || size !== 11 + Math.max(length, 0) || q + size > n) break;
       if (q - p + size > room) {
         // A row larger than a whole piece is passed on by copyBytes, a piece at a time.
-        if (q > p || this.outLength === 0) break;
+        if (q > p || this.outLength === 0 || size > OUT_CHUNK) break;
         this.flushOut();
         // The consumer may have given up on the stream when handed the piece.
         if (this.discarding) return p;
@@ -531,6 +531,14 @@ export interface CopyToFileOptions extends CopyRowsOptions {
  * Runs the query's binary COPY, the query selecting one text column, and writes the pieces into path. Resolves with
  * the row count.
  */
+/**
+ * Writes buf[0, length) whole: one write() may write less (a full disk, a file size limit), and the rest, or the
+ * error saying why not, comes from the next.
+ */
+export async function writeAll(file: FileHandle, buf: Buffer, length: number): Promise<void> {
+  for (let done = 0; done < length;) done += (await file.write(buf, done, length - done)).bytesWritten;
+}
+
 export async function copyQueryToFile(client: Client, query: string, path: string, o: CopyToFileOptions = {}): Promise<number> {
   o.signal?.throwIfAborted();
   const file = await open(path, o.append ? 'a' : 'w');
@@ -540,7 +548,7 @@ export async function copyQueryToFile(client: Client, query: string, path: strin
   try {
     // Each piece is written before the next is taken, then filled again (recycle).
     for await (const piece of rows as AsyncIterable<Buffer>) {
-      await file.write(piece);
+      await writeAll(file, piece, piece.length);
       rows.recycle(piece);
     }
     o.signal?.throwIfAborted();

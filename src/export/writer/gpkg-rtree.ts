@@ -278,7 +278,8 @@ const GPKG_PAGE_SIZE = 4096;
 export async function startRtreeEntries(source: ExportLayerSource, ctx: GpkgRtreeContext): Promise<RtreeEntries> {
   const oidField = source.fields.find((f) => f.type === 'esriFieldTypeOID');
   if (!oidField) throw new Error(`Layer '${source.name}' has no OID field for a packed spatial index`);
-  const client = await openSession(ctx.pg, ctx.sessionName);
+  // The query waits, unread, for as long as the translate takes: no statement timeout of the database's may end it.
+  const client = await openSession(ctx.pg, ctx.sessionName, ['SET statement_timeout = 0']);
   try {
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
     const c = (await client.query<{ n: string; min: string | null; max: string | null }>(buildRtreeCountSql(source, oidField.column)))
@@ -316,7 +317,13 @@ export async function addGpkgRtree(
   started?: RtreeEntries,
 ): Promise<'packed' | 'gdal'> {
   let entries = started;
-  const ds = await gdal.openAsync(path, 'r+', ['GPKG']);
+  let ds: gdal.Dataset;
+  try {
+    ds = await gdal.openAsync(path, 'r+', ['GPKG']);
+  } catch (e) {
+    await stopRtreeEntries(entries);
+    throw e;
+  }
   try {
     // The index is written in append order and the table read once for the check: a page cache of GDAL's 64 MB
     // (OGR_SQLITE_CACHE, for the translate) only took the worker that much higher (1M points: 269 → 213 MB here).
