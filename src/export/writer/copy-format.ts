@@ -158,8 +158,16 @@ function csvValue(f: LayerField): string {
   }
 }
 
-/** Whether a field's member can be left out: GDAL skips NaN and infinite numbers, and dates at ±infinity. */
-const skippable = (f: LayerField) => f.type === 'esriFieldTypeDouble' || f.type === 'esriFieldTypeSingle' || f.type === 'esriFieldTypeDate';
+/**
+ * When a field's member is left out of a feature (null: never): GDAL skips NaN and infinite numbers, and dates at
+ * ±infinity.
+ */
+function leftOutWhen(f: LayerField, c: string): string | null {
+  if (f.type === 'esriFieldTypeDate') return `NOT isfinite(${c})`;
+  if (f.type === 'esriFieldTypeDouble' || f.type === 'esriFieldTypeSingle') return `${c} - ${c} <> 0 OR ${c} = 'NaN'`;
+  return null;
+}
+const skippable = (f: LayerField) => leftOutWhen(f, ident(f.column)) !== null;
 
 /**
  * A field's value as a JSON member, or '' to leave the member out, after `lead` (", " between members).
@@ -184,13 +192,8 @@ function jsonMember(f: LayerField, lead = ', '): string {
         return `${c}::text`;
     }
   })();
-  const finite =
-    f.type === 'esriFieldTypeDate'
-      ? ` WHEN NOT isfinite(${c}) THEN ''`
-      : skippable(f)
-        ? ` WHEN ${c} - ${c} <> 0 OR ${c} = 'NaN' THEN ''`
-        : '';
-  return `CASE WHEN ${c} IS NULL THEN ${key} || 'null'${finite} ELSE ${key} || ${value} END`;
+  const out = leftOutWhen(f, c);
+  return `CASE WHEN ${c} IS NULL THEN ${key} || 'null'${out ? ` WHEN ${out} THEN ''` : ''} ELSE ${key} || ${value} END`;
 }
 
 const from = (layer: ExportLayerSource) => `${ident(layer.schema)}.${ident(layer.table)}`;

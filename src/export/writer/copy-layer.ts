@@ -26,8 +26,9 @@ import {
   OidRange,
   rangeCountSql,
 } from './copy-format';
-import { copyQueryToFile, writeAll } from './copy-rows';
+import { copyQueryToFile } from './copy-rows';
 import { closeSession, openSession } from './pg-session';
+import { writeAll } from './write-all';
 import { geometryOutput } from './sql';
 import type { ExportLayerSource } from './types';
 
@@ -203,7 +204,7 @@ async function appendFile(from: string, start: number, to: string, signal?: Abor
       signal?.throwIfAborted();
       const { bytesRead } = await src.read(buf, 0, buf.length, pos);
       if (!bytesRead) return;
-      await writeAll(dst, buf, bytesRead);
+      await writeAll(dst, buf.subarray(0, bytesRead), null);
       pos += bytesRead;
     }
   } finally {

@@ -13,10 +13,11 @@
  * CPU with pg-copy-streams and a row parser behind it, 105 ms with this reader (user + sys, medians of 5 runs, the
  * same file byte for byte) and 0.1 s less wall time.
  */
-import { type FileHandle, open } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { Readable } from 'node:stream';
 import type { Client, Connection, Submittable } from 'pg';
+import { writeAll } from './write-all';
 
 /**
  * Bytes passed on at a time. The socket delivers what the backend has sent so far, often a few kilobytes, and a
@@ -531,14 +532,6 @@ export interface CopyToFileOptions extends CopyRowsOptions {
  * Runs the query's binary COPY, the query selecting one text column, and writes the pieces into path. Resolves with
  * the row count.
  */
-/**
- * Writes buf[0, length) whole: one write() may write less (a full disk, a file size limit), and the rest, or the
- * error saying why not, comes from the next.
- */
-export async function writeAll(file: FileHandle, buf: Buffer, length: number): Promise<void> {
-  for (let done = 0; done < length;) done += (await file.write(buf, done, length - done)).bytesWritten;
-}
-
 export async function copyQueryToFile(client: Client, query: string, path: string, o: CopyToFileOptions = {}): Promise<number> {
   o.signal?.throwIfAborted();
   const file = await open(path, o.append ? 'a' : 'w');
@@ -548,7 +541,7 @@ export async function copyQueryToFile(client: Client, query: string, path: strin
   try {
     // Each piece is written before the next is taken, then filled again (recycle).
     for await (const piece of rows as AsyncIterable<Buffer>) {
-      await writeAll(file, piece, piece.length);
+      await writeAll(file, piece, null);
       rows.recycle(piece);
     }
     o.signal?.throwIfAborted();

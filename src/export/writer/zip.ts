@@ -3,6 +3,7 @@ import { open, readdir, type FileHandle } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import { constants as Z, crc32, deflateRaw, deflateRawSync } from 'node:zlib';
 import { promisify } from 'node:util';
+import { writeAll } from './write-all';
 
 /**
  * Deflate level 1 by default: on a 154 MB shapefile it took half the time of the default level 6 for a zip
@@ -52,13 +53,6 @@ const U32 = 0xffffffff;
 const ZIP64_ENTRY = 0xf0000000;
 const FLAG_UTF8 = 0x0800;
 const UNIX_FILE = (0o100644 << 16) >>> 0;
-
-/** Writes all of data at position: a short write (a full disk) is an error, never a silent hole. */
-export async function writeAll(handle: FileHandle, data: Buffer, position: number): Promise<void> {
-  const { bytesWritten } = await handle.write(data, 0, data.length, position);
-  if (bytesWritten !== data.length)
-    throw new Error(`zip: only ${bytesWritten} of ${data.length} bytes could be written (is the disk full?)`);
-}
 
 /** Readers compare "version needed" between the two headers: 4.5 wherever the entry needs any ZIP64 field. */
 const versionNeeded = (e: Entry, force: boolean) => (e.zip64 || force || e.offset >= U32 ? 45 : 20);

@@ -16,10 +16,10 @@ it('a write cut short by a file size limit fails with the error, instead of leav
   try {
     const script = `
       const { open } = require('node:fs/promises');
-      const { writeAll } = require('./src/export/writer/copy-rows');
+      const { writeAll } = require('./src/export/writer/write-all');
       (async () => {
         const file = await open(process.argv[1], 'w');
-        try { await writeAll(file, Buffer.alloc(2 << 20, 97), 2 << 20); console.log('written'); }
+        try { await writeAll(file, Buffer.alloc(2 << 20, 97), null); console.log('written'); }
         catch (e) { console.log('failed ' + e.code); }
         finally { await file.close(); }
       })();`;
