@@ -137,10 +137,14 @@ describe('CopyRowsReader on a real COPY response cut anywhere', () => {
   const cutRun = async (query: string, cuts: number[], o: CopyRowsOptions = {}, edit?: (r: Buffer) => Buffer) => {
     const length = lengths.get(query);
     if (length === undefined) {
+      // Measured once the client is idle again: a failing COPY rejects at PostgreSQL's error, and the ReadyForQuery
+      // after it may come in a later read (a length short by it left every later cut run waiting for 6 bytes).
+      const idle = new Promise((resolve) => client.once('drain', resolve));
       const before = wire.received;
       try {
         return await run(query, o);
       } finally {
+        await idle;
         lengths.set(query, wire.received - before);
       }
     }
