@@ -14,7 +14,7 @@
  * same file byte for byte) and 0.1 s less wall time.
  */
 import { open } from 'node:fs/promises';
-import { connect } from 'node:net';
+import { connect, Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import type { Client, Connection, Submittable } from 'pg';
 import { writeAll } from './write-all';
@@ -37,6 +37,38 @@ const SPARE_PIECES = 4;
  */
 const SHORT_READ = 32 * 1024;
 const READ_REST_MS = 4;
+
+/** Where a socket made by directReadSocket hands its reads while a reader owns it. */
+const DIRECT = Symbol('copy-rows direct reads');
+type DirectSocket = Socket & { [DIRECT]?: ((chunk: Buffer) => void) | null };
+/** One socket read at most (Node's own reads are 64 KiB too). */
+const READ_BUFFER = 64 * 1024;
+
+/**
+ * A socket for node-postgres (its `stream` option) that reads into one buffer of its own, again and again, instead
+ * of a new buffer per read: while a CopyRowsReader owns it, the reads go to the reader, which copies out what it
+ * keeps; otherwise each read is copied and given to node-postgres as a 'data' event. Every new buffer Node made per
+ * read counted as external memory, and in the worker V8 answered that with full collections of its heap: over three
+ * 1M-point CSV exports its garbage collection went from 1.1 to 0.55 s (--cpu-prof), its peak RSS from 183 to 153 MB.
+ * Not for TLS, whose socket must read as usual.
+ */
+export function directReadSocket(): Socket {
+  const buffer = Buffer.allocUnsafe(READ_BUFFER);
+  // `onread` is a constructor option since Node 15; @types/node lists it for connect() only.
+  const socket: DirectSocket = new Socket({
+    onread: {
+      buffer,
+      callback: (n: number) => {
+        const view = buffer.subarray(0, n);
+        const direct = socket[DIRECT];
+        if (direct) direct(view);
+        else socket.emit('data', Buffer.from(view));
+      },
+    },
+  } as ConstructorParameters<typeof Socket>[0]);
+  socket[DIRECT] = null;
+  return socket;
+}
 
 /** "PGCOPY\n\377\r\n\0", then a 32-bit flags field and a 32-bit header extension length. */
 const SIGNATURE = Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1');
@@ -126,6 +158,8 @@ export class CopyRowsReader extends Readable implements Submittable {
   private wantsMore = true;
   private resting?: NodeJS.Timeout;
   private largestRead = 0;
+  /** The socket reads into one buffer (directReadSocket): what is kept of a read must be copied. */
+  directReads = false;
   /** Destroyed mid-COPY: the rest of the COPY is read and dropped until the backend has stopped. */
   private discarding = false;
   /** The cancel request on its way, and what node-postgres gets once it has arrived. */
@@ -163,8 +197,12 @@ export class CopyRowsReader extends Readable implements Submittable {
     if (listeners.length !== 1) return new Error(`COPY: the connection's socket has ${listeners.length} data listeners, not 1`);
     this.pgOnData = listeners[0] as (chunk: Buffer) => void;
     this.socket = socket;
-    socket.removeListener('data', this.pgOnData);
-    socket.on('data', this.onData);
+    this.directReads = DIRECT in socket;
+    if (this.directReads) (socket as DirectSocket)[DIRECT] = this.onData;
+    else {
+      socket.removeListener('data', this.pgOnData);
+      socket.on('data', this.onData);
+    }
     connection.query(this.text);
   }
 
@@ -461,7 +499,7 @@ export class CopyRowsReader extends Readable implements Submittable {
 
   /** node-postgres reads the socket again from buf[from]: at once, or once the cancel request has arrived. */
   private handOff(buf: Buffer, from: number): void {
-    const rest = buf.subarray(from);
+    const rest = this.directReads ? Buffer.from(buf.subarray(from)) : buf.subarray(from);
     if (this.cancelling) {
       this.handBack = rest;
       this.socket!.pause();
@@ -476,8 +514,11 @@ export class CopyRowsReader extends Readable implements Submittable {
     clearTimeout(this.resting);
     this.resting = undefined;
     this.handBack = undefined;
-    socket.removeListener('data', this.onData);
-    socket.on('data', this.pgOnData!);
+    if (this.directReads) (socket as DirectSocket)[DIRECT] = null;
+    else {
+      socket.removeListener('data', this.onData);
+      socket.on('data', this.pgOnData!);
+    }
     socket.resume();
     this.socket = undefined;
   }

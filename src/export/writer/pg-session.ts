@@ -1,5 +1,7 @@
-import { Client } from 'pg';
+import { Socket } from 'node:net';
+import { Client, type ClientConfig } from 'pg';
 import { connectionOf } from '../../features/publish/load';
+import { directReadSocket } from './copy-rows';
 
 /**
  * A node-postgres session for an export, on the job's database (given as GDAL's "PG:..." string) and named like
@@ -11,6 +13,8 @@ export async function openSession(pg: string, applicationName: string, settings:
     ...connectionOf({ pg }).client,
     application_name: applicationName.replace(/[^A-Za-z0-9_-]/g, ''),
     options: '-c TimeZone=UTC',
+    // node-postgres passes its resolved settings; TLS (sslmode, PGSSLMODE) needs a plain socket.
+    stream: ((config: { ssl?: unknown }) => (config.ssl ? new Socket() : directReadSocket())) as unknown as ClientConfig['stream'],
   });
   // A session ended from outside (a cancel) reports through the query it breaks; the client's own event must not
   // become an unhandled error.
