@@ -17,9 +17,11 @@ import type { ExportLayerSource } from './types';
  * (3.6666666666666665 as 3.66666666666667), and PostgreSQL prints that through glibc's printf at about 0.35 µs a
  * value: a third of a 1M-point CSV export's CPU. No parallel workers: the export already runs one session per core
  * over OID ranges, and the planner, seeing the costly formatting, gave each range's COPY two workers behind a Gather
- * Merge (six processes on two cores, every formatted row passed through a tuple queue).
+ * Merge (six processes on two cores, every formatted row passed through a tuple queue). No JIT: the formatting
+ * expressions are costly enough for PostgreSQL to compile them, which took each backend 80-120 ms before its first
+ * row (1M points to CSV), and the rows came no faster compiled.
  */
-export const COPY_SESSION = ['SET extra_float_digits = 1', 'SET max_parallel_workers_per_gather = 0'];
+export const COPY_SESSION = ['SET extra_float_digits = 1', 'SET max_parallel_workers_per_gather = 0', 'SET jit = off'];
 
 /** The rows between two OIDs (inclusive); COPY streams of one layer run in parallel over disjoint ranges. */
 export interface OidRange {
