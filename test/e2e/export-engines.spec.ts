@@ -567,6 +567,16 @@ describe('Excel: what Excel itself reads', () => {
   });
 });
 
+/** Sessions end asynchronously once closed or terminated: polls pg_stat_activity for a few seconds. */
+async function waitForNoSessions(sessionName: string): Promise<void> {
+  for (let i = 0; i < 50; i++) {
+    const { rows } = await db.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name LIKE $1`, [`${sessionName}%`]);
+    if (rows[0].n === 0) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`sessions of ${sessionName} still open`);
+}
+
 describe('progress and cancellation', () => {
   it.each(['csv', 'geojson', 'excel'] as const)(
     '%s: progress rises to 1',
@@ -582,6 +592,62 @@ describe('progress and cancellation', () => {
     },
     60_000,
   );
+
+  it.each(['csv', 'geojson'] as const)(
+    "%s: counts against the planner's estimate, and on past it when the estimate was low; Excel counts",
+    async (format) => {
+      const messages = async (f: ExportFormat, where: string) => {
+        const workDir = await mkdtemp(join(tmpdir(), 'export-engines-estimate-'));
+        dirs.push(workDir);
+        const seen: ExportProgress[] = [];
+        const layers = [{ ...huge(), where }];
+        const out = await writeExport({ format: f, layers, pg, workDir, baseName: 'e', onProgress: (p) => seen.push(p) });
+        const overall = seen.map((p) => p.overall);
+        expect(overall).toEqual([...overall].sort((a, b) => a - b));
+        return { text: seen.map((p) => p.message), out };
+      };
+      // Two expressions the planner knows nothing of are equal for one row in 200, it takes: 2,000 of 400,000.
+      const low = await messages(format, 'length(name) = length(name) + 0');
+      const announced = /\(about ([\d,]+) features\)/.exec(low.text[0]);
+      expect(Number(announced?.[1].replace(/,/g, ''))).toBeLessThan(10_000);
+      // Reported every 50,000 rows, all past the estimate.
+      const writing = low.text.filter((m) => m.startsWith("Writing 'huge'"));
+      expect(writing.length).toBeGreaterThan(0);
+      for (const m of writing) expect(m).toMatch(/^Writing 'huge': [\d,]+ features$/);
+      const text = readFileSync(low.out.path, 'utf8');
+      const rows = format === 'csv' ? text.split('\n').filter(Boolean).length - 1 : JSON.parse(text).features.length;
+      expect(rows).toBe(400_000);
+
+      const plain = await messages(format, '1=1');
+      expect(plain.text[0]).toMatch(/\(about [34]\d\d,\d{3} features\)$/);
+      expect(plain.text.some((m) => /^Writing 'huge': [\d,]+ of about [34]\d\d,\d{3} features$/.test(m))).toBe(true);
+      // Excel refuses more rows than a sheet holds, so it counts them.
+      const excel = await messages('excel', '1=1');
+      expect(excel.text.some((m) => / of 400,000 rows$/.test(m))).toBe(true);
+    },
+    120_000,
+  );
+
+  it('csv: sessions opened ahead for a layer estimated large are closed when it has no rows to split', async () => {
+    const workDir = await mkdtemp(join(tmpdir(), 'export-engines-empty-'));
+    dirs.push(workDir);
+    const sessionName = 'engines-estimated-empty';
+    // Taken for 995 rows in 1,000; none match.
+    const layers = [{ ...huge(), where: 'length(name) <> length(name) + 0' }];
+    const seen: string[] = [];
+    const out = await writeExport({
+      format: 'csv',
+      layers,
+      pg,
+      workDir,
+      baseName: 'e',
+      sessionName,
+      onProgress: (p) => seen.push(p.message),
+    });
+    expect(seen[0]).toMatch(/\(about [34]\d\d,\d{3} features\)$/);
+    expect(readFileSync(out.path, 'utf8')).toBe('OBJECTID,Name,x,y\n');
+    await waitForNoSessions(sessionName);
+  });
 
   it.each(['csv', 'geojson', 'excel'] as const)(
     '%s: an abort mid-stream ends the sessions and leaves nothing',
@@ -607,15 +673,7 @@ describe('progress and cancellation', () => {
       await expect(p).rejects.toMatchObject({ name: 'AbortError' });
       expect(Date.now() - started).toBeLessThan(10_000);
       expect(await readdir(workDir)).toEqual([]);
-      // Sessions end asynchronously once terminated; give them a moment.
-      for (let i = 0; i < 50; i++) {
-        const { rows } = await db.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name LIKE $1`, [
-          `${sessionName}%`,
-        ]);
-        if (rows[0].n === 0) return;
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      throw new Error(`sessions of ${sessionName} still open`);
+      await waitForNoSessions(sessionName);
     },
     60_000,
   );

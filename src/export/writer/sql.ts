@@ -95,7 +95,9 @@ export function buildReprojectionProbeSql(layer: ExportLayerSource, target: Reso
 }
 
 export interface LayerMeasure {
+  /** Rows the export gets, or the planner's estimate of them when `estimated`. */
   rows: number;
+  estimated?: boolean;
   /** Rows without geometry (only measured when the format cannot hold them). */
   nullGeometries: number;
   /** Total vertices and parts (rings or paths), for the shapefile size estimate of non-point layers. */
@@ -114,6 +116,11 @@ export function buildMeasureSql(layer: ExportLayerSource, format: ExportFormat):
     cols.push(`coalesce(sum(ST_NPoints(${shape})), 0)::bigint AS vertices`, `coalesce(sum(${parts}), 0)::bigint AS parts`);
   }
   return `SELECT ${cols.join(', ')} FROM ${from(layer)} WHERE ${where(layer)}`;
+}
+
+/** The planner's estimate of the rows the export selects: EXPLAIN, no scan (estimateLayers). */
+export function buildEstimateSql(layer: ExportLayerSource): string {
+  return `EXPLAIN (FORMAT JSON) SELECT 1 FROM ${from(layer)} WHERE ${where(layer)}`;
 }
 
 const rtreeRows = (layer: ExportLayerSource) => {

@@ -21,7 +21,16 @@ import { mb, Progress, startTicker } from './progress';
 import { checkWrittenShapefile, shapefileReadme, writeFieldMapping } from './shapefile';
 import { copyLayer, needsGdal } from './copy-layer';
 import { writeWorkbook } from './xlsx-workbook';
-import { configureGdal, exportConnection, measureLayers, openPg, reprojectionFails, resolveTarget, terminateSessions } from './source';
+import {
+  configureGdal,
+  estimateLayers,
+  exportConnection,
+  measureLayers,
+  openPg,
+  reprojectionFails,
+  resolveTarget,
+  terminateSessions,
+} from './source';
 import { geometryOutput, LayerMeasure, xyColumns } from './sql';
 import { EXPORT_FORMATS, ExportJob, ExportLayerSource, ExportOutput } from './types';
 import { DEFAULT_ZIP_LEVEL, zipDirectory } from './zip';
@@ -82,9 +91,12 @@ export function engineOf(job: Pick<ExportJob, 'format' | 'engine'>): 'gdal' | 'c
 }
 
 /** Measures the layers while the source opens (GDAL's PG open runs its catalog queries): ~15 ms off each export. */
-async function measureAndOpen(conn: string, job: ExportJob): Promise<[LayerMeasure[], gdal.Dataset | undefined]> {
-  // The streaming engines open GDAL's source only for a layer they leave to it.
-  if (engineOf(job) !== 'gdal') return [await measureLayers(conn, job), undefined];
+async function measureAndOpen(conn: string, job: ExportJob, appName: string): Promise<[LayerMeasure[], gdal.Dataset | undefined]> {
+  // The streaming engines open GDAL's source only for a layer they leave to it; CSV and GeoJSON need no count.
+  if (engineOf(job) !== 'gdal') {
+    const estimate = job.format === 'csv' || job.format === 'geojson';
+    return [estimate ? await estimateLayers(job.pg, appName, job) : await measureLayers(conn, job), undefined];
+  }
   const [measured, opened] = await Promise.allSettled([measureLayers(conn, job), openPg(conn)]);
   if (measured.status === 'fulfilled' && opened.status === 'fulfilled') return [measured.value, opened.value];
   if (opened.status === 'fulfilled') opened.value.close();
@@ -99,7 +111,12 @@ function validateJob(job: ExportJob): void {
   for (const layer of job.layers) if (geometryOutput(layer, job.format) === 'xy') xyColumns(layer);
 }
 
-const written = (n: number, rows: number) => `${Math.min(n, rows).toLocaleString('en-US')} of ${rows.toLocaleString('en-US')}`;
+const count = (n: number) => n.toLocaleString('en-US');
+/** "n of rows", or of about so many when rows is an estimate (which the rows written may pass). */
+function written(n: number, m: Pick<LayerMeasure, 'rows' | 'estimated'>): string {
+  if (!m.estimated) return `${count(Math.min(n, m.rows))} of ${count(m.rows)}`;
+  return n <= m.rows ? `${count(n)} of about ${count(m.rows)}` : count(n);
+}
 
 interface Stage {
   appName: string;
@@ -139,7 +156,7 @@ async function writeSheets(
         s.progress.layer(
           i,
           n / Math.max(rows, 1),
-          `Writing sheet ${i + 1} of ${sheets.length} '${sheets[i].sheetName}': ${written(n, rows)} rows`,
+          `Writing sheet ${i + 1} of ${sheets.length} '${sheets[i].sheetName}': ${written(n, measures[i])} rows`,
         );
       },
     });
@@ -175,7 +192,7 @@ export async function writeExport(job: ExportJob): Promise<ExportOutput> {
   const onAbort = () => void terminateSessions(job.pg, appName);
   signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    const [measures, opened] = await measureAndOpen(conn, job);
+    const [measures, opened] = await measureAndOpen(conn, job, appName);
     src = opened;
     checkLimits(job, plan, measures);
     const packaging = plan.result.kind === 'file' ? 0 : 0.05;
@@ -204,7 +221,8 @@ export async function writeExport(job: ExportJob): Promise<ExportOutput> {
       const rows = measures[i].rows;
       const layerTarget = layerTargetSrs(format, target, layer);
       const report = (within: number, message: string) => progress.layer(i, within * translateShare, message);
-      report(0, `Exporting layer ${i + 1} of ${job.layers.length} '${layer.name}' (${rows.toLocaleString('en-US')} features)`);
+      const about = measures[i].estimated ? 'about ' : '';
+      report(0, `Exporting layer ${i + 1} of ${job.layers.length} '${layer.name}' (${about}${count(rows)} features)`);
       const copyFormat = format === 'csv' || format === 'geojson' ? format : undefined;
       const viaCopy =
         engine === 'copy' && copyFormat && !(await needsGdal({ format: copyFormat, layer, pg: job.pg, sessionName: appName }));
@@ -221,7 +239,7 @@ export async function writeExport(job: ExportJob): Promise<ExportOutput> {
             path: join(stage, t.dataset),
             rows,
             signal,
-            onRows: (n) => report(n / Math.max(rows, 1), `Writing '${t.layerName}': ${written(n, rows)} features`),
+            onRows: (n) => report(n / Math.max(rows, 1), `Writing '${t.layerName}': ${written(n, measures[i])} features`),
           });
         } else {
           src ??= await openPg(conn);
