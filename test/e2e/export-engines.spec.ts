@@ -604,7 +604,7 @@ describe('progress and cancellation', () => {
         const out = await writeExport({ format: f, layers, pg, workDir, baseName: 'e', onProgress: (p) => seen.push(p) });
         const overall = seen.map((p) => p.overall);
         expect(overall).toEqual([...overall].sort((a, b) => a - b));
-        return { text: seen.map((p) => p.message), out };
+        return { text: seen.map((p) => p.message), seen, out };
       };
       // Two expressions the planner knows nothing of are equal for one row in 200, it takes: 2,000 of 400,000.
       const low = await messages(format, 'length(name) = length(name) + 0');
@@ -614,6 +614,10 @@ describe('progress and cancellation', () => {
       const writing = low.text.filter((m) => m.startsWith("Writing 'huge'"));
       expect(writing.length).toBeGreaterThan(0);
       for (const m of writing) expect(m).toMatch(/^Writing 'huge': [\d,]+ features$/);
+      // and the bar still moves, short of full until the layer is written
+      const fractions = low.seen.filter((p) => p.message.startsWith("Writing 'huge'")).map((p) => p.fraction);
+      expect(new Set(fractions).size).toBe(fractions.length);
+      expect(Math.max(...fractions)).toBeLessThan(1);
       const text = readFileSync(low.out.path, 'utf8');
       const rows = format === 'csv' ? text.split('\n').filter(Boolean).length - 1 : JSON.parse(text).features.length;
       expect(rows).toBe(400_000);

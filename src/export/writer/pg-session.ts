@@ -13,7 +13,7 @@ export async function openSession(pg: string, applicationName: string, settings:
     ...connectionOf({ pg }).client,
     application_name: applicationName.replace(/[^A-Za-z0-9_-]/g, ''),
     options: '-c TimeZone=UTC',
-    // node-postgres passes its resolved settings; TLS (sslmode, PGSSLMODE) needs a plain socket.
+    // node-postgres passes its resolved settings: a TLS session (PGSSLMODE) needs Node's own socket.
     stream: ((config: { ssl?: unknown }) => (config.ssl ? new Socket() : directReadSocket())) as unknown as ClientConfig['stream'],
   });
   // A session ended from outside (a cancel) reports through the query it breaks; the client's own event must not

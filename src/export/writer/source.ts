@@ -93,6 +93,8 @@ export async function measureLayers(conn: string, job: ExportJob): Promise<Layer
  * The planner's row estimates instead of counts, for the formats that need rows only to show progress and to choose
  * parallel sessions (CSV and GeoJSON by COPY; the final count is the COPY's own). Counting 1M points took 170-250 ms
  * of the export's first moments, and a GDAL open 40-70 ms more; an EXPLAIN on a session of our own takes a few.
+ * A where clause the planner misjudges can make a large layer look small and be written by one session instead of
+ * several (slower, not different); checking a low estimate by counting would scan the table first again.
  */
 export async function estimateLayers(pg: string, sessionName: string, job: ExportJob): Promise<LayerMeasure[]> {
   const client = await openSession(pg, sessionName);

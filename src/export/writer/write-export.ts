@@ -118,6 +118,16 @@ function written(n: number, m: Pick<LayerMeasure, 'rows' | 'estimated'>): string
   return n <= m.rows ? `${count(n)} of about ${count(m.rows)}` : count(n);
 }
 
+/**
+ * How far through its layer n rows are. Against an estimate the last tenth is kept for rows past it: from 0.9 of the
+ * estimate on, the fraction creeps towards 1 (a low estimate would otherwise show the layer done at its first report).
+ */
+function layerFraction(n: number, m: Pick<LayerMeasure, 'rows' | 'estimated'>): number {
+  const rows = Math.max(m.rows, 1);
+  if (!m.estimated || n <= 0.9 * rows) return n / rows;
+  return 0.9 + 0.1 * (1 - (0.9 * rows) / n);
+}
+
 interface Stage {
   appName: string;
   conn: string;
@@ -239,7 +249,7 @@ export async function writeExport(job: ExportJob): Promise<ExportOutput> {
             path: join(stage, t.dataset),
             rows,
             signal,
-            onRows: (n) => report(n / Math.max(rows, 1), `Writing '${t.layerName}': ${written(n, measures[i])} features`),
+            onRows: (n) => report(layerFraction(n, measures[i]), `Writing '${t.layerName}': ${written(n, measures[i])} features`),
           });
         } else {
           src ??= await openPg(conn);
