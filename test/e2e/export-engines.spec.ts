@@ -21,6 +21,7 @@ import { writeWorkbook } from '../../src/export/writer/xlsx-workbook';
 import { renderWhereSql } from '../../src/features/where/compile';
 import { Cell, readPart, readWorkbook } from '../support/openpyxl';
 import { exportLayer, layerField } from '../support/layer-field';
+import { waitFor } from '../support/wait-for';
 
 const SCHEMA = `svc_exportengines_${process.pid}`;
 const field = layerField;
@@ -568,14 +569,14 @@ describe('Excel: what Excel itself reads', () => {
 });
 
 /** Sessions end asynchronously once closed or terminated: polls pg_stat_activity for a few seconds. */
-async function waitForNoSessions(sessionName: string): Promise<void> {
-  for (let i = 0; i < 50; i++) {
-    const { rows } = await db.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name LIKE $1`, [`${sessionName}%`]);
-    if (rows[0].n === 0) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`sessions of ${sessionName} still open`);
-}
+const waitForNoSessions = (sessionName: string) =>
+  waitFor(
+    `the sessions of ${sessionName} to end`,
+    async () =>
+      (await db.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name LIKE $1`, [`${sessionName}%`])).rows[0].n ===
+      0,
+    5000,
+  );
 
 describe('progress and cancellation', () => {
   it.each(['csv', 'geojson', 'excel'] as const)(

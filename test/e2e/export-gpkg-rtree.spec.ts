@@ -14,6 +14,7 @@ import { packsGpkgIndex } from '../../src/export/writer/args';
 import { addGpkgRtree, startRtreeEntries, stopRtreeEntries } from '../../src/export/writer/gpkg-rtree';
 import { valueDown, valueUp } from '../../src/export/writer/gpkg-rtree-pack';
 import { exportLayer, layerField } from '../support/layer-field';
+import { waitFor } from '../support/wait-for';
 
 const SCHEMA = `svc_gpkgrtree_${process.pid}`;
 const field = layerField;
@@ -293,8 +294,7 @@ it("entries queried before the file is written (as the export does): packed, or 
   await expect(
     addGpkgRtree(join(workDir, 'missing.gpkg'), { table: 'lines', source: LINES }, ctx, await startRtreeEntries(LINES, ctx)),
   ).rejects.toThrow();
-  for (let until = Date.now() + 5000; (await sessions()) > 0 && Date.now() < until;) await new Promise((r) => setTimeout(r, 50));
-  expect(await sessions()).toBe(0);
+  await waitFor('the entries sessions to end', async () => (await sessions()) === 0, 5000, 50);
 });
 
 it('falls back to GDAL when the rows changed since GDAL read them', async () => {
