@@ -81,9 +81,14 @@ export function oidRanges(lo: number, hi: number, n: number): OidRange[] {
   return out;
 }
 
+/** The bounds query of a layer worth splitting over parallel sessions, or null for one session. */
+function splitBy(job: CopyJob): string | null {
+  return job.rows >= PARALLEL_MIN_ROWS && SESSIONS > 1 ? oidBoundsSql(job.layer) : null;
+}
+
 async function ranges(client: Client, job: CopyJob): Promise<(OidRange | undefined)[]> {
-  const sql = oidBoundsSql(job.layer);
-  if (!sql || job.rows < PARALLEL_MIN_ROWS || SESSIONS < 2) return [undefined];
+  const sql = splitBy(job);
+  if (!sql) return [undefined];
   const { rows } = await client.query<{ lo: number | null; hi: number | null }>(sql);
   const { lo, hi } = rows[0];
   return lo === null || hi === null ? [undefined] : oidRanges(lo, hi, SESSIONS);
@@ -116,7 +121,7 @@ export type CopyJob = Omit<CopyLayerJob, 'format' | 'layerName' | 'target'> & {
  * 20-40 ms here), and are closed again when the layer turns out to need one.
  */
 async function openSessions(job: CopyJob, settings: string[]): Promise<{ sessions: Client[]; split: (OidRange | undefined)[] }> {
-  const more = job.rows >= PARALLEL_MIN_ROWS && oidBoundsSql(job.layer) ? SESSIONS - 1 : 0;
+  const more = splitBy(job) ? SESSIONS - 1 : 0;
   const others = Array.from({ length: more }, () => openSession(job.pg, job.sessionName, settings));
   others.forEach((o) => o.catch(() => undefined)); // awaited below, or closed when not needed
   const sessions: Client[] = [];
