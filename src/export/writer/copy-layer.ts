@@ -8,7 +8,6 @@
  * Measured on 1M points to CSV (2 cores): ogr2ogr 10.3 s, PostgreSQL's plain COPY 2.7 s; the formatted COPY
  * alone 5.5 s on one backend, about half that on two.
  */
-import { availableParallelism } from 'node:os';
 import { open, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Client } from 'pg';
@@ -27,7 +26,7 @@ import {
   rangeCountSql,
 } from './copy-format';
 import { copyQueryToFile } from './copy-rows';
-import { closeSession, openSession } from './pg-session';
+import { closeSession, openSession, PARALLEL_SESSIONS as SESSIONS } from './pg-session';
 import { writeAll } from './write-all';
 import { geometryOutput } from './sql';
 import type { ExportLayerSource } from './types';
@@ -38,8 +37,6 @@ export type CopyFormat = 'csv' | 'geojson';
 const APPEND_CHUNK = 1 << 20;
 /** Below this many rows one session is quicker than starting a second. */
 const PARALLEL_MIN_ROWS = 50_000;
-/** One backend per core, within reason (the database may well have more cores than this machine). */
-const SESSIONS = Math.min(4, Math.max(1, availableParallelism()));
 
 export interface CopyLayerJob {
   format: CopyFormat;

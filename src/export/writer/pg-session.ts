@@ -1,7 +1,14 @@
 import { Socket } from 'node:net';
+import { availableParallelism } from 'node:os';
 import { Client, type ClientConfig } from 'pg';
 import { connectionOf } from '../../features/publish/load';
 import { directReadSocket } from './copy-rows';
+
+/**
+ * How many sessions (and writers) an export runs at once on a large layer: one backend per core of this machine,
+ * within reason (the database may well have more cores than this machine).
+ */
+export const PARALLEL_SESSIONS = Math.min(4, Math.max(1, availableParallelism()));
 
 /**
  * A node-postgres session for an export, on the job's database (given as GDAL's "PG:..." string) and named like

@@ -10,7 +10,7 @@ import { dbfRecordsWritten } from './shapefile';
 import type { ExportJob, ExportProgress } from './types';
 
 /** How often the ticker looks at the file being written. */
-const TICK_MS = 1000;
+export const TICK_MS = 1000;
 
 export class Progress {
   private readonly total: number;

@@ -73,6 +73,16 @@ export interface ExportJob {
    * returned path at the end): storage may start uploading it while it is written.
    */
   onOutputStarted?: (path: string, fileName: string) => void;
+  /** When a shapefile layer is written in parts, and how large they are (default SHAPEFILE_SPLIT; tests use small parts). */
+  shapefileSplit?: ShapefileSplit;
+}
+
+/** When a layer's shapefile is written in parts (shapefile-parts.ts), and how large its parts are at most. */
+export interface ShapefileSplit {
+  /** Layers with fewer rows are written whole (a part costs a translate's start, ~30 ms). */
+  minRows: number;
+  /** Rows per part at most: what shapelib holds per translate (16 bytes a row) and what waits on disk to be joined. */
+  partRows: number;
 }
 
 export interface ExportOutput {

@@ -15,11 +15,13 @@ import { addGpkgRtree, startRtreeEntries, stopRtreeEntries } from './gpkg-rtree'
 import { ExportWriteError } from './errors';
 import { appendLayer, COLLECTION_HEAD, COLLECTION_TAIL, esriSpatialReference, JsonSink } from './feature-collection';
 import { FORMATS } from './formats';
-import { ExportPlan, LayerTarget, planExport } from './layout';
+import { ExportPlan, planExport } from './layout';
 import { checkExcelRows, checkGeometryPresent, checkShapefileFields, checkShapefileSizes, estimateShapefile } from './limits';
 import { mb, Progress, startTicker } from './progress';
 import { checkWrittenShapefile, shapefileReadme, writeFieldMapping } from './shapefile';
 import { copyLayer, needsGdal } from './copy-layer';
+import { planShapefileParts, writeShapefileParts } from './shapefile-parts';
+import { translateLayer } from './translate';
 import { writeWorkbook } from './xlsx-workbook';
 import {
   configureGdal,
@@ -72,17 +74,6 @@ async function classifyTranslateError(e: unknown, layer: ExportLayerSource, targ
     );
   }
   return e;
-}
-
-async function translateLayer(src: gdal.Dataset, stage: string, args: string[], target: LayerTarget): Promise<void> {
-  const out = await gdal.vectorTranslateAsync(join(stage, target.dataset), src, args);
-  try {
-    // GeoPackage builds its spatial index and XLSX writes the whole workbook on flush: keep that work in the
-    // thread pool, so the synchronous close() that follows has little left to do.
-    await out.flushAsync();
-  } finally {
-    out.close();
-  }
 }
 
 /** How the job's layers are written: GDAL, or the format's own engine (FORMATS[].engine). */
@@ -236,7 +227,26 @@ export async function writeExport(job: ExportJob): Promise<ExportOutput> {
       const copyFormat = format === 'csv' || format === 'geojson' ? format : undefined;
       const viaCopy =
         engine === 'copy' && copyFormat && !(await needsGdal({ format: copyFormat, layer, pg: job.pg, sessionName: appName }));
-      const stopTicker = viaCopy ? () => undefined : startTicker(stage, format, t, rows, report);
+      const writing = (n: number) => report(layerFraction(n, measures[i]), `Writing '${t.layerName}': ${written(n, measures[i])} features`);
+      const parts =
+        !viaCopy && format === 'shapefile' && job.engine !== 'gdal'
+          ? await planShapefileParts({
+              layer,
+              layerName: t.layerName,
+              target: layerTarget,
+              rows,
+              conn,
+              pg: job.pg,
+              sessionName: appName,
+              dir: dirname(join(stage, t.dataset)),
+              scratch: stage,
+              split: job.shapefileSplit,
+              source: (src ??= await openPg(conn)),
+              signal,
+              onRows: writing,
+            })
+          : null;
+      let stopTicker = viaCopy || parts ? () => undefined : startTicker(stage, format, t, rows, report);
       try {
         if (viaCopy) {
           await copyLayer({
@@ -249,9 +259,15 @@ export async function writeExport(job: ExportJob): Promise<ExportOutput> {
             path: join(stage, t.dataset),
             rows,
             signal,
-            onRows: (n) => report(layerFraction(n, measures[i]), `Writing '${t.layerName}': ${written(n, measures[i])} features`),
+            onRows: writing,
           });
+        } else if (parts && (await writeShapefileParts(parts))) {
+          // Written in parts and joined.
         } else {
+          if (parts) {
+            report(0, `'${t.layerName}' was edited while it was written: writing it again`);
+            stopTicker = startTicker(stage, format, t, rows, report);
+          }
           src ??= await openPg(conn);
           const args = buildTranslateArgs({ layer, format, layerName: t.layerName, update: t.update, target: layerTarget, rows });
           const rtree = { pg: job.pg, sessionName: appName, scratch: stage, signal };
@@ -259,7 +275,7 @@ export async function writeExport(job: ExportJob): Promise<ExportOutput> {
           const entries = packsGpkgIndex({ layer, format, target: layerTarget }) ? startRtreeEntries(layer, rtree) : undefined;
           entries?.catch(() => undefined); // read (and its failure reported) after the translate
           try {
-            await translateLayer(src, stage, args, t);
+            await translateLayer(src, join(stage, t.dataset), args);
           } catch (e) {
             await entries?.then(stopRtreeEntries, () => undefined);
             throw e;
