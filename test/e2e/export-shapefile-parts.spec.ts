@@ -6,7 +6,7 @@
  * made while the parts are written, which must not give a file mixing two states of the layer.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, truncate } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
@@ -14,8 +14,12 @@ import { gdalPgConnection } from '../../src/core/database/gdal-pg';
 import { ExportJob, ExportLayerSource, writeExport } from '../../src/export/writer';
 import { planShapefileParts } from '../../src/export/writer/shapefile-parts';
 import { closeSession } from '../../src/export/writer/pg-session';
+import { ShapefileMergeError, ShapefileMerger } from '../../src/export/writer/shapefile-merge';
+import { openPg } from '../../src/export/writer/source';
+import { translateLayer } from '../../src/export/writer/translate';
 import { dataVersionTriggerSql } from '../../src/features/data-version';
 import { exportLayer, layerField as field } from '../support/layer-field';
+import { waitFor } from '../support/wait-for';
 
 const SCHEMA = `svc_shpparts_${process.pid}`;
 const FIELDS = [
@@ -162,4 +166,63 @@ describe('shapefile in parts', () => {
     const whole = await exportShp([layer('busy', 'esriGeometryPoint')], { engine: 'gdal' });
     expectSameFiles(parts, whole);
   }, 120_000);
+
+  it('refuses parts that do not fit together, or are cut short', async () => {
+    const dir = await mkdtemp(join(workDir, 'bad-'));
+    const src = await openPg(pg);
+    const write = async (sub: string, columns: string, where: string) => {
+      await mkdir(join(dir, sub));
+      const sql = `SELECT ${columns}, shape FROM ${SCHEMA}.pts WHERE ${where} ORDER BY objectid`;
+      await translateLayer(src, join(dir, sub, 'x.shp'), ['-f', 'ESRI Shapefile', '-sql', sql, '-nln', 'x', '-nlt', 'POINT']);
+    };
+    try {
+      await write('a', 'objectid, label', 'objectid < 500');
+      await write('b', 'objectid, count', 'objectid >= 500 AND objectid < 900');
+      await write('c', 'objectid, label', 'objectid >= 900 AND objectid < 1300');
+      await mkdir(join(dir, 'out1'));
+      const other = new ShapefileMerger(join(dir, 'out1'), 'x');
+      await other.append(join(dir, 'a'));
+      await expect(other.append(join(dir, 'b'))).rejects.toThrow(
+        new ShapefileMergeError('the parts of a shapefile have different .dbf fields'),
+      );
+      await other.close();
+      const shp = join(dir, 'c', 'x.shp');
+      await truncate(shp, (await stat(shp)).size - 10);
+      await mkdir(join(dir, 'out2'));
+      const cut = new ShapefileMerger(join(dir, 'out2'), 'x');
+      await cut.append(join(dir, 'a'));
+      await expect(cut.append(join(dir, 'c'))).rejects.toThrow(ShapefileMergeError);
+      await cut.close();
+    } finally {
+      src.close();
+    }
+  });
+
+  it('an abort while parts are written ends every session and leaves nothing', async () => {
+    const dir = await mkdtemp(join(workDir, 'abort-'));
+    const controller = new AbortController();
+    const sessionName = `shp-parts-abort-${process.pid}`;
+    const p = writeExport({
+      format: 'shapefile',
+      layers: [layer('pts', 'esriGeometryPoint')],
+      pg,
+      workDir: dir,
+      baseName: 'a',
+      sessionName,
+      signal: controller.signal,
+      shapefileSplit: { minRows: 1, partRows: 100 },
+      onProgress: (e) => {
+        if (/Writing 'pts': [1-9]/.test(e.message)) controller.abort();
+      },
+    });
+    await expect(p).rejects.toMatchObject({ name: 'AbortError' });
+    expect(await readdir(dir)).toEqual([]);
+    await waitFor(
+      'the export sessions to end',
+      async () =>
+        (await db.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name LIKE $1`, [`${sessionName}%`])).rows[0]
+          .n === 0,
+      5000,
+    );
+  });
 });

@@ -191,6 +191,7 @@ export class ShapefileMerger {
       while (next < upto) {
         const at = next - pos;
         const length = next + 8 <= upto ? 8 + this.buf.readInt32BE(at + 4) * 2 : PREFIX;
+        if (length < 12) throw new ShapefileMergeError('a .shp record shorter than its shape type');
         if (next + Math.min(length, PREFIX) > upto) {
           // The record's start runs past this read: it begins the next one.
           if (next === pos) throw new ShapefileMergeError('truncated .shp record');

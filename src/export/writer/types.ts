@@ -79,7 +79,7 @@ export interface ExportJob {
 
 /** When a layer's shapefile is written in parts (shapefile-parts.ts), and how large its parts are at most. */
 export interface ShapefileSplit {
-  /** Layers with fewer rows are written whole (a part costs a translate's start, ~30 ms). */
+  /** Layers with fewer rows are written whole. */
   minRows: number;
   /** Rows per part at most: what shapelib holds per translate (16 bytes a row) and what waits on disk to be joined. */
   partRows: number;
