@@ -29,12 +29,14 @@ export function dataVersionTriggerSql(qualified: string): string {
 
 /**
  * A one-row query of `v`, the table's version as text (bigint), in the calling statement's snapshot; NULL when the
- * table has no enabled trigger to count its edits (made by code from before it, or the trigger disabled, as a
- * data-only restore does), so that nothing is ever resumed on a count that does not move.
+ * table has no trigger firing on ordinary edits to count them (made by code from before it, the trigger disabled, as a
+ * data-only restore does, or enabled for replicas only), so that nothing is ever resumed on a count that does not
+ * move. Edits it cannot see: those of sessions running with session_replication_role = replica, and a trigger
+ * disabled and enabled again within one transaction that edits in between.
  */
 export function dataVersionSql(schema: string, table: string, p: SqlParams): string {
   const [s, t] = [p.add(schema), p.add(table)];
   const counted = `EXISTS (SELECT 1 FROM pg_trigger WHERE tgrelid = to_regclass(format('%I.%I', ${s}::text, ${t}::text))
-    AND tgname = 'feature_data_version' AND tgenabled <> 'D')`;
+    AND tgname = 'feature_data_version' AND tgenabled IN ('O', 'A'))`;
   return `SELECT CASE WHEN ${counted} THEN coalesce(sum(n), 0)::text END AS v FROM feature_data_versions WHERE schema_name = ${s} AND table_name = ${t}`;
 }

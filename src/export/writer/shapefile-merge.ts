@@ -20,6 +20,8 @@ const CHUNK = 1 << 20;
 const PREFIX = 52;
 /** Null, Point, PolyLine, Polygon, MultiPoint: the 2D types GDAL writes for POINT .. MULTIPOLYGON layers. */
 const SHAPE_TYPES = new Set([0, 1, 3, 5, 8]);
+/** The least bytes of a record of each type (header and the fields read here): a shorter one is refused. */
+const MIN_RECORD: Record<number, number> = { 0: 12, 1: 28, 3: PREFIX, 5: PREFIX, 8: 48 };
 
 export class ShapefileMergeError extends Error {}
 
@@ -71,7 +73,15 @@ export class ShapefileMerger {
       }
     };
     const [shp, dbf] = await Promise.all([size('shp'), size('dbf')]);
-    return { shp: Math.max(0, shp - SHP_HEADER), dbf };
+    // What the part adds: its records, not its headers or the .dbf's end-of-file byte (read back from its header).
+    const h = await open(join(partDir, `${name}.dbf`), 'r');
+    const head = Buffer.alloc(12);
+    try {
+      await h.read(head, 0, 12, 0);
+    } finally {
+      await h.close();
+    }
+    return { shp: Math.max(0, shp - SHP_HEADER), dbf: Math.max(0, dbf - head.readUInt16LE(8) - 1) };
   }
 
   /** Appends the shapefile `<partDir>/<name>.*` (the next OID range). */
@@ -191,7 +201,6 @@ export class ShapefileMerger {
       while (next < upto) {
         const at = next - pos;
         const length = next + 8 <= upto ? 8 + this.buf.readInt32BE(at + 4) * 2 : PREFIX;
-        if (length < 12) throw new ShapefileMergeError('a .shp record shorter than its shape type');
         if (next + Math.min(length, PREFIX) > upto) {
           // The record's start runs past this read: it begins the next one.
           if (next === pos) throw new ShapefileMergeError('truncated .shp record');
@@ -199,8 +208,9 @@ export class ShapefileMerger {
           break;
         }
         if (this.buf.readInt32BE(at) !== seen + 1) throw new ShapefileMergeError('unexpected .shp record number');
-        const type = this.buf.readInt32LE(at + 8);
+        const type = length >= 12 ? this.buf.readInt32LE(at + 8) : -1;
         if (type !== 0 && type !== this.shpHeader!.readInt32LE(32)) throw new ShapefileMergeError(`a record of shape type ${type}`);
+        if (length < MIN_RECORD[type]) throw new ShapefileMergeError(`a record of shape type ${type} and ${length} bytes`);
         this.buf.writeInt32BE(this.records + seen + 1, at);
         this.extend(at);
         seen++;
@@ -233,11 +243,12 @@ export class ShapefileMerger {
       return;
     }
     if (!box) return;
+    // Compared as shapelib does (a < b), not with Math.min/max: -0 against 0, and NaN, then come out the same.
     const b = this.bounds;
-    b.xmin = Math.min(b.xmin, box.xmin);
-    b.ymin = Math.min(b.ymin, box.ymin);
-    b.xmax = Math.max(b.xmax, box.xmax);
-    b.ymax = Math.max(b.ymax, box.ymax);
+    if (box.xmin < b.xmin) b.xmin = box.xmin;
+    if (box.ymin < b.ymin) b.ymin = box.ymin;
+    if (box.xmax > b.xmax) b.xmax = box.xmax;
+    if (box.ymax > b.ymax) b.ymax = box.ymax;
   }
 
   private async copyIndex(shx: FileHandle, n: number, shift: number): Promise<void> {

@@ -65,8 +65,16 @@ export interface ShapefilePlan {
   job: ShapefilePartsJob;
   ranges: OidRange[];
   version: string;
-  session: Client;
 }
+
+/**
+ * Translates at once: one per core, but two at most. gdal-async runs each on libuv's thread pool (4 threads unless
+ * UV_THREADPOOL_SIZE says otherwise), which the joiner's file reads and writes and the zip's deflating share: four
+ * translates would hold every thread until one ended.
+ */
+const LANES = Math.min(2, PARALLEL_SESSIONS);
+/** Parts written ahead of the joiner per lane: a slow part does not let the others fill the disk with the rest. */
+const AHEAD_PER_LANE = 2;
 
 /**
  * The plan for writing the layer in parts, or null to write it whole: small layers, layers without an OID, or
@@ -76,18 +84,19 @@ export async function planShapefileParts(job: ShapefilePartsJob): Promise<Shapef
   const split = job.split ?? SHAPEFILE_SPLIT;
   const bounds = oidBoundsSql(job.layer);
   if (!bounds || job.rows < split.minRows) return null;
+  const { lo, hi, version } = await withSession(job, (s) => readState(s, job.layer, bounds));
+  if (version === null || lo == null || hi == null) return null;
+  const parts = Math.max(LANES, Math.ceil(job.rows / split.partRows));
+  return { job, ranges: oidRanges(lo, hi, parts), version };
+}
+
+/** A short session of the export's own (an idle one held through the export could meet idle_session_timeout). */
+async function withSession<T>(job: ShapefilePartsJob, use: (session: Client) => Promise<T>): Promise<T> {
   const session = await openSession(job.pg, job.sessionName);
   try {
-    const { lo, hi, version } = await readState(session, job.layer, bounds);
-    if (version === null || lo == null || hi == null) {
-      await closeSession(session);
-      return null;
-    }
-    const parts = Math.max(PARALLEL_SESSIONS, Math.ceil(job.rows / split.partRows));
-    return { job, ranges: oidRanges(lo, hi, parts), version, session };
-  } catch (e) {
+    return await use(session);
+  } finally {
     await closeSession(session);
-    throw e;
   }
 }
 
@@ -129,6 +138,7 @@ export async function writeShapefileParts(plan: ShapefilePlan): Promise<boolean>
   const partDir = (k: number) => join(partsDir, String(k));
   const merger = new ShapefileMerger(job.dir, job.layerName);
   const done = ranges.map(deferred);
+  const joined = ranges.map(deferred);
   const started = new Set<number>();
   let next = 0;
   let failed = false;
@@ -139,6 +149,7 @@ export async function writeShapefileParts(plan: ShapefilePlan): Promise<boolean>
       while (!failed && next < ranges.length) {
         job.signal?.throwIfAborted();
         const k = next++;
+        if (k >= LANES * AHEAD_PER_LANE) await joined[k - LANES * AHEAD_PER_LANE].promise;
         src ??= await openPg(job.conn);
         await mkdir(partDir(k), { recursive: true });
         started.add(k);
@@ -175,10 +186,12 @@ export async function writeShapefileParts(plan: ShapefilePlan): Promise<boolean>
         await merger.append(partDir(k));
         started.delete(k);
         await rm(partDir(k), { recursive: true, force: true });
+        joined[k].resolve();
         job.onRows?.(merger.rows);
       }
     } catch (e) {
       failed = true;
+      joined.forEach((d) => d.reject(e));
       throw e;
     }
   };
@@ -187,8 +200,12 @@ export async function writeShapefileParts(plan: ShapefilePlan): Promise<boolean>
     if (reporting) return;
     reporting = true;
     try {
-      const counts = await Promise.all([...started].map((k) => dbfRecordsWritten(join(partDir(k), `${job.layerName}.dbf`))));
-      if (!failed) job.onRows?.(merger.rows + counts.reduce<number>((a, n) => a + (n ?? 0), 0));
+      // Read together, before the counts: a part joined meanwhile is then counted once.
+      const [base, inFlight] = [merger.rows, [...started]];
+      const counts = await Promise.all(inFlight.map((k) => dbfRecordsWritten(join(partDir(k), `${job.layerName}.dbf`))));
+      if (!failed) job.onRows?.(base + counts.reduce<number>((a, n) => a + (n ?? 0), 0));
+    } catch {
+      // Progress is best effort; a rejection from an interval callback would go unhandled and end the worker.
     } finally {
       reporting = false;
     }
@@ -196,12 +213,12 @@ export async function writeShapefileParts(plan: ShapefilePlan): Promise<boolean>
   const ticker = setInterval(() => void reportRows(), TICK_MS);
   ticker.unref();
   try {
-    const lanes = Array.from({ length: Math.min(PARALLEL_SESSIONS, ranges.length) }, lane);
+    const lanes = Array.from({ length: Math.min(LANES, ranges.length) }, lane);
     const results = await Promise.allSettled([...lanes, joinParts()]);
     const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failure) throw failure.reason;
     await merger.finish();
-    const { version } = await readState(plan.session, job.layer);
+    const { version } = await withSession(job, (s) => readState(s, job.layer));
     if (version === plan.version) return true;
     await removeLayerFiles(job.dir, job.layerName);
     return false;
@@ -212,7 +229,6 @@ export async function writeShapefileParts(plan: ShapefilePlan): Promise<boolean>
     failed = true;
     clearInterval(ticker);
     await merger.close();
-    await closeSession(plan.session);
     await rm(partsDir, { recursive: true, force: true });
   }
 }

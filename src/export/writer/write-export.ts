@@ -228,6 +228,8 @@ export async function writeExport(job: ExportJob): Promise<ExportOutput> {
       const viaCopy =
         engine === 'copy' && copyFormat && !(await needsGdal({ format: copyFormat, layer, pg: job.pg, sessionName: appName }));
       const writing = (n: number) => report(layerFraction(n, measures[i]), `Writing '${t.layerName}': ${written(n, measures[i])} features`);
+      // Large shapefile layers in parts. Planning only chooses the faster way: if it fails, the layer is written whole
+      // (which reports its own errors).
       const parts =
         !viaCopy && format === 'shapefile' && job.engine !== 'gdal'
           ? await planShapefileParts({
@@ -244,6 +246,9 @@ export async function writeExport(job: ExportJob): Promise<ExportOutput> {
               source: (src ??= await openPg(conn)),
               signal,
               onRows: writing,
+            }).catch((e: unknown) => {
+              if (signal?.aborted) throw e;
+              return null;
             })
           : null;
       let stopTicker = viaCopy || parts ? () => undefined : startTicker(stage, format, t, rows, report);
