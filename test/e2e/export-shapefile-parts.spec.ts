@@ -185,6 +185,11 @@ describe('shapefile in parts', () => {
       await mkdir(join(dir, 'out1'));
       const other = new ShapefileMerger(join(dir, 'out1'), 'x');
       await other.append(join(dir, 'a'));
+      // One part joined is that part; what a part adds is its records (header: 32 bytes, 32 per field, a terminator).
+      const a = { shp: (await stat(join(dir, 'a', 'x.shp'))).size, dbf: (await stat(join(dir, 'a', 'x.dbf'))).size };
+      expect(other.sizes).toEqual(a);
+      const added = await ShapefileMerger.partSizes(join(dir, 'a'), 'x');
+      expect({ shp: a.shp - added.shp, dbf: a.dbf - added.dbf }).toEqual({ shp: 100, dbf: 32 + 2 * 32 + 1 + 1 });
       await expect(other.append(join(dir, 'b'))).rejects.toThrow(
         new ShapefileMergeError('the parts of a shapefile have different .dbf fields'),
       );

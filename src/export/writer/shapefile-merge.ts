@@ -8,7 +8,7 @@
  * Not a general shapefile library: it takes only what GDAL 3.6 writes for the service's layers (2D types, one field
  * layout for all parts) and throws on anything else, which the caller treats as a failed export, not as data.
  */
-import { copyFile, open, readdir, type FileHandle } from 'node:fs/promises';
+import { copyFile, open, readdir, stat, type FileHandle } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
 import { writeAll } from './write-all';
 
@@ -61,27 +61,20 @@ export class ShapefileMerger {
     return { shp: this.shp ? this.shpSize : 0, dbf: (this.dbfHeader?.length ?? 0) + this.records * this.recordLength + 1 };
   }
 
-  /** What `partDir`'s shapefile would add to sizes. */
+  /** What `partDir`'s shapefile would add to sizes: its records, not its headers or the .dbf's end-of-file byte. */
   static async partSizes(partDir: string, name: string): Promise<{ shp: number; dbf: number }> {
-    const size = async (ext: string) => {
-      const h = await open(join(partDir, `${name}.${ext}`), 'r').catch(() => undefined);
-      if (!h) return 0;
-      try {
-        return (await h.stat()).size;
-      } finally {
-        await h.close();
-      }
-    };
-    const [shp, dbf] = await Promise.all([size('shp'), size('dbf')]);
-    // What the part adds: its records, not its headers or the .dbf's end-of-file byte (read back from its header).
+    const shp = await stat(join(partDir, `${name}.shp`)).then(
+      (s) => Math.max(0, s.size - SHP_HEADER),
+      () => 0,
+    );
     const h = await open(join(partDir, `${name}.dbf`), 'r');
-    const head = Buffer.alloc(12);
     try {
+      const head = Buffer.alloc(12);
       await h.read(head, 0, 12, 0);
+      return { shp, dbf: Math.max(0, (await h.stat()).size - head.readUInt16LE(8) - 1) };
     } finally {
       await h.close();
     }
-    return { shp: Math.max(0, shp - SHP_HEADER), dbf: Math.max(0, dbf - head.readUInt16LE(8) - 1) };
   }
 
   /** Appends the shapefile `<partDir>/<name>.*` (the next OID range). */
