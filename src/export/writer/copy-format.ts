@@ -220,7 +220,8 @@ const orderOf = (layer: ExportLayerSource) => {
   return oid ? ` ORDER BY ${ident(oid.column)}` : '';
 };
 
-function rangeFilter(layer: ExportLayerSource, range: OidRange | undefined): string {
+/** The layer's where clause, and the range's OIDs when there is a range. */
+export function rangeFilter(layer: ExportLayerSource, range: OidRange | undefined): string {
   const oid = oidField(layer);
   const where = [filter(layer)];
   if (oid && range) where.push(`${ident(oid.column)} BETWEEN ${Math.trunc(range.from)} AND ${Math.trunc(range.to)}`);

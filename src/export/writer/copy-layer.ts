@@ -26,7 +26,7 @@ import {
   rangeCountSql,
 } from './copy-format';
 import { copyQueryToFile } from './copy-rows';
-import { closeSession, openSession, PARALLEL_SESSIONS as SESSIONS } from './pg-session';
+import { closeSession, openSession, PARALLEL_SESSIONS as SESSIONS, withSession } from './pg-session';
 import { writeAll } from './write-all';
 import { geometryOutput } from './sql';
 import type { ExportLayerSource } from './types';
@@ -61,13 +61,10 @@ export interface CopyLayerJob {
  */
 export async function needsGdal(job: Pick<CopyLayerJob, 'format' | 'layer' | 'pg' | 'sessionName'>): Promise<boolean> {
   if (job.format !== 'geojson' || geometryOutput(job.layer, 'geojson') === 'none') return false;
-  const client = await openSession(job.pg, job.sessionName);
-  try {
+  return withSession(job.pg, job.sessionName, async (client) => {
     const { rows } = await client.query<{ crosses: boolean }>(antimeridianSql(job.layer));
     return rows[0].crosses;
-  } finally {
-    await closeSession(client);
-  }
+  });
 }
 
 /** Splits [lo, hi] into n ranges of OIDs (the filtered rows' OIDs are close to evenly spread in practice). */

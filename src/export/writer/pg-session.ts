@@ -40,3 +40,13 @@ export async function openSession(pg: string, applicationName: string, settings:
 export async function closeSession(client: Client | undefined): Promise<void> {
   await client?.end().catch(() => undefined);
 }
+
+/** Runs `use` on a session of its own (openSession), closed when it is done or fails. */
+export async function withSession<T>(pg: string, applicationName: string, use: (session: Client) => Promise<T>): Promise<T> {
+  const session = await openSession(pg, applicationName);
+  try {
+    return await use(session);
+  } finally {
+    await closeSession(session);
+  }
+}

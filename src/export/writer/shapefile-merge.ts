@@ -83,9 +83,8 @@ export class ShapefileMerger {
     const dbf = await open(join(partDir, `${this.name}.dbf`), 'r');
     try {
       const n = await this.appendDbf(dbf);
-      const shpPath = join(partDir, `${this.name}.shp`);
-      const hasShp = await open(shpPath, 'r').then(
-        async (h) => (await h.close(), true),
+      const hasShp = await stat(join(partDir, `${this.name}.shp`)).then(
+        () => true,
         () => false,
       );
       if (first && hasShp) {

@@ -20,12 +20,11 @@ import type * as gdal from 'gdal-async';
 import type { Client } from 'pg';
 import { SqlParams } from '../../core/database/sql-params';
 import { dataVersionSql } from '../../features/data-version';
-import { ident } from '../../features/layer-schema';
 import { buildTranslateArgs, type ResolvedSrs } from './args';
 import { oidRanges } from './copy-layer';
-import { oidBoundsSql, type OidRange } from './copy-format';
+import { oidBoundsSql, rangeFilter, type OidRange } from './copy-format';
 import { checkShapefileSizes } from './limits';
-import { closeSession, openSession, PARALLEL_SESSIONS } from './pg-session';
+import { PARALLEL_SESSIONS, withSession } from './pg-session';
 import { TICK_MS } from './progress';
 import { dbfRecordsWritten } from './shapefile';
 import { ShapefileMerger } from './shapefile-merge';
@@ -84,20 +83,10 @@ export async function planShapefileParts(job: ShapefilePartsJob): Promise<Shapef
   const split = job.split ?? SHAPEFILE_SPLIT;
   const bounds = oidBoundsSql(job.layer);
   if (!bounds || job.rows < split.minRows) return null;
-  const { lo, hi, version } = await withSession(job, (s) => readState(s, job.layer, bounds));
+  const { lo, hi, version } = await withSession(job.pg, job.sessionName, (s) => readState(s, job.layer, bounds));
   if (version === null || lo == null || hi == null) return null;
   const parts = Math.max(LANES, Math.ceil(job.rows / split.partRows));
   return { job, ranges: oidRanges(lo, hi, parts), version };
-}
-
-/** A short session of the export's own (an idle one held through the export could meet idle_session_timeout). */
-async function withSession<T>(job: ShapefilePartsJob, use: (session: Client) => Promise<T>): Promise<T> {
-  const session = await openSession(job.pg, job.sessionName);
-  try {
-    return await use(session);
-  } finally {
-    await closeSession(session);
-  }
 }
 
 /** The layer's data version and (with `bounds`) its OID bounds, in one statement (one snapshot). */
@@ -110,11 +99,7 @@ async function readState(session: Client, layer: ExportLayerSource, bounds?: str
 }
 
 /** A part's rows: the layer's where clause and its OID range. */
-function partLayer(layer: ExportLayerSource, range: OidRange): ExportLayerSource {
-  const oid = layer.fields.find((f) => f.type === 'esriFieldTypeOID')!;
-  const where = `(${layer.where?.trim() || '1=1'}) AND ${ident(oid.column)} BETWEEN ${Math.trunc(range.from)} AND ${Math.trunc(range.to)}`;
-  return { ...layer, where };
-}
+const partLayer = (layer: ExportLayerSource, range: OidRange): ExportLayerSource => ({ ...layer, where: rangeFilter(layer, range) });
 
 interface Deferred {
   promise: Promise<void>;
@@ -218,7 +203,8 @@ export async function writeShapefileParts(plan: ShapefilePlan): Promise<boolean>
     const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failure) throw failure.reason;
     await merger.finish();
-    const { version } = await withSession(job, (s) => readState(s, job.layer));
+    // A short session of its own: one held idle through the export could meet idle_session_timeout.
+    const { version } = await withSession(job.pg, job.sessionName, (s) => readState(s, job.layer));
     if (version === plan.version) return true;
     await removeLayerFiles(job.dir, job.layerName);
     return false;

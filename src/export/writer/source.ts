@@ -3,7 +3,7 @@ import * as gdal from 'gdal-async';
 import { normaliseWkid } from '../../features/layer-schema';
 import type { ResolvedSrs } from './args';
 import { ExportWriteError } from './errors';
-import { closeSession, openSession } from './pg-session';
+import { withSession } from './pg-session';
 import { buildEstimateSql, buildMeasureSql, buildReprojectionProbeSql, LayerMeasure } from './sql';
 import type { ExportJob, ExportLayerSource } from './types';
 
@@ -97,8 +97,7 @@ export async function measureLayers(conn: string, job: ExportJob): Promise<Layer
  * several (slower, not different); checking a low estimate by counting would scan the table first again.
  */
 export async function estimateLayers(pg: string, sessionName: string, job: ExportJob): Promise<LayerMeasure[]> {
-  const client = await openSession(pg, sessionName);
-  try {
+  return withSession(pg, sessionName, async (client) => {
     const out: LayerMeasure[] = [];
     for (const layer of job.layers) {
       job.signal?.throwIfAborted();
@@ -107,9 +106,7 @@ export async function estimateLayers(pg: string, sessionName: string, job: Expor
       out.push({ rows: estimate, estimated: true, nullGeometries: 0, vertices: 0, parts: 0 });
     }
     return out;
-  } finally {
-    await closeSession(client);
-  }
+  });
 }
 
 /** Ends this export's backends (matched by application_name) so a running translate fails at once. */
