@@ -11,6 +11,8 @@ import * as gdal from 'gdal-async';
 import { Client } from 'pg';
 import { gdalPgConnection } from '../../src/core/database/gdal-pg';
 import { ExportFormat, ExportJob, ExportLayerSource, ExportProgress, ExportWriteError, writeExport } from '../../src/export/writer';
+import { estimateShapefile } from '../../src/export/writer/limits';
+import { buildMeasureSql } from '../../src/export/writer/sql';
 import { renderWhereSql } from '../../src/features/where/compile';
 import { layerField } from '../support/layer-field';
 
@@ -112,6 +114,50 @@ async function expectOnly(fileName: string) {
 }
 
 describe('shapefile', () => {
+  it("bounds the .shp by the geometries' size before writing: never below the exact vertices and parts", async () => {
+    await db.query(`CREATE TABLE ${SCHEMA}.sizes (id serial, shape geometry)`);
+    // Every kind of shape a shapefile layer holds (holes, several parts, Z and M, empty, none), and one ring of 100,000
+    // points that PostgreSQL stores compressed: ST_MemSize must give its full size, not the stored one.
+    await db.query(`INSERT INTO ${SCHEMA}.sizes (shape) VALUES
+      ('MULTIPOLYGON(((0 0,10 0,10 10,0 10,0 0),(2 2,3 2,3 3,2 2)),((20 20,21 20,21 21,20 20)))'), ('POLYGON EMPTY'),
+      ('MULTIPOLYGON EMPTY'), (NULL), ('MULTILINESTRING((0 0,1 1),(2 2,3 3,4 4))'), ('LINESTRING Z(0 0 0,1 1 1)'),
+      ('MULTIPOINT(0 0,1 1,2 2)'), ('MULTIPOINT ZM(0 0 0 0)'), ('POLYGON M((0 0 1,1 0 1,1 1 1,0 0 1))'),
+      ((SELECT ST_MakePolygon(ST_MakeLine(array_append(array_agg(ST_MakePoint(i % 2, i / 2 % 2)), ST_MakePoint(0, 0))))
+          FROM generate_series(0, 99998) i))`);
+    const { rows } = await db.query<{ id: number; bytes?: number; exact: number | null; stored: number | null }>(
+      `SELECT id, pg_column_size(shape) AS stored,
+              16 * ST_NPoints(shape) + 4 * CASE WHEN GeometryType(shape) LIKE '%POLYGON%' THEN ST_NRings(shape)
+                                                WHEN GeometryType(shape) LIKE '%LINESTRING%' THEN ST_NumGeometries(shape) ELSE 0 END AS exact
+         FROM ${SCHEMA}.sizes`,
+    );
+    // Each row through the writer's own measure.
+    for (const r of rows) {
+      const layer = polygons({ table: 'sizes', where: `id = ${r.id}` });
+      r.bytes = Number((await db.query(buildMeasureSql(layer, 'shapefile'))).rows[0].geometry_bytes);
+      expect(r.bytes).toBeGreaterThanOrEqual(r.exact ?? 0);
+    }
+    const big = rows.find((r) => (r.exact ?? 0) > 1_000_000)!;
+    expect(big.stored).toBeLessThan(big.bytes! / 10);
+
+    // The writer's two measures of a layer of polygons with holes: the bound holds, and is not loose.
+    const measure = async (exact: boolean) => (await db.query(buildMeasureSql(polygons(), 'shapefile', exact))).rows[0];
+    const [bound, exact] = [await measure(false), await measure(true)];
+    const shp = (m: Record<string, string>) =>
+      estimateShapefile(
+        polygons(),
+        {
+          rows: +m.rows,
+          vertices: +(m.vertices ?? 0),
+          parts: +(m.parts ?? 0),
+          nullGeometries: 0,
+          ...(m.geometry_bytes ? { geometryBytes: +m.geometry_bytes } : {}),
+        },
+        true,
+      ).shp;
+    expect(shp(bound)).toBeGreaterThanOrEqual(shp(exact));
+    expect(shp(bound)).toBeLessThan(shp(exact) * 1.5);
+  });
+
   it('zips .shp/.shx/.dbf/.prj/.cpg with the field-name mapping and README, reprojected and filtered', async () => {
     const out = await run('shapefile', [points()], { target: { srid: 102100 } });
     expect(out).toMatchObject({ fileName: 'My_Export.zip', contentType: 'application/zip', path: join(workDir, 'My_Export.zip') });

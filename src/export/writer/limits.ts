@@ -1,7 +1,8 @@
 import type { LayerField } from '../../features/layer-schema';
 import { ExportWriteError } from './errors';
-import type { LayerMeasure } from './sql';
-import type { ExportLayerSource } from './types';
+import { FORMATS } from './formats';
+import { geometryOutput, type LayerMeasure } from './sql';
+import type { ExportJob, ExportLayerSource } from './types';
 
 /** Rows per XLSX sheet, header row included. */
 export const EXCEL_MAX_ROWS = 1_048_576;
@@ -61,10 +62,11 @@ export function estimateShapefile(layer: ExportLayerSource, m: LayerMeasure, wit
       body = m.rows * 28; // 8 header + type + x + y
       break;
     case 'esriGeometryMultipoint':
-      body = m.rows * 48 + m.vertices * 16; // 8 header + type + bbox + count, then the points
+      body = m.rows * 48 + (m.geometryBytes ?? m.vertices * 16); // 8 header + type + bbox + count, then the points
       break;
     default:
-      body = m.rows * 52 + m.parts * 4 + m.vertices * 16; // 8 header + type + bbox + counts, part index, points
+      // 8 header + type + bbox + counts, part index, points
+      body = m.rows * 52 + (m.geometryBytes ?? m.parts * 4 + m.vertices * 16);
   }
   return { shp: 100 + body, dbf };
 }
@@ -108,5 +110,34 @@ export function checkGeometryPresent(layerName: string, format: string, m: Layer
       `Layer '${layerName}': ${m.nullGeometries} of ${m.rows} features have no geometry, which ${format} cannot store. ` +
         'Choose GeoPackage or File Geodatabase, or filter those features out with a where clause.',
     );
+  }
+}
+
+/** Refuses, before anything is written, what the format cannot hold; `names` are the layers' names in the output. */
+export function checkLimits(job: Pick<ExportJob, 'format' | 'layers'>, names: string[], measures: LayerMeasure[]): void {
+  job.layers.forEach((layer, i) => {
+    const m = measures[i];
+    const withGeometry = geometryOutput(layer, job.format) !== 'none';
+    if (job.format === 'excel') checkExcelRows(names[i], m.rows);
+    if (job.format === 'shapefile') {
+      checkShapefileFields(names[i], layer.fields.length);
+      checkShapefileSizes(names[i], estimateShapefile(layer, m, withGeometry), 'estimated');
+    }
+    if (FORMATS[job.format].needsGeometry) checkGeometryPresent(names[i], 'FlatGeobuf', m, withGeometry);
+  });
+}
+
+/**
+ * Whether layers measured with a bound (LayerMeasure.geometryBytes) pass checkLimits; exact measures always do here.
+ * The bound is never below the exact figure, so a layer that passes on it passes; one that does not is measured
+ * exactly before it is refused.
+ */
+export function boundsPass(job: Pick<ExportJob, 'format' | 'layers'>, names: string[], measures: LayerMeasure[]): boolean {
+  if (!measures.some((m) => m.geometryBytes !== undefined)) return true;
+  try {
+    checkLimits(job, names, measures);
+    return true;
+  } catch {
+    return false;
   }
 }

@@ -66,20 +66,27 @@ export async function resolveTarget(target: ExportJob['target']): Promise<Resolv
   throw new ExportWriteError(`targetSR: wkid ${target.srid} is not a spatial reference this server knows.`);
 }
 
-/** Row counts (and what the format checks need) for every layer, on a connection closed before writing. */
-export async function measureLayers(conn: string, job: ExportJob): Promise<LayerMeasure[]> {
+/** Row counts (and what the format checks need, see buildMeasureSql) for every layer, on a connection closed before writing. */
+export async function measureLayers(conn: string, job: ExportJob, exact = false): Promise<LayerMeasure[]> {
   const ds = await openPg(conn);
   try {
     const out: LayerMeasure[] = [];
     for (const layer of job.layers) {
       job.signal?.throwIfAborted();
-      const rs = await ds.executeSQLAsync(buildMeasureSql(layer, job.format));
+      const rs = await ds.executeSQLAsync(buildMeasureSql(layer, job.format, exact));
       const first = await rs.features.firstAsync();
       // count(*) always returns a row; none means the query failed (GDAL logs the database error).
       if (!first) throw new Error(`Counting the features of layer '${layer.name}' failed; see the GDAL error above in the log.`);
       const row = first.fields.toObject();
       const n = (k: string) => Number(row[k] ?? 0) || 0;
-      out.push({ rows: n('rows'), nullGeometries: n('null_geometries'), vertices: n('vertices'), parts: n('parts') });
+      const bytes = row.geometry_bytes;
+      out.push({
+        rows: n('rows'),
+        nullGeometries: n('null_geometries'),
+        vertices: n('vertices'),
+        parts: n('parts'),
+        ...(bytes === undefined ? {} : { geometryBytes: n('geometry_bytes') }),
+      });
     }
     return out;
   } finally {

@@ -100,20 +100,31 @@ export interface LayerMeasure {
   estimated?: boolean;
   /** Rows without geometry (only measured when the format cannot hold them). */
   nullGeometries: number;
-  /** Total vertices and parts (rings or paths), for the shapefile size estimate of non-point layers. */
+  /** Total vertices and parts (rings or paths), for the shapefile size estimate of non-point layers (exact measure). */
   vertices: number;
   parts: number;
+  /**
+   * Instead of vertices and parts (the first measure): the geometries' size in PostGIS's own form, at least 16 bytes
+   * per vertex and 4 per part (each point is two or more doubles and each ring or path carries its point count), so
+   * a bound of what they add to the .shp (see estimateShapefile).
+   */
+  geometryBytes?: number;
 }
 
-/** One pass over the filtered rows before writing: the row count, plus what the format's checks need. */
-export function buildMeasureSql(layer: ExportLayerSource, format: ExportFormat): string {
+/**
+ * One pass over the filtered rows before writing: the row count, plus what the format's checks need. A shapefile
+ * of lines or polygons is first bounded by `ST_MemSize`, which reads each value's length without decoding it (100,000
+ * polygons of 33 vertices: 27 ms, where counting vertices and rings decoded every one: 190 ms); `exact` counts them.
+ */
+export function buildMeasureSql(layer: ExportLayerSource, format: ExportFormat, exact = false): string {
   const shape = ident(GEOMETRY_COLUMN);
   const cols = ['count(*)::bigint AS rows'];
   const geom = geometryOutput(layer, format) !== 'none';
   if (geom && FORMATS[format].needsGeometry) cols.push(`count(*) FILTER (WHERE ${shape} IS NULL)::bigint AS null_geometries`);
   if (geom && format === 'shapefile' && layer.geometryType !== 'esriGeometryPoint') {
     const parts = layer.geometryType === 'esriGeometryPolygon' ? `ST_NRings(${shape})` : `ST_NumGeometries(${shape})`;
-    cols.push(`coalesce(sum(ST_NPoints(${shape})), 0)::bigint AS vertices`, `coalesce(sum(${parts}), 0)::bigint AS parts`);
+    if (exact) cols.push(`coalesce(sum(ST_NPoints(${shape})), 0)::bigint AS vertices`, `coalesce(sum(${parts}), 0)::bigint AS parts`);
+    else cols.push(`coalesce(sum(ST_MemSize(${shape})), 0)::bigint AS geometry_bytes`);
   }
   return `SELECT ${cols.join(', ')} FROM ${from(layer)} WHERE ${where(layer)}`;
 }

@@ -16,7 +16,7 @@ import { ExportWriteError } from './errors';
 import { appendLayer, COLLECTION_HEAD, COLLECTION_TAIL, esriSpatialReference, JsonSink } from './feature-collection';
 import { FORMATS } from './formats';
 import { ExportPlan, planExport } from './layout';
-import { checkExcelRows, checkGeometryPresent, checkShapefileFields, checkShapefileSizes, estimateShapefile } from './limits';
+import { boundsPass, checkLimits } from './limits';
 import { mb, Progress, startTicker } from './progress';
 import { checkWrittenShapefile, shapefileReadme, writeFieldMapping } from './shapefile';
 import { copyLayer, needsGdal } from './copy-layer';
@@ -37,21 +37,6 @@ import { geometryOutput, LayerMeasure, xyColumns } from './sql';
 import { EXPORT_FORMATS, ExportJob, ExportLayerSource, ExportOutput } from './types';
 import { DEFAULT_ZIP_LEVEL, zipDirectory } from './zip';
 import { ZipAhead } from './zip-ahead';
-
-/** Refuses, before anything is written, what the format cannot hold. */
-function checkLimits(job: ExportJob, plan: ExportPlan, measures: LayerMeasure[]): void {
-  job.layers.forEach((layer, i) => {
-    const m = measures[i];
-    const name = plan.layers[i].layerName;
-    const withGeometry = geometryOutput(layer, job.format) !== 'none';
-    if (job.format === 'excel') checkExcelRows(name, m.rows);
-    if (job.format === 'shapefile') {
-      checkShapefileFields(name, layer.fields.length);
-      checkShapefileSizes(name, estimateShapefile(layer, m, withGeometry), 'estimated');
-    }
-    if (FORMATS[job.format].needsGeometry) checkGeometryPresent(name, 'FlatGeobuf', m, withGeometry);
-  });
-}
 
 /**
  * GDAL reports a feature it cannot reproject only as a generic failure ("Terminating translation prematurely",
@@ -193,9 +178,12 @@ export async function writeExport(job: ExportJob): Promise<ExportOutput> {
   const onAbort = () => void terminateSessions(job.pg, appName);
   signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    const [measures, opened] = await measureAndOpen(conn, job, appName);
+    const [measured, opened] = await measureAndOpen(conn, job, appName);
     src = opened;
-    checkLimits(job, plan, measures);
+    // A bound over a limit is not a refusal yet: the layers are then measured exactly.
+    const names = plan.layers.map((l) => l.layerName);
+    const measures = boundsPass(job, names, measured) ? measured : await measureLayers(conn, job, true);
+    checkLimits(job, names, measures);
     const packaging = plan.result.kind === 'file' ? 0 : 0.05;
     const progress = new Progress(
       job,

@@ -1,5 +1,7 @@
 import {
+  boundsPass,
   checkExcelRows,
+  checkLimits,
   checkGeometryPresent,
   checkShapefileFields,
   checkShapefileSizes,
@@ -33,6 +35,12 @@ describe('shapefile size estimate', () => {
     expect(estimateShapefile(polygonLayer(), measure(10, 330, 10), true).shp).toBe(100 + 10 * 52 + 10 * 4 + 330 * 16);
   });
 
+  it("takes the geometries' size in place of parts and vertices when only that was measured", () => {
+    expect(estimateShapefile(polygonLayer(), { ...measure(10), geometryBytes: 6_000 }, true).shp).toBe(100 + 10 * 52 + 6_000);
+    const multipoint = polygonLayer({ geometryType: 'esriGeometryMultipoint' });
+    expect(estimateShapefile(multipoint, { ...measure(10), geometryBytes: 6_000 }, true).shp).toBe(100 + 10 * 48 + 6_000);
+  });
+
   it('caps text at 254 bytes and uses the GDAL widths for other types', () => {
     const layer = pointLayer({
       fields: [
@@ -54,6 +62,23 @@ describe('shapefile size estimate', () => {
     expect(() => checkShapefileSizes('Cities', estimateShapefile(pointLayer(), measure(80_000_000), true), 'estimated')).toThrow(
       ExportWriteError,
     );
+  });
+});
+
+describe('a shapefile measured with a size bound', () => {
+  const job = { format: 'shapefile' as const, layers: [polygonLayer()] };
+  const overBound = { ...measure(10), geometryBytes: SHAPEFILE_MAX_BYTES };
+
+  it('passes on the bound when the bound is under the limit', () => {
+    expect(boundsPass(job, ['Parcels'], [{ ...measure(10), geometryBytes: 6_000 }])).toBe(true);
+  });
+
+  it('is measured again, exactly, when only the bound is over the limit: the bound alone never refuses', () => {
+    expect(boundsPass(job, ['Parcels'], [overBound])).toBe(false);
+    // Exact measures are final: what checkLimits says of them stands.
+    expect(boundsPass(job, ['Parcels'], [measure(10, 330, 10)])).toBe(true);
+    expect(() => checkLimits(job, ['Parcels'], [measure(10, 330, 10)])).not.toThrow();
+    expect(() => checkLimits(job, ['Parcels'], [measure(10, SHAPEFILE_MAX_BYTES / 16, 10)])).toThrow(/\.shp would be about/);
   });
 });
 

@@ -63,12 +63,18 @@ describe('buildMeasureSql', () => {
     expect(buildMeasureSql(pointLayer({ where: 'x' }), 'excel')).toBe('SELECT count(*)::bigint AS rows FROM "svc_abc"."l0" WHERE (x)');
   });
 
-  it('adds vertices and rings for a polygon shapefile, null geometries for FlatGeobuf', () => {
+  it('bounds a line or polygon shapefile by size, counts vertices and rings when exact; null geometries for FlatGeobuf', () => {
     expect(buildMeasureSql(polygonLayer(), 'shapefile')).toBe(
+      'SELECT count(*)::bigint AS rows, coalesce(sum(ST_MemSize("shape")), 0)::bigint AS geometry_bytes FROM "svc_abc"."l1" WHERE (1=1)',
+    );
+    expect(buildMeasureSql(polygonLayer(), 'shapefile', true)).toBe(
       'SELECT count(*)::bigint AS rows, coalesce(sum(ST_NPoints("shape")), 0)::bigint AS vertices, coalesce(sum(ST_NRings("shape")), 0)::bigint AS parts FROM "svc_abc"."l1" WHERE (1=1)',
     );
-    expect(buildMeasureSql(polygonLayer({ geometryType: 'esriGeometryPolyline' }), 'shapefile')).toContain(
+    expect(buildMeasureSql(polygonLayer({ geometryType: 'esriGeometryPolyline' }), 'shapefile', true)).toContain(
       'sum(ST_NumGeometries("shape"))',
+    );
+    expect(buildMeasureSql(polygonLayer({ includeGeometry: false }), 'shapefile')).toBe(
+      'SELECT count(*)::bigint AS rows FROM "svc_abc"."l1" WHERE (1=1)',
     );
     expect(buildMeasureSql(pointLayer(), 'shapefile')).toBe('SELECT count(*)::bigint AS rows FROM "svc_abc"."l0" WHERE (1=1)');
     expect(buildMeasureSql(pointLayer(), 'flatgeobuf')).toContain('count(*) FILTER (WHERE "shape" IS NULL)::bigint AS null_geometries');
