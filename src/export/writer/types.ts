@@ -75,6 +75,8 @@ export interface ExportJob {
   onOutputStarted?: (path: string, fileName: string) => void;
   /** When a shapefile layer is written in parts, and how large they are (default SHAPEFILE_SPLIT; tests use small parts). */
   shapefileSplit?: ShapefileSplit;
+  /** Rows per range of a CSV or GeoJSON layer written by parallel sessions (default COPY_RANGE_ROWS; tests use small ones). */
+  copyRangeRows?: number;
 }
 
 /** When a layer's shapefile is written in parts (shapefile-parts.ts), and how large its parts are at most. */

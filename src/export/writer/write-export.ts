@@ -252,6 +252,7 @@ export async function writeExport(job: ExportJob): Promise<ExportOutput> {
             sessionName: appName,
             path: join(stage, t.dataset),
             rows,
+            rangeRows: job.copyRangeRows,
             signal,
             onRows: writing,
           });
