@@ -11,8 +11,7 @@ import { Client } from 'pg';
 import { gdalPgConnection } from '../../src/core/database/gdal-pg';
 import { ExportFormat, ExportJob, ExportLayerSource, writeExport } from '../../src/export/writer';
 import { packsGpkgIndex } from '../../src/export/writer/args';
-import { addGpkgRtree } from '../../src/export/writer/gpkg-rtree';
-import { startRtreeBuild } from '../../src/export/writer/gpkg-rtree-build';
+import { addGpkgRtree, startRtreeEntries, stopRtreeEntries } from '../../src/export/writer/gpkg-rtree';
 import { valueDown, valueUp } from '../../src/export/writer/gpkg-rtree-pack';
 import { exportLayer, layerField } from '../support/layer-field';
 import { waitFor } from '../support/wait-for';
@@ -265,20 +264,19 @@ async function bareLines(name: string): Promise<string> {
   return bare;
 }
 
-it("a tree built before the file is written (as the export does): packed, or GDAL's index when the rows changed after its snapshot", async () => {
+it("entries queried before the file is written (as the export does): packed, or GDAL's index when the rows changed after their snapshot", async () => {
   const bare = await bareLines('bare-early.gpkg');
   const ctx = { pg, sessionName: 'gpkg-rtree-early', scratch: workDir };
   const sessions = async () =>
     Number((await db.query(`SELECT count(*) AS n FROM pg_stat_activity WHERE application_name = 'gpkg-rtree-early'`)).rows[0].n);
   const probe = join(workDir, 'probe-early.gpkg');
   await copyFile(bare, probe);
-  expect(await addGpkgRtree(probe, { table: 'lines', source: LINES }, ctx, startRtreeBuild(LINES, ctx))).toBe('packed');
+  expect(await addGpkgRtree(probe, { table: 'lines', source: LINES }, ctx, await startRtreeEntries(LINES, ctx))).toBe('packed');
   const packed = await gdal.openAsync(probe);
   await checkIndex(packed, 'lines');
   packed.close();
-  // A tree from before an edit the file holds: the sums differ, and GDAL builds the index.
-  const early = startRtreeBuild(LINES, ctx);
-  expect(await early.done).toMatchObject({ sums: { count: 500 } });
+  // Entries from before an edit the file holds: the sums differ, and GDAL builds the index.
+  const early = await startRtreeEntries(LINES, ctx);
   await db.query(`UPDATE ${SCHEMA}.lines SET shape = ST_Translate(shape, 0.000001, 0) WHERE objectid = 17`);
   try {
     const edited = await bareLines('edited-early.gpkg');
@@ -289,44 +287,14 @@ it("a tree built before the file is written (as the export does): packed, or GDA
   } finally {
     await db.query(`UPDATE ${SCHEMA}.lines SET shape = ST_Translate(shape, -0.000001, 0) WHERE objectid = 17`);
   }
-  // A build stopped (a translate that failed) ends with its session (its backend leaves pg_stat_activity shortly
-  // after the connection closes), as does one handed over with a file that cannot be opened.
-  await startRtreeBuild(LINES, ctx).stop();
+  // Entries never read (a translate that failed) end with their session (its backend leaves pg_stat_activity
+  // shortly after the connection closes).
+  await stopRtreeEntries(await startRtreeEntries(LINES, ctx));
+  // Nor do entries handed over with a file that cannot be opened.
   await expect(
-    addGpkgRtree(join(workDir, 'missing.gpkg'), { table: 'lines', source: LINES }, ctx, startRtreeBuild(LINES, ctx)),
+    addGpkgRtree(join(workDir, 'missing.gpkg'), { table: 'lines', source: LINES }, ctx, await startRtreeEntries(LINES, ctx)),
   ).rejects.toThrow();
   await waitFor('the entries sessions to end', async () => (await sessions()) === 0, 5000, 50);
-});
-
-it('scales the check sums by a bound of the coordinates from PostGIS: far coordinates and ones close to 0 are packed', async () => {
-  // Web Mercator metres near the edge of the world (a scale of 2^11), and a layer within 1 (2^35).
-  await db.query(`CREATE TABLE ${SCHEMA}.far (objectid integer PRIMARY KEY, label text, shape geometry(MultiPolygon, 3857))`);
-  await db.query(`INSERT INTO ${SCHEMA}.far SELECT i, 'f' || i,
-      ST_Multi(ST_Buffer(ST_SetSRID(ST_MakePoint(20037508.34 - i * 1000.5, -20037508.34 + i * 77.25), 3857), 333.3, 2))
-    FROM generate_series(1, 300) i`);
-  await db.query(`CREATE TABLE ${SCHEMA}.near (objectid integer PRIMARY KEY, label text, shape geometry(MultiPolygon, 4326))`);
-  await db.query(`INSERT INTO ${SCHEMA}.near SELECT i, 'n' || i,
-      ST_Multi(ST_Buffer(ST_SetSRID(ST_MakePoint(i * 0.0031, -i * 0.0017), 4326), 0.0004, 2)) FROM generate_series(1, 300) i`);
-  const ctx = { pg, sessionName: 'gpkg-rtree-scale', scratch: workDir };
-  for (const [table, scale] of [
-    ['far', 2 ** 11],
-    ['near', 2 ** 35],
-  ] as const) {
-    const source = layer(table, 'esriGeometryPolygon', { srid: table === 'far' ? 3857 : 4326 });
-    const out = await run('geopackage', [source]);
-    const bare = join(workDir, `${table}.gpkg`);
-    await copyFile(out.path, bare);
-    await rm(out.path);
-    const ds = await gdal.openAsync(bare, 'r+');
-    await exec(ds, `SELECT DisableSpatialIndex('${table}', 'shape')`);
-    ds.close();
-    const build = startRtreeBuild(source, ctx);
-    expect(await build.done).toMatchObject({ sums: { count: 300, scale } });
-    expect(await addGpkgRtree(bare, { table, source }, ctx, build)).toBe('packed');
-    const check = await gdal.openAsync(bare);
-    await checkIndex(check, table);
-    check.close();
-  }
 });
 
 it('falls back to GDAL when the rows changed since GDAL read them', async () => {

@@ -139,17 +139,10 @@ const rtreeRows = (layer: ExportLayerSource) => {
   return `${from(layer)} WHERE ${where(layer)} AND ${shape} IS NOT NULL AND NOT ST_IsEmpty(${shape})`;
 };
 
-/**
- * How many R-tree entries buildRtreeEntriesSql returns and their fid range (run in the same snapshot: the tree's
- * numbering follows from it), and a bound of their coordinates' magnitude for the check sums' scale: ST_Extent takes
- * the boxes PostGIS keeps with each line or polygon (single-precision, rounded outward, so never smaller) without
- * decoding the shapes.
- */
+/** How many R-tree entries buildRtreeEntriesSql returns and their fid range (run in the same snapshot: the tree's numbering follows from it). */
 export function buildRtreeCountSql(layer: ExportLayerSource, oidColumn: string): string {
   const fid = `${ident(oidColumn)}::int8`;
-  const magnitude = `greatest(abs(ST_XMin(e)), abs(ST_XMax(e)), abs(ST_YMin(e)), abs(ST_YMax(e)))`;
-  const counted = `SELECT count(*)::bigint AS n, min(${fid}) AS min, max(${fid}) AS max, ST_Extent(${ident(GEOMETRY_COLUMN)}) AS e FROM ${rtreeRows(layer)}`;
-  return `SELECT n, min, max, coalesce(${magnitude}, 0)::float8 AS max_abs FROM (${counted}) c`;
+  return `SELECT count(*)::bigint AS n, min(${fid}) AS min, max(${fid}) AS max FROM ${rtreeRows(layer)}`;
 }
 
 /**

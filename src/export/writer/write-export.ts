@@ -11,8 +11,7 @@ import { dirname, join } from 'node:path';
 import * as gdal from 'gdal-async';
 import { buildTranslateArgs, layerTargetSrs, packsGpkgIndex, ResolvedSrs } from './args';
 import { releaseFreeMemory } from '../../core/memory/release-memory';
-import { addGpkgRtree } from './gpkg-rtree';
-import { startRtreeBuild } from './gpkg-rtree-build';
+import { addGpkgRtree, startRtreeEntries, stopRtreeEntries } from './gpkg-rtree';
 import { ExportWriteError } from './errors';
 import { appendLayer, COLLECTION_HEAD, COLLECTION_TAIL, esriSpatialReference, JsonSink } from './feature-collection';
 import { FORMATS } from './formats';
@@ -266,20 +265,21 @@ export async function writeExport(job: ExportJob): Promise<ExportOutput> {
           src ??= await openPg(conn);
           const args = buildTranslateArgs({ layer, format, layerName: t.layerName, update: t.update, target: layerTarget, rows });
           const rtree = { pg: job.pg, sessionName: appName, scratch: stage, signal };
-          // The index is built while GDAL writes the file (gpkg-rtree-build.ts), and added once it is closed.
-          const index = packsGpkgIndex({ layer, format, target: layerTarget }) ? startRtreeBuild(layer, rtree) : undefined;
+          // The index's entries are queried now, and sorted by PostgreSQL while GDAL writes the file.
+          const entries = packsGpkgIndex({ layer, format, target: layerTarget }) ? startRtreeEntries(layer, rtree) : undefined;
+          entries?.catch(() => undefined); // read (and its failure reported) after the translate
           try {
             await translateLayer(src, join(stage, t.dataset), args);
           } catch (e) {
-            await index?.stop();
+            await entries?.then(stopRtreeEntries, () => undefined);
             throw e;
           }
-          if (index) {
+          if (entries) {
             report(1, `Indexing '${t.layerName}'`);
-            // The translate's SQLite page cache is freed in pieces glibc keeps; handed back now, the index is added
+            // The translate's SQLite page cache is freed in pieces glibc keeps; handed back now, the index is built
             // from the idle size instead of on top of it (1M points: peak 314 → 269 MB, with gpkg-rtree's small cache).
             releaseFreeMemory();
-            await addGpkgRtree(join(stage, t.dataset), { table: t.layerName, source: layer }, rtree, index);
+            await addGpkgRtree(join(stage, t.dataset), { table: t.layerName, source: layer }, rtree, await entries);
           }
         }
       } catch (e) {
