@@ -128,9 +128,9 @@ export function checkLimits(job: Pick<ExportJob, 'format' | 'layers'>, names: st
 }
 
 /**
- * Whether layers measured with a bound (LayerMeasure.geometryBytes) pass checkLimits; exact measures always do here.
- * The bound is never below the exact figure, so a layer that passes on it passes; one that does not is measured
- * exactly before it is refused.
+ * Whether layers measured with a bound (LayerMeasure.geometryBytes) pass checkLimits on it (true when none was
+ * bounded: checkLimits then has the last word). The bound is never below the exact figure, so a layer that passes on
+ * it passes; one that does not is measured exactly before it is refused.
  */
 export function boundsPass(job: Pick<ExportJob, 'format' | 'layers'>, names: string[], measures: LayerMeasure[]): boolean {
   if (!measures.some((m) => m.geometryBytes !== undefined)) return true;
