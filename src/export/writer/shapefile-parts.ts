@@ -25,6 +25,7 @@ import { oidRanges } from './copy-layer';
 import { oidBoundsSql, rangeFilter, type OidRange } from './copy-format';
 import { checkShapefileSizes } from './limits';
 import { PARALLEL_SESSIONS, withSession } from './pg-session';
+import { allSettledOrThrow } from './settle';
 import { TICK_MS } from './progress';
 import { dbfRecordsWritten } from './shapefile';
 import { ShapefileMerger } from './shapefile-merge';
@@ -199,9 +200,7 @@ export async function writeShapefileParts(plan: ShapefilePlan): Promise<boolean>
   ticker.unref();
   try {
     const lanes = Array.from({ length: Math.min(LANES, ranges.length) }, lane);
-    const results = await Promise.allSettled([...lanes, joinParts()]);
-    const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-    if (failure) throw failure.reason;
+    await allSettledOrThrow([...lanes, joinParts()]);
     await merger.finish();
     // A short session of its own: one held idle through the export could meet idle_session_timeout.
     const { version } = await withSession(job.pg, job.sessionName, (s) => readState(s, job.layer));
