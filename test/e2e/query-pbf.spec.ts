@@ -104,18 +104,31 @@ describe('query with f=pbf', () => {
   let serviceUrl: string;
   let points: string;
   let polygons: string;
+  let sparse: string;
 
   beforeAll(async () => {
     t = await startApp();
     owner = await createUser(t.base, await adminToken(t.base), 'org_publisher');
-    serviceUrl = (
-      await createHostedService(t.base, owner, [
-        { name: 'Points', geometryType: 'esriGeometryPoint', fields: POINT_FIELDS },
-        { name: 'Polygons', geometryType: 'esriGeometryPolygon', fields: [{ name: 'Label', type: 'esriFieldTypeString' }] },
-      ])
-    ).serviceurl;
+    const service = await createHostedService(t.base, owner, [
+      { name: 'Points', geometryType: 'esriGeometryPoint', fields: POINT_FIELDS },
+      { name: 'Polygons', geometryType: 'esriGeometryPolygon', fields: [{ name: 'Label', type: 'esriFieldTypeString' }] },
+      { name: 'Sparse', geometryType: 'esriGeometryPoint', fields: [{ name: 'Label', type: 'esriFieldTypeString' }] },
+    ]);
+    serviceUrl = service.serviceurl;
     points = `${serviceUrl}/0`;
     polygons = `${serviceUrl}/1`;
+    sparse = `${serviceUrl}/2`;
+    // Points no client can add: no geometry, an empty one; and points half a pixel past the grid (below), which the grid
+    // rounds to the even pixel.
+    const [layer] = await t.db.query(
+      `SELECT s.schema_name, l.table_name FROM feature_services s JOIN feature_layers l ON l.service_item_id = s.item_id
+        WHERE s.item_id = $1 AND l.layer_id = 2`,
+      [service.itemId],
+    );
+    await t.db.query(
+      `INSERT INTO "${layer.schema_name}"."${layer.table_name}" (label, shape) VALUES ('none', NULL), ('empty', 'SRID=4326;POINT EMPTY'),
+        ('halves', 'SRID=4326;POINT(2.5 -3.5)'), ('more halves', 'SRID=4326;POINT(3.5 -2.5)'), ('plain', 'SRID=4326;POINT(10.25 -20.75)')`,
+    );
     const added = [
       await post(points, 'addFeatures', { features: JSON.stringify(Array.from({ length: POINTS }, (_, i) => point(i))) }, owner.token),
       await post(polygons, 'addFeatures', { features: JSON.stringify(POLYGONS) }, owner.token),
@@ -201,6 +214,35 @@ describe('query with f=pbf', () => {
     expect(dense.geometry.lengths).toEqual([5]);
     expect(speck.attributes).toEqual([{ stringValue: 'speck' }]);
     expect(speck.geometry).toBeUndefined();
+  });
+
+  it('writes points on the grid as quantized f=json does, and no geometry for a point that is missing or empty', async () => {
+    const extent = { xmin: 0, ymin: -100, xmax: 100, ymax: 0 };
+    for (const originPosition of ['upperLeft', 'lowerLeft']) {
+      const quantizationParameters = JSON.stringify({ mode: 'view', originPosition, tolerance: 1, extent });
+      const params = { where: '1=1', outFields: 'Label', orderByFields: 'OBJECTID', quantizationParameters };
+      const json = (await get(sparse, 'query', params, owner.token)).body;
+      const r = (await pbf(sparse, params, owner.token)).message.queryResult.featureResult;
+      expect(r.features.map((f: any) => f.attributes[0].stringValue)).toEqual(['none', 'empty', 'halves', 'more halves', 'plain']);
+      expect(r.features.map((f: any) => f.geometry?.coords)).toEqual(
+        json.features.map((f: any) => (f.geometry ? [f.geometry.x, f.geometry.y] : undefined)),
+      );
+      // From the upper left, rows count down from y = 0; from the lower left, up from y = -100. Halves go to the even pixel.
+      const expected =
+        originPosition === 'upperLeft'
+          ? [
+              [2, 4],
+              [4, 2],
+              [10, 21],
+            ]
+          : [
+              [2, 96],
+              [4, 98],
+              [10, 79],
+            ];
+      expect(r.features.slice(2).map((f: any) => f.geometry.coords)).toEqual(expected);
+      expect(r.features.slice(0, 2).map((f: any) => f.geometry)).toEqual([undefined, undefined]);
+    }
   });
 
   it('pages as f=json does, with exceededTransferLimit', async () => {

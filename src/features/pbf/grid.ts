@@ -10,15 +10,20 @@ import { SqlParams } from '../../core/database/sql-params';
 import { GeometryType } from '../layer-schema';
 import { PbfTransform } from './feature-collection';
 
-/** GeoJSON text of `g` (in the transform's spatial reference) on the grid, or NULL when nothing is left of it. */
-export function gridGeoJson(g: string, t: PbfTransform, p: SqlParams): string {
+/** `g` (in the transform's spatial reference) on the grid: a geometry whose coordinates are whole numbers. */
+export function gridSnapped(g: string, t: PbfTransform, p: SqlParams): string {
   const s = `${p.add(t.scale)}::float8`;
   const tx = `${p.add(t.xTranslate)}::float8`;
   const ty = `${p.add(t.yTranslate)}::float8`;
   // Rows down from the top edge when the origin is the upper left, up from the bottom edge otherwise.
   const flip = t.originPosition === 'upperLeft';
   const grid = `ST_Affine(${g}, 1 / ${s}, 0, 0, ${flip ? '-1' : '1'} / ${s}, -${tx} / ${s}, ${flip ? '' : '-'}${ty} / ${s})`;
-  return `ST_AsGeoJSON(ST_SnapToGrid(${grid}, 1), 0)`;
+  return `ST_SnapToGrid(${grid}, 1)`;
+}
+
+/** GeoJSON text of `g` on the grid (gridSnapped), or NULL when nothing is left of it. */
+export function gridGeoJson(g: string, t: PbfTransform, p: SqlParams): string {
+  return `ST_AsGeoJSON(${gridSnapped(g, t, p)}, 0)`;
 }
 
 export type Xy = [number, number];

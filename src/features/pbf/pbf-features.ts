@@ -40,9 +40,14 @@ export function pbfGeometry(type: GeometryType, geojson: string | null): PbfGeom
   return out;
 }
 
+/** A grid point read as its two numbers (pbf-sql.ts), or undefined when it is null or empty (PostGIS gives no x then). */
+function pbfPoint(x: unknown, y: unknown): PbfGeometry | undefined {
+  return typeof x === 'number' && typeof y === 'number' ? { lengths: [], coords: [x, y] } : undefined;
+}
+
 /**
- * Features from rows holding attributes `a0…an` in `fields` order, `g` when `geometryType` is given, and the grid
- * centroid `c` when `centroids` is.
+ * Features from rows holding attributes `a0…an` in `fields` order; when `geometryType` is given, the geometry: `gx` and
+ * `gy` for a point, grid GeoJSON `g` for the others; the grid centroid's `cx` and `cy` when `centroids` is set.
  */
 export function pbfFeatures(
   rows: Record<string, unknown>[],
@@ -59,9 +64,14 @@ export function pbfFeatures(
       attributes[i] = v === null || v === undefined ? NULL : toValue[i](v);
     }
     const feature: PbfFeature = { attributes };
-    const geometry = geometryType ? pbfGeometry(geometryType, r.g as string | null) : undefined;
+    const geometry =
+      geometryType === 'esriGeometryPoint'
+        ? pbfPoint(r.gx, r.gy)
+        : geometryType
+          ? pbfGeometry(geometryType, r.g as string | null)
+          : undefined;
     if (geometry) feature.geometry = geometry;
-    const centroid = centroids ? pbfGeometry('esriGeometryPoint', r.c as string | null) : undefined;
+    const centroid = centroids ? pbfPoint(r.cx, r.cy) : undefined;
     if (centroid) feature.centroid = centroid;
     return feature;
   });

@@ -1,15 +1,15 @@
 /**
  * The columns of an f=pbf page. PostgreSQL does the geometry work: the geometry ArcGIS JSON also has (the reply's
  * spatial reference, clockwise exterior rings, maxAllowableOffset), then the grid of the transform (grid.ts). What
- * comes back per feature is GeoJSON with small whole numbers, which JavaScript parses faster than anything else it
- * could be handed.
+ * comes back per feature is a point's two whole numbers, or GeoJSON with small whole numbers, which JavaScript parses
+ * faster than anything else it could be handed.
  */
-import { QuerySpec } from '../feature-data.repository';
+import { PageSelect, QuerySpec } from '../feature-data.repository';
 import { LayerRow } from '../features.repository';
 import { ident, LayerField } from '../layer-schema';
 import { centroidGeometry, outputGeometry, withCentroid } from '../query/geometry-sql';
 import { PbfTransform } from './feature-collection';
-import { gridGeoJson } from './grid';
+import { gridGeoJson, gridSnapped } from './grid';
 
 /** Each field as the typed value its pbf Value carries: dates as whole epoch milliseconds, GUIDs braced upper-case. */
 function attributeColumn(f: LayerField, i: number): string {
@@ -29,12 +29,23 @@ function attributeColumn(f: LayerField, i: number): string {
 }
 
 /**
- * The select list of a page: attributes a0…an in `outFields` order, then, on the transform's grid, `g` when geometry
- * is returned and `c` when centroids are.
+ * The select list of a page: attributes a0…an in `outFields` order, then, on the transform's grid, the geometry when
+ * it is returned and the centroid when it is asked for. A point is read as its two numbers, `gx` and `gy` (`cx`, `cy`
+ * for the centroid), from the snapped point computed once a row: printing it as GeoJSON and reading that back took
+ * PostgreSQL 0.45 ms of a 2,000-point page's 3 ms, and the second ST_Transform that reading x and y separately from
+ * the expression would cost, another 0.65 ms. Other geometries come as grid GeoJSON in `g`.
  */
-export function pbfColumns(l: LayerRow, q: QuerySpec, t: PbfTransform | undefined): string[] {
-  const cols = q.outFields.map(attributeColumn);
-  if (t && q.returnGeometry) cols.push(`${gridGeoJson(outputGeometry(l, q), t, q.p)} AS g`);
-  if (t && withCentroid(l, q)) cols.push(`${gridGeoJson(centroidGeometry(l, q), t, q.p)} AS c`);
-  return cols;
+export function pbfColumns(l: LayerRow, q: QuerySpec, t: PbfTransform | undefined): PageSelect {
+  const select = q.outFields.map(attributeColumn);
+  const once: string[] = [];
+  const point = (g: string, name: string) => {
+    once.push(`${gridSnapped(g, t!, q.p)} AS "#${name}"`);
+    select.push(`ST_X("#${name}") AS ${name}x`, `ST_Y("#${name}") AS ${name}y`);
+  };
+  if (t && q.returnGeometry) {
+    if (l.geometry_type === 'esriGeometryPoint') point(outputGeometry(l, q), 'g');
+    else select.push(`${gridGeoJson(outputGeometry(l, q), t, q.p)} AS g`);
+  }
+  if (t && withCentroid(l, q)) point(centroidGeometry(l, q), 'c');
+  return { select, once };
 }
