@@ -81,12 +81,6 @@ interface Resume {
   point?: ResumePoint;
 }
 
-/** page()'s select list; `once` holds values ("expr AS name") computed once for each row, which `select` may read by name several times. */
-export interface PageSelect {
-  select: string[];
-  once?: string[];
-}
-
 /** Layer data, on the feature pool (statement timeout, own connection budget; see FeatureDatabaseModule). */
 @Injectable()
 export class FeatureDataRepository {
@@ -208,40 +202,6 @@ export class FeatureDataRepository {
     if (!q.orderBy.length) return 'ASC';
     const [o] = q.orderBy;
     return q.orderBy.length === 1 && o.field.column === oidField.column ? (o.desc ? 'DESC' : 'ASC') : undefined;
-  }
-
-  /**
-   * One page with the caller's select list (f=pbf); `limit + 1` rows are read so the caller can tell whether more remain.
-   * The list is computed over the page's rows only: in the same SELECT as ORDER BY … OFFSET it would be computed for
-   * every row skipped too (reprojecting and printing their geometries), and its cost estimate would switch on the JIT.
-   * With `scope`, the page resumes as featurePage's do; the row past the page then also carries "#oid" and "#version",
-   * and the first "#resumed", which rows only a passing guard lets through, so a caller who may no longer see the layer
-   * learns nothing.
-   */
-  async page<T>(schema: string, l: LayerRow, q: QuerySpec, list: PageSelect, guard?: string, scope?: string): Promise<T[]> {
-    const r = this.resumeOf(schema, l, q, scope);
-    const { rows, order } = this.window(schema, l, q, guard && `(${guard})`, r?.resume);
-    const cols = list.select;
-    const once = list.once?.length ? `, ${list.once.join(', ')}` : '';
-    if (!r) {
-      // OFFSET 0 keeps PostgreSQL from merging the level that computes `once` into the SELECT that reads it.
-      const page = once ? `(SELECT *${once} FROM (SELECT * ${rows}) page OFFSET 0) page` : `(SELECT * ${rows}) page`;
-      return this.pageQuery(`SELECT ${cols.join(', ')} FROM ${page} ORDER BY ${order}`, q.p.values);
-    }
-    // Only the row past the page carries where the next page starts, and only the first whether this one resumed:
-    // NULL costs node-postgres nothing to read, a value on each of 2,001 rows did.
-    const limit = q.p.add(q.limit);
-    const past = (v: string) => `CASE WHEN "#n" > ${limit} THEN ${v} END`;
-    const extra = [past(oidColumn(l)) + ' AS "#oid"', past(r.version) + ' AS "#version"'];
-    extra.push(`CASE WHEN "#n" = 1 THEN ${r.resume.unchanged} END AS "#resumed"`);
-    // A level with a window function is never merged into the SELECT above it: `once` is computed there, once a row.
-    const numbered = `(SELECT *, row_number() OVER () AS "#n"${once} FROM (SELECT * ${rows}) page) page`;
-    const sql = `WITH ${r.cte} SELECT ${[...cols, ...extra].join(', ')} FROM ${numbered} ORDER BY ${order}`;
-    const out = await this.pageQuery<(T & { '#oid': number; '#version': string | null })[]>(sql, q.p.values);
-    const next = out[q.limit];
-    if (next && next['#version'] != null)
-      this.resumePoints.remember(r.key, { offset: q.offset + q.limit, oid: next['#oid'], version: next['#version'] });
-    return out;
   }
 
   /**

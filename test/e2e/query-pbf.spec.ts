@@ -44,6 +44,22 @@ function point(i: number) {
   };
 }
 
+/** Values at the edges of what a page carries: numbers JSON has no text for, -0, extremes, escapes, rounding of dates. */
+const EDGE_FIELDS = [
+  { name: 'Name', type: 'esriFieldTypeString', length: 60 },
+  { name: 'Score', type: 'esriFieldTypeDouble' },
+  { name: 'Ratio', type: 'esriFieldTypeSingle' },
+  { name: 'Seen', type: 'esriFieldTypeDate' },
+  { name: 'Big', type: 'esriFieldTypeBigInteger' },
+];
+const EDGE_ROWS = `
+  ('quote " backslash \\ ' || chr(1) || chr(10) || ' é ✓ 😀 ' || chr(8232), 'NaN', 'NaN', '2024-02-29T12:34:56.7895Z', 9007199254740993, 'SRID=4326;POINT(1 2)'),
+  ('', 'Infinity', 'Infinity', '1969-12-31T23:59:59.9995Z', -9223372036854775808, 'SRID=4326;POINT(3 4)'),
+  (NULL, '-Infinity', '-Infinity', '0001-01-01T00:00:00Z', 0, NULL),
+  ('-0', '-0', 3.4e38, '9999-12-31T23:59:59.999999Z', 1, 'SRID=4326;POINT(5 6)'),
+  ('tiny', 5e-324, 1e-40, NULL, NULL, 'SRID=4326;POINT(7 8)'),
+  ('huge', 1.7976931348623157e308, 16777217, 'epoch', 2, 'SRID=4326;POINT(9 10)')`;
+
 /** Polygons near 10°E 50°N: one with a hole, one of two parts, one with many vertices a hair apart, one speck. */
 const POLYGONS = [
   { attributes: { Label: 'holed' }, geometry: { rings: [square(10, 50, 1), square(10.25, 50.25, 0.5).reverse()] } },
@@ -105,6 +121,7 @@ describe('query with f=pbf', () => {
   let points: string;
   let polygons: string;
   let sparse: string;
+  let edges: string;
 
   beforeAll(async () => {
     t = await startApp();
@@ -113,20 +130,26 @@ describe('query with f=pbf', () => {
       { name: 'Points', geometryType: 'esriGeometryPoint', fields: POINT_FIELDS },
       { name: 'Polygons', geometryType: 'esriGeometryPolygon', fields: [{ name: 'Label', type: 'esriFieldTypeString' }] },
       { name: 'Sparse', geometryType: 'esriGeometryPoint', fields: [{ name: 'Label', type: 'esriFieldTypeString' }] },
+      { name: 'Edges', geometryType: 'esriGeometryPoint', fields: EDGE_FIELDS },
     ]);
     serviceUrl = service.serviceurl;
     points = `${serviceUrl}/0`;
     polygons = `${serviceUrl}/1`;
     sparse = `${serviceUrl}/2`;
+    edges = `${serviceUrl}/3`;
     // Points no client can add: no geometry, an empty one; and points half a pixel past the grid (below), which the grid
     // rounds to the even pixel.
-    const [layer] = await t.db.query(
-      `SELECT s.schema_name, l.table_name FROM feature_services s JOIN feature_layers l ON l.service_item_id = s.item_id
-        WHERE s.item_id = $1 AND l.layer_id = 2`,
-      [service.itemId],
-    );
+    const table = async (id: number) => {
+      const [l] = await t.db.query(
+        `SELECT s.schema_name, l.table_name FROM feature_services s JOIN feature_layers l ON l.service_item_id = s.item_id
+          WHERE s.item_id = $1 AND l.layer_id = $2`,
+        [service.itemId, id],
+      );
+      return `"${l.schema_name}"."${l.table_name}"`;
+    };
+    await t.db.query(`INSERT INTO ${await table(3)} (name, score, ratio, seen, big, shape) VALUES ${EDGE_ROWS}`);
     await t.db.query(
-      `INSERT INTO "${layer.schema_name}"."${layer.table_name}" (label, shape) VALUES ('none', NULL), ('empty', 'SRID=4326;POINT EMPTY'),
+      `INSERT INTO ${await table(2)} (label, shape) VALUES ('none', NULL), ('empty', 'SRID=4326;POINT EMPTY'),
         ('halves', 'SRID=4326;POINT(2.5 -3.5)'), ('more halves', 'SRID=4326;POINT(3.5 -2.5)'), ('plain', 'SRID=4326;POINT(10.25 -20.75)')`,
     );
     const added = [
@@ -243,6 +266,24 @@ describe('query with f=pbf', () => {
       expect(r.features.slice(2).map((f: any) => f.geometry.coords)).toEqual(expected);
       expect(r.features.slice(0, 2).map((f: any) => f.geometry)).toEqual([undefined, undefined]);
     }
+  });
+
+  it('carries NaN, infinities, -0, extremes, escaped text and rounded dates through the page', async () => {
+    const { message } = await pbf(edges, { where: '1=1', outFields: '*', orderByFields: 'OBJECTID' }, owner.token);
+    const r = message.queryResult.featureResult;
+    const value = (v: any) => (v === undefined ? undefined : Object.values(v)[0]);
+    const rows = r.features.map((f: any) => f.attributes.slice(1).map(value));
+    // Dates are the exact milliseconds rounded half away from zero; doubles and reals as stored (reals as float32).
+    expect(rows).toEqual([
+      ['quote " backslash \\ \u0001\n é ✓ 😀 \u2028', NaN, NaN, Date.UTC(2024, 1, 29, 12, 34, 56, 790), 9007199254740992],
+      ['', Infinity, Infinity, -1, -9223372036854775808],
+      [undefined, -Infinity, -Infinity, Date.parse('0001-01-01T00:00:00Z'), 0],
+      ['-0', -0, Math.fround(3.4e38), 253402300800000, 1],
+      ['tiny', 5e-324, Math.fround(1e-40), undefined, undefined],
+      ['huge', 1.7976931348623157e308, 16777216, 0, 2],
+    ]);
+    expect(Object.is(rows[3][1], -0)).toBe(true);
+    expect(r.features.map((f: any) => f.geometry?.coords.length)).toEqual([2, 2, undefined, 2, 2, 2]);
   });
 
   it('pages as f=json does, with exceededTransferLimit', async () => {

@@ -55,18 +55,21 @@ export function gridPoint(geojson: string): Xy | undefined {
   return [Number(geojson.slice(open + 1, comma)), Number(geojson.slice(comma + 1, end))];
 }
 
+/** Grid GeoJSON as PostgreSQL's text, or already parsed (f=pbf pages arrive as one JSON document). */
+export type GridGeoJson = string | { coordinates: unknown };
+
 /**
  * The grid GeoJSON of one feature (Point, MultiPoint, MultiLineString or MultiPolygon, from gridGeoJson) as parts:
  * a point is one part of one vertex, a multipoint one part, and a multipolygon's rings are listed one after another.
  * Undefined when no part has a vertex.
  */
-export function gridParts(type: GeometryType, geojson: string | null): Xy[][] | undefined {
+export function gridParts(type: GeometryType, geojson: GridGeoJson | null): Xy[][] | undefined {
   if (geojson === null) return undefined;
   if (type === 'esriGeometryPoint') {
-    const xy = gridPoint(geojson);
-    return xy && [[xy]];
+    const xy = typeof geojson === 'string' ? gridPoint(geojson) : (geojson.coordinates as number[]);
+    return xy?.length ? [[[xy[0], xy[1]]]] : undefined;
   }
-  const c = (JSON.parse(geojson) as { coordinates: unknown }).coordinates;
+  const c = typeof geojson === 'string' ? (JSON.parse(geojson) as { coordinates: unknown }).coordinates : geojson.coordinates;
   let parts: Xy[][];
   switch (type) {
     case 'esriGeometryMultipoint':

@@ -1,37 +1,37 @@
 /**
- * Rows of an f=pbf page (pbf-sql.ts) as FeatureCollection features: typed attribute values, and geometries and
+ * Rows of an f=pbf page (page-sql.ts) as FeatureCollection features: typed attribute values, and geometries and
  * centroids on the transform's grid as part lengths plus coordinates (grid.ts).
  */
 import { FieldType, GeometryType } from '../layer-schema';
 import { PbfFeature, PbfGeometry, PbfValue } from './feature-collection';
-import { gridPoint, gridParts } from './grid';
+import { GridGeoJson, gridParts } from './grid';
 
 type ToValue = (v: unknown) => PbfValue;
 
 const NULL: PbfValue = {};
 
+/** A number from an f=pbf page's JSON, where NaN and the infinities come as strings (page-sql.ts, pbfValue). */
+const num = (v: unknown) => (typeof v === 'number' ? v : Number(v));
+
 const VALUE: Record<FieldType, ToValue> = {
   esriFieldTypeOID: (v) => ({ uintValue: v as number }),
   esriFieldTypeSmallInteger: (v) => ({ sintValue: v as number }),
   esriFieldTypeInteger: (v) => ({ sintValue: v as number }),
-  esriFieldTypeBigInteger: (v) => ({ sint64Value: v as number }),
-  esriFieldTypeSingle: (v) => ({ floatValue: v as number }),
-  esriFieldTypeDouble: (v) => ({ doubleValue: v as number }),
+  esriFieldTypeBigInteger: (v) => ({ sint64Value: num(v) }),
+  esriFieldTypeSingle: (v) => ({ floatValue: num(v) }),
+  esriFieldTypeDouble: (v) => ({ doubleValue: num(v) }),
   esriFieldTypeString: (v) => ({ stringValue: v as string }),
-  esriFieldTypeDate: (v) => ({ sint64Value: v as number }),
+  esriFieldTypeDate: (v) => ({ sint64Value: num(v) }),
   esriFieldTypeGUID: (v) => ({ stringValue: v as string }),
   esriFieldTypeGlobalID: (v) => ({ stringValue: v as string }),
 };
 
-/** The quantized GeoJSON of one feature (gridGeoJson's) as a pbf geometry: part lengths and the parts' coordinates. */
-export function pbfGeometry(type: GeometryType, geojson: string | null): PbfGeometry | undefined {
-  if (type === 'esriGeometryPoint') {
-    // A point has no lengths: its one vertex is the geometry.
-    const xy = geojson === null ? undefined : gridPoint(geojson);
-    return xy && { lengths: [], coords: xy };
-  }
+/** The grid GeoJSON of one feature (gridGeoJson's) as a pbf geometry: part lengths and the parts' coordinates. */
+export function pbfGeometry(type: GeometryType, geojson: GridGeoJson | null): PbfGeometry | undefined {
   const parts = gridParts(type, geojson);
   if (!parts) return undefined;
+  // A point has no lengths: its one vertex is the geometry.
+  if (type === 'esriGeometryPoint') return { lengths: [], coords: parts[0][0] };
   const out: PbfGeometry = { lengths: [], coords: [] };
   for (const part of parts) {
     out.lengths.push(part.length);
@@ -40,38 +40,36 @@ export function pbfGeometry(type: GeometryType, geojson: string | null): PbfGeom
   return out;
 }
 
-/** A grid point read as its two numbers (pbf-sql.ts), or undefined when it is null or empty (PostGIS gives no x then). */
-function pbfPoint(x: unknown, y: unknown): PbfGeometry | undefined {
-  return typeof x === 'number' && typeof y === 'number' ? { lengths: [], coords: [x, y] } : undefined;
+/** A point page's [x, y] on the grid (page-sql.ts), or undefined for null (no geometry, or an empty one). */
+function pbfPoint(xy: unknown): PbfGeometry | undefined {
+  return Array.isArray(xy) ? { lengths: [], coords: [num(xy[0]), num(xy[1])] } : undefined;
 }
 
 /**
- * Features from rows holding attributes `a0…an` in `fields` order; when `geometryType` is given, the geometry: `gx` and
- * `gy` for a point, grid GeoJSON `g` for the others; the grid centroid's `cx` and `cy` when `centroids` is set.
+ * Features from an f=pbf page's rows (page-sql.ts): each an array of the values in `fields` order; then, when
+ * `geometryType` is given, the geometry ([x, y] for a point, grid GeoJSON for the others, null for none); then the
+ * grid centroid's GeoJSON when `centroids` is set.
  */
 export function pbfFeatures(
-  rows: Record<string, unknown>[],
+  rows: unknown[][],
   fields: { type: FieldType }[],
   geometryType?: GeometryType,
   centroids = false,
 ): PbfFeature[] {
   const toValue = fields.map((f) => VALUE[f.type]);
-  const keys = fields.map((_, i) => `a${i}`);
+  const n = fields.length;
   return rows.map((r) => {
-    const attributes = new Array<PbfValue>(keys.length);
-    for (let i = 0; i < keys.length; i++) {
-      const v = r[keys[i]];
+    const attributes = new Array<PbfValue>(n);
+    for (let i = 0; i < n; i++) {
+      const v = r[i];
       attributes[i] = v === null || v === undefined ? NULL : toValue[i](v);
     }
     const feature: PbfFeature = { attributes };
+    const g = r[n];
     const geometry =
-      geometryType === 'esriGeometryPoint'
-        ? pbfPoint(r.gx, r.gy)
-        : geometryType
-          ? pbfGeometry(geometryType, r.g as string | null)
-          : undefined;
+      geometryType === 'esriGeometryPoint' ? pbfPoint(g) : geometryType ? pbfGeometry(geometryType, g as GridGeoJson | null) : undefined;
     if (geometry) feature.geometry = geometry;
-    const centroid = centroids ? pbfPoint(r.cx, r.cy) : undefined;
+    const centroid = centroids ? pbfGeometry('esriGeometryPoint', r[geometryType ? n + 1 : n] as GridGeoJson | null) : undefined;
     if (centroid) feature.centroid = centroid;
     return feature;
   });

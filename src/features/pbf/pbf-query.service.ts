@@ -9,7 +9,6 @@ import { boolParam, invalidQuery } from '../query-params';
 import { withCentroid } from '../query/geometry-sql';
 import { encodeCount, encodeFeatureResult, encodeObjectIds } from './feature-collection';
 import { pbfFeatures } from './pbf-features';
-import { pbfColumns } from './pbf-sql';
 import { defaultTransform } from './quantization';
 
 export const PBF_CONTENT_TYPE = 'application/x-protobuf';
@@ -32,7 +31,7 @@ export class PbfQueryService {
 
   /**
    * With `guard` (known-layers.ts; SQL, parameters in `spec.p`), the page is read only if it holds, and undefined is
-   * answered when no row came back, which may be a failed guard: the caller then takes the usual way. `scope` lets a
+   * answered when it did not: the caller then takes the usual way. `scope` lets a
    * page in object id order start where the caller's earlier page of the same selection ended (as f=json's do).
    */
   async query(
@@ -52,12 +51,13 @@ export class PbfQueryService {
     const withGeometry = spec.returnGeometry && !!layer.geometry_type;
     const centroids = withCentroid(layer, spec);
     const transform = withGeometry || centroids ? (spec.quantize ?? defaultTransform(await this.isGeographic(spec.outSrid))) : undefined;
-    const rows = await this.data.page<Record<string, unknown>>(schema, layer, spec, pbfColumns(layer, spec, transform), guard, scope);
-    if (guard && !rows.length) return undefined;
-    const exceeded = rows.length > spec.limit;
+    const page = await this.data.featurePage(schema, layer, { ...spec, quantize: transform }, 'pbf', guard, scope);
+    if (!page.ok) return undefined;
+    const exceeded = page.rows > spec.limit;
     // As with f=json: returnExceededLimitFeatures=false (the SDK's tile queries) answers a selection larger than one
     // page with no features and the flag, so the client splits the tile instead of drawing part of it.
-    if (exceeded) rows.length = boolParam('returnExceededLimitFeatures', p.returnExceededLimitFeatures, true) ? spec.limit : 0;
+    const some = !exceeded || boolParam('returnExceededLimitFeatures', p.returnExceededLimitFeatures, true);
+    const rows = some && page.features ? (JSON.parse(`[${page.features}]`) as unknown[][]) : [];
     return reply(
       encodeFeatureResult({
         objectIdFieldName: layer.object_id_field,

@@ -64,9 +64,7 @@ export async function aggregateReply(
   const globalIdFieldName = layer.fields.find((f) => f.type === 'esriFieldTypeGlobalID')?.name ?? '';
   if (format === 'pbf') {
     // Whole milliseconds: pbf carries dates as 64-bit integers.
-    const pbfRows = rows.map((r) =>
-      Object.fromEntries(a.columns.map((_, i) => [`a${i}`, types[i] === 'esriFieldTypeDate' ? round(r[`#${i}`]) : r[`#${i}`]])),
-    );
+    const pbfRows = rows.map((r) => a.columns.map((_, i) => (types[i] === 'esriFieldTypeDate' ? round(r[`#${i}`]) : r[`#${i}`])));
     return pbf(
       encodeFeatureResult({
         objectIdFieldName,
