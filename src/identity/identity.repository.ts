@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { BuiltInRole } from '../core/auth/caller';
 import { newId } from '../core/ids';
 import { OrgEntity, RoleEntity, TokenEntity, UserEntity } from './identity.entities';
@@ -27,6 +29,12 @@ export interface MembershipRow {
   owner: string;
   member_type: 'owner' | 'admin' | 'member';
 }
+
+const TOKEN_OWNER_SQL = `SELECT t.id AS token_id, t.client, t.referer AS binding, t.expires_at, t.depth, u.id AS user_id, u.username, u.org_id, u.role, u.role_id, r.privileges AS role_privileges
+   FROM tokens t
+   JOIN users u ON u.id = t.user_id AND NOT u.disabled
+   LEFT JOIN roles r ON r.id = u.role_id
+  WHERE t.token_hash = $1 AND t.revoked_at IS NULL AND t.expires_at > now()`;
 
 @Injectable()
 export class IdentityRepository {
@@ -95,15 +103,14 @@ export class IdentityRepository {
   }
 
   /** One round trip per request: the token (with its binding), its user and the user's custom role. */
+  /**
+   * Every signed-in request asks this, so it runs as a named statement on TypeORM's pool (TypeORM's query() cannot name
+   * one): PostgreSQL parses it once per connection and soon keeps a generic plan, where an unnamed statement was parsed
+   * and planned on every request (0.15 + 0.25 ms of PostgreSQL's time, measured in its log).
+   */
   async findTokenOwner(tokenHash: Buffer): Promise<TokenOwnerRow | null> {
-    const rows: TokenOwnerRow[] = await this.db.query(
-      `SELECT t.id AS token_id, t.client, t.referer AS binding, t.expires_at, t.depth, u.id AS user_id, u.username, u.org_id, u.role, u.role_id, r.privileges AS role_privileges
-         FROM tokens t
-         JOIN users u ON u.id = t.user_id AND NOT u.disabled
-         LEFT JOIN roles r ON r.id = u.role_id
-        WHERE t.token_hash = $1 AND t.revoked_at IS NULL AND t.expires_at > now()`,
-      [tokenHash],
-    );
+    const pool = (this.db.driver as PostgresDriver).master as Pool;
+    const { rows } = await pool.query<TokenOwnerRow>({ name: 'token_owner', text: TOKEN_OWNER_SQL, values: [tokenHash] });
     return rows[0] ?? null;
   }
 
