@@ -9,9 +9,9 @@
  *
  *   npm run bench:query        (runs this after query.bench.ts; POINTS=100000 PAGES=20 ROUNDS=5)
  */
-import * as http from 'node:http';
 import { decodeFeatureCollection } from '../src/features/pbf/feature-collection';
 import { pct, startBenchApp } from './support/bench-app';
+import { getPage } from './support/http-page';
 import { createPointLayer } from './support/point-layer';
 
 const POINTS = Number(process.env.POINTS ?? 100_000);
@@ -49,36 +49,13 @@ function pageUrl(layer: string, f: Format, outFields: string, offset: number, to
   return `${layer}?${q}`;
 }
 
-/**
- * The client is node:http with keep-alive, as in query.bench.ts: through fetch (undici) the same code measured 12.6 ms
- * a page, through node:http 9.1-10.9 ms in runs minutes apart; that is time of this very process, which both formats
- * would pay and which is not the server's.
- */
-const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
-function fetchPage(url: string): Promise<{ ms: number; body: Buffer }> {
-  const t0 = process.hrtime.bigint();
-  return new Promise((resolve, reject) => {
-    http
-      .get(url, { agent }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => {
-          if (res.statusCode !== 200) reject(new Error(`${url}: HTTP ${res.statusCode}`));
-          else resolve({ ms: Number(process.hrtime.bigint() - t0) / 1e6, body: Buffer.concat(chunks) });
-        });
-        res.on('error', reject);
-      })
-      .on('error', reject);
-  });
-}
-
 /** One side's pages in a row (three unmeasured first): p50, p95 and bytes per page; every page must hold PAGE features. */
 async function pages(layer: string, f: Format, outFields: string, token: string, round: number) {
   const times: number[] = [];
   let bytes = 0;
   for (let i = -3; i < PAGES; i++) {
     const offset = ((round * (PAGES + 3) + i + 3) % Math.floor(POINTS / PAGE)) * PAGE;
-    const { ms, body } = await fetchPage(pageUrl(layer, f, outFields, offset, token));
+    const { ms, body } = await getPage(pageUrl(layer, f, outFields, offset, token));
     const n =
       f === 'json'
         ? (JSON.parse(body.toString()) as { features: unknown[] }).features.length

@@ -11,13 +11,13 @@
  */
 import { execFileSync, execSync } from 'node:child_process';
 import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
-import * as http from 'node:http';
 import { AddressInfo } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { INestApplication } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { BENCH_ADMIN, pct, startBenchApp } from './support/bench-app';
+import { getPage } from './support/http-page';
 import { createPointLayer } from './support/point-layer';
 import { cpuMs as processCpuMs } from './support/proc';
 
@@ -66,27 +66,7 @@ const median = (xs: number[]) =>
 const pageUrl = (layer: string, f: string, offset: number, token: string) =>
   `${layer}?f=${f}&where=1%3D1&outFields=*&resultOffset=${offset}&resultRecordCount=${PAGE}&orderByFields=OBJECTID&token=${token}`;
 
-/**
- * The client is node:http with keep-alive, reading the body as chunks: fetch (undici) spends several ms of this very
- * process on a page of this size, which both sides would pay and which is not the server's.
- */
-const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
-function fetchPage(url: string): Promise<{ ms: number; bytes: number }> {
-  const t0 = process.hrtime.bigint();
-  return new Promise((resolve, reject) => {
-    http
-      .get(url, { agent }, (res) => {
-        let bytes = 0;
-        res.on('data', (chunk: Buffer) => (bytes += chunk.length));
-        res.on('end', () => {
-          if (res.statusCode !== 200) reject(new Error(`${url}: HTTP ${res.statusCode}`));
-          else resolve({ ms: Number(process.hrtime.bigint() - t0) / 1e6, bytes });
-        });
-        res.on('error', reject);
-      })
-      .on('error', reject);
-  });
-}
+const fetchPage = (url: string) => getPage(url, false);
 
 /**
  * CPU time so far of this process (the server and its client alike) and of the database's backends, in ms. Time on a

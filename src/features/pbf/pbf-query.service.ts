@@ -31,8 +31,8 @@ export class PbfQueryService {
 
   /**
    * With `guard` (known-layers.ts; SQL, parameters in `spec.p`), the page is read only if it holds, and undefined is
-   * answered when it did not: the caller then takes the usual way. `scope` lets a
-   * page in object id order start where the caller's earlier page of the same selection ended (as f=json's do).
+   * answered when it did not: the caller then takes the usual way. `scope` lets a page in object id order start where
+   * the caller's earlier page of the same selection ended (as f=json's do).
    */
   async query(
     schema: string,
