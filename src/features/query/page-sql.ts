@@ -54,23 +54,19 @@ function json(f: LayerField, i: number): string {
 }
 
 /**
- * The prepared value `v<i>` as the JSON value an f=pbf page carries (pbf-features.ts reads it back): numbers JSON
- * cannot hold (NaN, ±Infinity) as strings, which JavaScript's Number() reads as they were; a double's text is the
- * shortest that reads back as the same double.
+ * The prepared value `v<i>` as the JSON value an f=pbf page carries (pbf-features.ts reads it back): text, integers
+ * and GUIDs as f=json writes them; numbers JSON cannot hold (NaN, ±Infinity) as strings, which JavaScript's Number()
+ * reads as they were, and a double's text is the shortest that reads back as the same double.
  */
 function pbfValue(f: LayerField, i: number): string {
-  const v = `v${i}`;
   switch (f.type) {
     case 'esriFieldTypeDate':
     case 'esriFieldTypeBigInteger':
     case 'esriFieldTypeSingle':
     case 'esriFieldTypeDouble':
-      return pbfNumber(v);
-    case 'esriFieldTypeString':
-      return `coalesce(to_json(${v})::text, 'null')`;
+      return pbfNumber(`v${i}`);
     default:
-      // Integers, and GUIDs (prepared as JSON strings).
-      return `coalesce(${v}::text, 'null')`;
+      return json(f, i);
   }
 }
 
