@@ -244,7 +244,11 @@ describe('CSV: COPY writes what GDAL wrote', () => {
     ['projected to a WKT', [layer('pts', 'esriGeometryPoint')], { target: { wkt: gdal.SpatialReference.fromEPSG(32631).toWKT() } }],
     ['includeGeometry false', [layer('pts', 'esriGeometryPoint', { includeGeometry: false })], {}],
     ['60,000 rows over parallel sessions', [layer('many', 'esriGeometryPoint')], {}],
-    ['60,000 rows in 12 ranges taken by the sessions as they come free', [layer('many', 'esriGeometryPoint')], { copyRangeRows: 5_000 }],
+    [
+      '60,000 rows in ranges down to 5,000 rows, taken by the sessions as they come free',
+      [layer('many', 'esriGeometryPoint')],
+      { copyRangeRows: 5_000 },
+    ],
   ] as [string, ExportLayerSource[], Partial<ExportJob>][])(
     '%s: the same text but for the doubles, which keep every digit',
     async (_, layers, extra) => {
@@ -291,7 +295,7 @@ describe('GeoJSON: COPY writes what GDAL wrote', () => {
     ],
     ['60,000 rows over parallel sessions', [layer('many', 'esriGeometryPoint')], {}],
     [
-      '60,000 rows in 16 ranges, four of them empty (the separators stay right)',
+      '60,000 rows in ranges down to 1,000 rows, some of them empty (the separators stay right)',
       [layer('gappy', 'esriGeometryPoint', { fields: ATTRIBUTES })],
       { copyRangeRows: 1_000 },
     ],

@@ -25,8 +25,9 @@ import {
   OidRange,
   rangeCountSql,
 } from './copy-format';
-import { copyQueryToFile } from './copy-rows';
+import { copyQueryToFile, givePiece, takePiece } from './copy-rows';
 import { closeSession, openSession, PARALLEL_SESSIONS as SESSIONS, withSession } from './pg-session';
+import { fixedRanges, oidRanges, RangeSource, shrinkingRanges, wholeLayer } from './oid-ranges';
 import { allSettledOrThrow } from './settle';
 import { writeAll } from './write-all';
 import { geometryOutput } from './sql';
@@ -34,18 +35,14 @@ import type { ExportLayerSource } from './types';
 
 export type CopyFormat = 'csv' | 'geojson';
 
-/** Read size when a range's file is appended: fewer, larger writes (64 KB pieces cost twice the CPU of 1 MiB). */
-const APPEND_CHUNK = 1 << 20;
 /** Below this many rows one session is quicker than starting a second. */
 const PARALLEL_MIN_ROWS = 50_000;
 /**
- * Rows per range of a layer split over parallel sessions (at most MAX_RANGES ranges), which take them as they come
- * free (copyDocument): with one range per session, one session slowed by the others sharing the two cores (the
- * worker reading, the API, the database's other work) had left the other idle for up to a third of the export (1M
- * points to CSV through the service: the two halves finished 1.69 and 2.75 s in).
+ * Rows of the smallest ranges a layer split over parallel sessions is cut into (shrinkingRanges), the last ones
+ * the sessions take: about 35 ms of one backend's work on 1M points to CSV; each range costs a statement (and,
+ * taken from the back, a file) of its own.
  */
-export const COPY_RANGE_ROWS = 125_000;
-const MAX_RANGES = 16;
+export const MIN_RANGE_ROWS = 16_384;
 
 export interface CopyLayerJob {
   format: CopyFormat;
@@ -60,7 +57,7 @@ export interface CopyLayerJob {
   path: string;
   /** Rows the layer holds (measured or estimated), to decide on parallel sessions and ranges. */
   rows: number;
-  /** Rows per range (default COPY_RANGE_ROWS). */
+  /** Rows of the smallest range (default MIN_RANGE_ROWS). */
   rangeRows?: number;
   signal?: AbortSignal;
   onRows?: (rows: number) => void;
@@ -78,27 +75,27 @@ export async function needsGdal(job: Pick<CopyLayerJob, 'format' | 'layer' | 'pg
   });
 }
 
-/** Splits [lo, hi] into n ranges of OIDs (the filtered rows' OIDs are close to evenly spread in practice). */
-export function oidRanges(lo: number, hi: number, n: number): OidRange[] {
-  const step = Math.ceil((hi - lo + 1) / n);
-  const out: OidRange[] = [];
-  for (let from = lo; from <= hi; from += step) out.push({ from, to: Math.min(hi, from + step - 1) });
-  return out;
-}
-
 /** The bounds query of a layer worth splitting over parallel sessions, or null for one session. */
 function splitBy(job: CopyJob): string | null {
   return job.rows >= PARALLEL_MIN_ROWS && SESSIONS > 1 ? oidBoundsSql(job.layer) : null;
 }
 
-/** The layer's OID ranges: one per session for a counted document (each is counted by the session that reads it). */
-async function ranges(client: Client, job: CopyJob, counted: boolean): Promise<(OidRange | undefined)[]> {
+/**
+ * Where the layer's ranges come from, and how many sessions can use them: one range per session fixed in advance
+ * for a counted document (each is counted by the session that reads it), else ranges cut as they are taken.
+ */
+async function rangeSource(client: Client, job: CopyJob, counted: boolean): Promise<{ source: RangeSource; sessions: number }> {
   const sql = splitBy(job);
-  if (!sql) return [undefined];
-  const { rows } = await client.query<{ lo: number | null; hi: number | null }>(sql);
-  const { lo, hi } = rows[0];
-  const n = counted ? SESSIONS : Math.min(MAX_RANGES, Math.max(SESSIONS, Math.ceil(job.rows / (job.rangeRows ?? COPY_RANGE_ROWS))));
-  return lo === null || hi === null ? [undefined] : oidRanges(lo, hi, n);
+  const bounds = sql ? (await client.query<{ lo: number | null; hi: number | null }>(sql)).rows[0] : null;
+  if (!bounds || bounds.lo === null || bounds.hi === null) return { source: wholeLayer(), sessions: 1 };
+  const { lo, hi } = bounds;
+  if (counted) {
+    const fixed = oidRanges(lo, hi, SESSIONS);
+    return { source: fixedRanges(fixed), sessions: fixed.length };
+  }
+  const span = hi - lo + 1;
+  const minSpan = Math.max(1, Math.ceil(((job.rangeRows ?? MIN_RANGE_ROWS) * span) / Math.max(job.rows, 1)));
+  return { source: shrinkingRanges(lo, hi, minSpan, SESSIONS), sessions: Math.min(SESSIONS, span) };
 }
 
 /** What a layer's file is: the rows' pieces between a head and a tail. */
@@ -122,12 +119,12 @@ export type CopyJob = Omit<CopyLayerJob, 'format' | 'layerName' | 'target'> & {
 };
 
 /**
- * Opens one session per range, all reading one snapshot (the first session's, exported to the others), so that
- * ranges written in parallel are one consistent picture of the layer, and a range counted first holds the rows
- * that its session then reads. The other sessions connect while the first one is set up (a connection takes
- * 20-40 ms here), and are closed again when the layer turns out to need one.
+ * Opens the sessions that write the layer, all reading one snapshot (the first session's, exported to the
+ * others), so that ranges written in parallel are one consistent picture of the layer, and a range counted first
+ * holds the rows that its session then reads. The other sessions connect while the first one is set up (a
+ * connection takes 20-40 ms here), and are closed again when the layer turns out to need one.
  */
-async function openSessions(job: CopyJob, doc: CopyDocument): Promise<{ sessions: Client[]; split: (OidRange | undefined)[] }> {
+async function openSessions(job: CopyJob, doc: CopyDocument): Promise<{ sessions: Client[]; source: RangeSource }> {
   const { settings } = doc;
   const more = splitBy(job) ? SESSIONS - 1 : 0;
   const others = Array.from({ length: more }, () => openSession(job.pg, job.sessionName, settings));
@@ -136,17 +133,17 @@ async function openSessions(job: CopyJob, doc: CopyDocument): Promise<{ sessions
   try {
     sessions.push(await openSession(job.pg, job.sessionName, settings));
     await sessions[0].query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-    const split = await ranges(sessions[0], job, doc.counted);
-    if (split.length > 1) {
+    const { source, sessions: useful } = await rangeSource(sessions[0], job, doc.counted);
+    if (useful > 1) {
       const { rows } = await sessions[0].query<{ id: string }>('SELECT pg_export_snapshot() AS id');
-      for (const other of others.slice(0, Math.min(split.length, SESSIONS) - 1)) {
+      for (const other of others.slice(0, useful - 1)) {
         const s = await other;
         sessions.push(s);
         await s.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
         await s.query(`SET TRANSACTION SNAPSHOT '${rows[0].id.replace(/[^0-9A-Fa-f-]/g, '')}'`);
       }
     }
-    return { sessions, split };
+    return { sessions, source };
   } catch (e) {
     await Promise.all(sessions.map(closeSession));
     throw e;
@@ -163,6 +160,16 @@ async function openSessions(job: CopyJob, doc: CopyDocument): Promise<{ sessions
   }
 }
 
+/** A range taken by a session: where it lies in the file, and what was written of it. */
+interface Piece {
+  range: OidRange | undefined;
+  /** Rows of the file's ranges before this one (a counted document's). */
+  before: number;
+  /** Its own file, when it is appended at the end. */
+  file?: string;
+  rows: number;
+}
+
 /**
  * Writes one layer's document to job.path; resolves with the rows written. The first session takes the ranges from
  * the front and writes them straight into the file; the others take them from the back, into files of their own
@@ -171,49 +178,58 @@ async function openSessions(job: CopyJob, doc: CopyDocument): Promise<{ sessions
  */
 export async function copyDocument(job: CopyJob, doc: CopyDocument): Promise<number> {
   let sessions: Client[] = [];
-  const parts: string[] = [];
+  // Taken from the back, in the order taken: from the file's end towards its middle.
+  const back: Piece[] = [];
   try {
     const opened = await openSessions(job, doc);
     sessions = opened.sessions;
-    const split = opened.split;
-    let [front, back] = [0, split.length]; // the ranges not taken yet: [front, back)
-    const take = (k: number) => (front >= back ? -1 : k === 0 ? front++ : --back);
+    const taken: Piece[] = [];
+    const take = (k: number): Piece | null => {
+      const next = opened.source.take(k === 0);
+      if (!next) return null;
+      const piece: Piece = { range: next.range, before: 0, rows: 0 };
+      if (k > 0) {
+        piece.file = join(job.partsDir ?? dirname(job.path), `${basename(job.path)}.${taken.length}`);
+        back.push(piece);
+      }
+      taken.push(piece);
+      return piece;
+    };
     const firsts = sessions.map((_, k) => take(k));
-    const before = split.map(() => 0);
     let total = job.rows;
     if (doc.counted) {
       // A counted document has a range per session, counted by the session that reads it: the sessions share a
       // snapshot but not the start of their transactions, which a where clause on CURRENT_TIMESTAMP reads.
-      const counts = split.map(() => 0);
-      await Promise.all(
-        firsts.map(async (i, k) => (counts[i] = (await sessions[k].query<{ n: number }>(rangeCountSql(job.layer, split[i]))).rows[0].n)),
+      const counts = await Promise.all(
+        firsts.map(async (p, k) => (p ? (await sessions[k].query<{ n: number }>(rangeCountSql(job.layer, p.range))).rows[0].n : 0)),
       );
-      counts.forEach((_, i) => (before[i] = i === 0 ? 0 : before[i - 1] + counts[i - 1]));
-      total = counts.reduce((a, b) => a + b, 0);
+      const inOrder = firsts.filter((p): p is Piece => !!p).sort((a, b) => (a.range?.from ?? 0) - (b.range?.from ?? 0));
+      total = 0;
+      for (const p of inOrder) {
+        p.before = total;
+        total += counts[firsts.indexOf(p)];
+      }
     }
     await writeFile(job.path, doc.head(total), 'utf8');
 
-    const done = split.map(() => 0);
-    const report = (i: number, n: number) => {
-      done[i] = n;
-      job.onRows?.(done.reduce((a, b) => a + b, 0));
+    const report = (piece: Piece, n: number) => {
+      piece.rows = n;
+      job.onRows?.(taken.reduce((a, p) => a + p.rows, 0));
     };
     // The file's first row gives up the separator it carries for the row before it.
     const skip = doc.separator.length;
-    const file = (i: number) => join(job.partsDir ?? dirname(job.path), `${basename(job.path)}.${i}`);
-    const written = split.map(() => 0);
     let rows = 0; // in job.path so far
     let failed = false;
     const run = async (k: number) => {
-      for (let i = firsts[k]; i >= 0 && !failed; i = take(k)) {
-        if (k > 0) parts.push(file(i));
-        written[i] = await copyQueryToFile(sessions[k], doc.sql(split[i], before[i]), k === 0 ? job.path : file(i), {
-          append: k === 0,
-          skipFirst: k === 0 && rows === 0 ? skip : 0,
+      for (let p = firsts[k]; p && !failed; p = take(k)) {
+        const piece = p;
+        piece.rows = await copyQueryToFile(sessions[k], doc.sql(piece.range, piece.before), piece.file ?? job.path, {
+          append: !piece.file,
+          skipFirst: !piece.file && rows === 0 ? skip : 0,
           signal: job.signal,
-          onRows: (n) => report(i, n),
+          onRows: (n) => report(piece, n),
         });
-        if (k === 0) rows += written[i];
+        if (!piece.file) rows += piece.rows;
       }
     };
     await allSettledOrThrow(
@@ -224,18 +240,18 @@ export async function copyDocument(job: CopyJob, doc: CopyDocument): Promise<num
         }),
       ),
     );
-    // The ranges the other sessions wrote, in order.
-    for (let i = front; i < split.length; i++) {
-      await appendFile(file(i), rows === 0 && written[i] > 0 ? skip : 0, job.path, job.signal);
-      await rm(file(i), { force: true });
-      rows += written[i];
+    // The ranges the other sessions wrote, in the file's order.
+    for (const piece of [...back].reverse()) {
+      await appendFile(piece.file!, rows === 0 && piece.rows > 0 ? skip : 0, job.path, job.signal);
+      await rm(piece.file!, { force: true });
+      rows += piece.rows;
     }
     if (doc.tail) await writeFile(job.path, doc.tail, { flag: 'a' });
     job.onRows?.(rows);
     return rows;
   } finally {
     await Promise.all(sessions.map(closeSession));
-    await Promise.all(parts.map((p) => rm(p, { force: true })));
+    await Promise.all(back.map((p) => rm(p.file!, { force: true })));
   }
 }
 
@@ -245,8 +261,8 @@ export async function copyDocument(job: CopyJob, doc: CopyDocument): Promise<num
  */
 async function appendFile(from: string, start: number, to: string, signal?: AbortSignal): Promise<void> {
   const [src, dst] = await Promise.all([open(from, 'r'), open(to, 'a')]);
+  const buf = takePiece();
   try {
-    const buf = Buffer.allocUnsafe(APPEND_CHUNK);
     for (let pos = start; ;) {
       signal?.throwIfAborted();
       const { bytesRead } = await src.read(buf, 0, buf.length, pos);
@@ -255,6 +271,7 @@ async function appendFile(from: string, start: number, to: string, signal?: Abor
       pos += bytesRead;
     }
   } finally {
+    givePiece(buf);
     await Promise.all([src.close(), dst.close()]);
   }
 }

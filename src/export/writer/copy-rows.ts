@@ -25,8 +25,27 @@ import { writeAll } from './write-all';
  * 0.58 s of CPU, as 1 MiB pieces 0.15 s (measured).
  */
 export const OUT_CHUNK = 1 << 20;
-/** Pieces kept for reuse: the consumer holds one while the reader fills the next. */
-const SPARE_PIECES = 4;
+/**
+ * Pieces kept for reuse by every reader of the process: two for each session writing (the consumer holds one while
+ * its reader fills the next) and one for appending a range's file. A reader of its own spares allocated two or more
+ * pieces, and with a dozen ranges an export, that external memory (20-40 MB an export) kept V8 marking its whole heap
+ * once or twice per 1M-point export in the worker (--trace-gc: 30-50 ms each).
+ */
+const SPARE_PIECES = 6;
+const spares: Buffer[] = [];
+
+/** A piece of OUT_CHUNK bytes to fill, a spare one when there is one. */
+export function takePiece(): Buffer {
+  return spares.pop() ?? Buffer.allocUnsafe(OUT_CHUNK);
+}
+
+/** Gives back a piece from takePiece (or passed on by a reader) once nothing reads it any more: it is overwritten. */
+export function givePiece(piece: Buffer): void {
+  const whole = piece.byteOffset === 0 && piece.buffer.byteLength === OUT_CHUNK;
+  if (whole && spares.length < SPARE_PIECES && !spares.some((s) => s.buffer === piece.buffer)) {
+    spares.push(Buffer.from(piece.buffer, 0, OUT_CHUNK));
+  }
+}
 /**
  * A read shorter than SHORT_READ (and than the longest so far: a TLS socket's never exceed 16 KB) means the
  * backend's output has been read up to date: the socket then rests for READ_REST_MS, so that the next reads come
@@ -148,11 +167,9 @@ export class CopyRowsReader extends Readable implements Submittable {
   private valueLeft = 0;
 
   /** The piece being filled, and how much of it is. */
-  private out: Buffer = Buffer.allocUnsafe(OUT_CHUNK);
+  private out: Buffer = takePiece();
   private outLength = 0;
 
-  /** Pieces handed back by a consumer done with them (recycle), filled again instead of new ones. */
-  private readonly spare: Buffer[] = [];
   private copyDone = false;
   private counted?: number;
   private wantsMore = true;
@@ -184,9 +201,7 @@ export class CopyRowsReader extends Readable implements Submittable {
    * collection per 1M-point GeoJSON export (265 MB), measured with --cpu-prof.
    */
   recycle(piece: Buffer): void {
-    if (piece.byteOffset === 0 && piece.buffer.byteLength === OUT_CHUNK && this.spare.length < SPARE_PIECES) {
-      this.spare.push(Buffer.from(piece.buffer, 0, OUT_CHUNK));
-    }
+    givePiece(piece);
   }
 
   /** Called by node-postgres when the query's turn comes; an Error returned fails the query without sending it. */
@@ -470,9 +485,16 @@ export class CopyRowsReader extends Readable implements Submittable {
   }
 
   private flushOut(last = false): void {
-    if (this.outLength === 0) return;
+    if (this.outLength === 0) {
+      // Nothing left to pass on: the empty piece goes back.
+      if (last) {
+        givePiece(this.out);
+        this.out = Buffer.alloc(0);
+      }
+      return;
+    }
     const piece = this.outLength === OUT_CHUNK ? this.out : this.out.subarray(0, this.outLength);
-    this.out = last ? Buffer.alloc(0) : (this.spare.pop() ?? Buffer.allocUnsafe(OUT_CHUNK));
+    this.out = last ? Buffer.alloc(0) : takePiece();
     this.outLength = 0;
     if (!this.push(piece)) this.wantsMore = false;
   }

@@ -21,7 +21,7 @@ import type { Client } from 'pg';
 import { SqlParams } from '../../core/database/sql-params';
 import { dataVersionSql } from '../../features/data-version';
 import { buildTranslateArgs, type ResolvedSrs } from './args';
-import { oidRanges } from './copy-layer';
+import { oidRanges } from './oid-ranges';
 import { oidBoundsSql, rangeFilter, type OidRange } from './copy-format';
 import { checkShapefileSizes } from './limits';
 import { PARALLEL_SESSIONS, withSession } from './pg-session';

@@ -75,7 +75,7 @@ export interface ExportJob {
   onOutputStarted?: (path: string, fileName: string) => void;
   /** When a shapefile layer is written in parts, and how large they are (default SHAPEFILE_SPLIT; tests use small parts). */
   shapefileSplit?: ShapefileSplit;
-  /** Rows per range of a CSV or GeoJSON layer written by parallel sessions (default COPY_RANGE_ROWS; tests use small ones). */
+  /** Rows of the smallest range of a CSV or GeoJSON layer written by parallel sessions (default MIN_RANGE_ROWS; tests use small ones). */
   copyRangeRows?: number;
 }
 

@@ -3,8 +3,7 @@ import { Duplex } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { Client } from 'pg';
 import { csvHeader, csvQuote } from '../../../src/export/writer/copy-format';
-import { oidRanges } from '../../../src/export/writer/copy-layer';
-import { copyRows, CopyRowsOptions } from '../../../src/export/writer/copy-rows';
+import { copyRows, CopyRowsOptions, givePiece, OUT_CHUNK, takePiece } from '../../../src/export/writer/copy-rows';
 import { field, pointLayer, polygonLayer } from './fixtures';
 
 /**
@@ -274,17 +273,19 @@ describe('CSV header and quoting (GDAL STRING_QUOTING=IF_NEEDED)', () => {
   });
 });
 
-describe('oidRanges', () => {
-  it('splits the OIDs into disjoint ranges covering them all', () => {
-    expect(oidRanges(1, 10, 2)).toEqual([
-      { from: 1, to: 5 },
-      { from: 6, to: 10 },
-    ]);
-    expect(oidRanges(5, 5, 2)).toEqual([{ from: 5, to: 5 }]);
-    expect(oidRanges(1, 3, 4)).toEqual([
-      { from: 1, to: 1 },
-      { from: 2, to: 2 },
-      { from: 3, to: 3 },
-    ]);
+describe('the pieces readers fill', () => {
+  it('are reused once given back, whole and only once', () => {
+    const a = takePiece();
+    const b = takePiece();
+    expect(a.length).toBe(OUT_CHUNK);
+    expect(b.buffer).not.toBe(a.buffer);
+    givePiece(a.subarray(0, 10)); // a reader's last piece, cut short: its whole buffer comes back
+    givePiece(a); // given twice: kept once
+    givePiece(b.subarray(1)); // not a piece from its start
+    const again = [takePiece(), takePiece()];
+    expect(again[0].buffer).toBe(a.buffer);
+    expect(again[0].length).toBe(OUT_CHUNK);
+    expect(again[1].buffer).not.toBe(a.buffer);
+    expect(again[1].buffer).not.toBe(b.buffer);
   });
 });
