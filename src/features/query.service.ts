@@ -154,7 +154,7 @@ export class QueryService {
     // PostgreSQL wrote the features; the members around them are serialised here, with an empty features array last
     // whose brackets take the features' text.
     const head = JSON.stringify(geojson ? this.geoJsonHead(exceeded) : this.featureSetHead(layer, spec, exceeded));
-    return new JsonText(`${head.slice(0, -2)}${page.features}]}`);
+    return new JsonText(head.slice(0, -2), page.features, ']}');
   }
 
   /** Builds the validated query; also used by export to read layers with the same rules. */

@@ -51,7 +51,7 @@ export class FormatInterceptor implements NestInterceptor {
           if (isPretty(req)) return JSON.stringify(JSON.parse(body.text), null, 2);
           // A personal reply keeps no ETag (cache.ts), so the hash Express's send would take of a page of features is
           // skipped: the bytes go out as they are, with their length.
-          if (presentsCredentials(req)) return new StreamableFile(Buffer.from(body.text));
+          if (presentsCredentials(req)) return new StreamableFile(body.bytes());
           return body.text;
         }
         return JSON.stringify(body, null, isPretty(req) ? 2 : undefined);
