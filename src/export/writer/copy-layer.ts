@@ -25,7 +25,7 @@ import {
   OidRange,
   rangeCountSql,
 } from './copy-format';
-import { copyQueryToFile, givePiece, takePiece } from './copy-rows';
+import { copyQueryToFile, dropSparePieces, givePiece, takePiece } from './copy-rows';
 import { closeSession, openSession, PARALLEL_SESSIONS as SESSIONS, withSession } from './pg-session';
 import { fixedRanges, oidRanges, RangeSource, shrinkingRanges, wholeLayer } from './oid-ranges';
 import { allSettledOrThrow } from './settle';
@@ -250,6 +250,7 @@ export async function copyDocument(job: CopyJob, doc: CopyDocument): Promise<num
     job.onRows?.(rows);
     return rows;
   } finally {
+    dropSparePieces();
     await Promise.all(sessions.map(closeSession));
     await Promise.all(back.map((p) => rm(p.file!, { force: true })));
   }

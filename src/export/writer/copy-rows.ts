@@ -26,13 +26,18 @@ import { writeAll } from './write-all';
  */
 export const OUT_CHUNK = 1 << 20;
 /**
- * Pieces kept for reuse by every reader of the process: two for each session writing (the consumer holds one while
- * its reader fills the next) and one for appending a range's file. A reader of its own spares allocated two or more
- * pieces, and with a dozen ranges an export, that external memory (20-40 MB an export) kept V8 marking its whole heap
- * once or twice per 1M-point export in the worker (--trace-gc: 30-50 ms each).
+ * Pieces kept for reuse by the readers of a document (until dropSparePieces): two for each session writing (the
+ * consumer holds one while its reader fills the next) and one for appending a range's file. A reader of its own
+ * spares allocated two or more pieces, and with a dozen ranges an export, that external memory (20-40 MB an export)
+ * kept V8 marking its whole heap once or twice per 1M-point export in the worker (--trace-gc: 30-50 ms each).
  */
 const SPARE_PIECES = 6;
 const spares: Buffer[] = [];
+
+/** Lets the spare pieces go when a document is written, so that an idle worker holds none. */
+export function dropSparePieces(): void {
+  spares.length = 0;
+}
 
 /** A piece of OUT_CHUNK bytes to fill, a spare one when there is one. */
 export function takePiece(): Buffer {
