@@ -114,6 +114,11 @@ beforeAll(async () => {
   await db.query(`INSERT INTO ${SCHEMA}.lines SELECT i, 'l' || i,
       ST_Multi(ST_MakeLine(ARRAY[ST_MakePoint(i * 0.01, 0.5), ST_MakePoint(i * 0.01 + 0.3, 0.9), ST_MakePoint(i * 0.01 - 0.2, 0.1)]))::geometry(MultiLineString, 4326)
     FROM generate_series(1, 500) i`);
+  // Dense ids with holes (null shapes): the rowids go in id order, in several statements (gpkg-rtree's ROWIDS_PER_INSERT).
+  await db.query(`CREATE TABLE ${SCHEMA}.dense (objectid integer PRIMARY KEY, label text, shape geometry(Point, 4326))`);
+  await db.query(`INSERT INTO ${SCHEMA}.dense SELECT i, 'd' || i,
+      CASE WHEN i % 7 = 0 THEN NULL ELSE ST_SetSRID(ST_MakePoint(random() * 20, random() * 20), 4326) END
+    FROM generate_series(1, 25000) i`);
   await db.query(`ANALYZE ${SCHEMA}.pts`);
   pg = gdalPgConnection(process.env.TEST_DATABASE_URL!);
 }, 120_000);
@@ -143,10 +148,16 @@ it('rounds boxes outward to float32 as SQLite does', () => {
 });
 
 it('packs the index of every layer: the entries and triggers GDAL would write, a sound tree, GDAL using it', async () => {
-  const layers = [POINTS, POLYS, LINES, layer('pts', 'esriGeometryPoint', { id: 3, name: 'some', where: 'objectid % 5 = 0' })];
+  const layers = [
+    POINTS,
+    POLYS,
+    LINES,
+    layer('pts', 'esriGeometryPoint', { id: 3, name: 'some', where: 'objectid % 5 = 0' }),
+    layer('dense', 'esriGeometryPoint', { id: 4 }),
+  ];
   for (const l of layers) expect(packsGpkgIndex({ layer: l, format: 'geopackage', target: null })).toBe(true);
   const out = await run('geopackage', layers);
-  const tables = ['pts', 'polys', 'lines', 'some'];
+  const tables = ['pts', 'polys', 'lines', 'some', 'dense'];
   const ref = await gdalReference(out.path, tables);
   const ds = await gdal.openAsync(out.path, 'r+');
   await exec(ds, `ATTACH DATABASE '${ref}' AS ref`);

@@ -26,8 +26,9 @@ import { writeAll } from './write-all';
  */
 export const OUT_CHUNK = 1 << 20;
 /**
- * Pieces kept for reuse by the readers of a document (until dropSparePieces): two for each session writing (the
- * consumer holds one while its reader fills the next) and one for appending a range's file. A reader of its own
+ * Pieces kept for reuse by the readers of a document or of a GeoPackage's index entries (until dropSparePieces): two
+ * for each session writing (the consumer holds one while its reader fills the next) and one for appending a range's
+ * file. A reader of its own
  * spares allocated two or more pieces, and with a dozen ranges an export, that external memory (20-40 MB an export)
  * kept V8 marking its whole heap once or twice per 1M-point export in the worker (--trace-gc: 30-50 ms each).
  */

@@ -134,14 +134,22 @@ async function gdalIndexStatements(scratch: string, table: string, geom: string,
 }
 
 /**
- * Rows per INSERT. Small statements: SQLite's parse of a long VALUES list is large and the thread pool's allocators
- * keep it; with 50,000 rowid rows per statement indexing a million points peaked at 470 MB RSS, with 1,000 at 276 MB
- * and a little faster.
+ * Node rows per INSERT (a node is at most 1,228 bytes, 2.5 KB as a hex literal). Small statements: SQLite's parse of
+ * a long VALUES list is large and the thread pool's allocators keep it (50,000 rows per statement peaked at 470 MB
+ * RSS for a million points, 1,000 at 276 MB).
  */
 const NODES_PER_INSERT = 20;
 /** SQLite's page cache while the index is built, in KiB. */
 const RTREE_CACHE_KIB = 8192;
-const ROWIDS_PER_INSERT = 1_000;
+/**
+ * Rowid rows per INSERT, as one JSON array that SQLite's json_each reads: 5M rows in 2.0 s where as many
+ * `(fid,node)` VALUES took 5.6 s (GDAL's ExecuteSQL reads every byte of a statement, and VALUES has three times the
+ * bytes), and no JavaScript string or promise per row, which promoted enough short-lived garbage to grow the worker's
+ * heap to 138 MB before a mark-compact. 10,000 node numbers stay under 128 KB, V8's limit for the young generation.
+ */
+const ROWIDS_PER_INSERT = 10_000;
+/** Leaves per rowid INSERT in leaf order: one json_each of fids per leaf, joined by UNION ALL (SQLite allows 500). */
+const LEAVES_PER_INSERT = 100;
 
 /**
  * Rowid rows are written in fid order when the fids span under this many slots per entry (4 bytes each, so at most
@@ -150,15 +158,20 @@ const ROWIDS_PER_INSERT = 1_000;
  */
 const DENSE_FIDS = 2;
 
-/** Batches rows of one shadow table into INSERTs of `limit` rows. */
+/**
+ * Runs one table's INSERTs one at a time, the next built while SQLite runs the last (on two cores the leaves are
+ * read and encoded meanwhile instead of after).
+ */
 class Inserts {
   private values: string[] = [];
+  private running?: Promise<void>;
 
   constructor(
     private readonly ds: gdal.Dataset,
-    private readonly table: string,
+    private readonly prefix: string,
     private readonly limit: number,
     private readonly signal?: AbortSignal,
+    private readonly joiner = ',',
   ) {}
 
   async add(value: string): Promise<void> {
@@ -166,12 +179,26 @@ class Inserts {
     if (this.values.length >= this.limit) await this.flush();
   }
 
+  /** Starts the batch once the last has finished; `done` waits for it too. */
   async flush(): Promise<void> {
     if (!this.values.length) return;
-    this.signal?.throwIfAborted();
-    const sql = `INSERT OR REPLACE INTO ${quoteId(this.table)} VALUES ${this.values.join(',')}`;
+    const sql = `${this.prefix} ${this.values.join(this.joiner)}`;
     this.values = [];
-    await exec(this.ds, sql);
+    await this.running;
+    this.signal?.throwIfAborted();
+    this.running = exec(this.ds, sql);
+    this.running.catch(() => undefined); // awaited by the next flush or by done()
+  }
+
+  async done(): Promise<void> {
+    await this.flush();
+    await this.running;
+  }
+
+  /** Drops what is not started and waits for what is (a ROLLBACK must come after it). */
+  async stop(): Promise<void> {
+    this.values = [];
+    await this.running?.catch(() => undefined);
   }
 }
 
@@ -196,8 +223,8 @@ class TreeWriter {
     private readonly signal?: AbortSignal,
   ) {
     if (fids.max - fids.min < DENSE_FIDS * fids.count) this.leafOf = new Uint32Array(fids.max - fids.min + 1);
-    this.nodes = new Inserts(ds, `${name}_node`, NODES_PER_INSERT, signal);
-    this.rowids = new Inserts(ds, `${name}_rowid`, ROWIDS_PER_INSERT, signal);
+    this.nodes = new Inserts(ds, `INSERT OR REPLACE INTO ${quoteId(`${name}_node`)} VALUES`, NODES_PER_INSERT, signal);
+    this.rowids = new Inserts(ds, `INSERT OR REPLACE INTO ${quoteId(`${name}_rowid`)}`, LEAVES_PER_INSERT, signal, ' UNION ALL ');
     this.buf = Buffer.alloc(shape.nodeBytes);
     this.leafBox = new Float32Array(shape.counts[0] * 4);
   }
@@ -219,7 +246,8 @@ class TreeWriter {
     this.leafBox.set([x0, x1, y0, y1], g * 4);
     await this.nodes.add(`(${node},X'${encodeLeaf(this.shape, n, fid, box, this.buf).toString('hex')}')`);
     const { leafOf } = this;
-    if (!leafOf) for (let j = 0; j < n; j++) await this.rowids.add(`(${fid[j]},${node})`);
+    // Fids are integers below 2^53: join prints them as JSON integers.
+    if (!leafOf) await this.rowids.add(`SELECT value, ${node} FROM json_each('[${fid.subarray(0, n).join(',')}]')`);
     else
       for (let j = 0; j < n; j++) {
         const i = fid[j] - this.fids.min;
@@ -228,24 +256,40 @@ class TreeWriter {
       }
   };
 
+  /** Waits for the leaves' rows to be written. */
+  async leavesWritten(): Promise<void> {
+    await this.nodes.done();
+    await this.rowids.done();
+  }
+
   async finish(): Promise<void> {
-    const { shape, leafBox } = this;
+    const { shape, leafBox, leafOf } = this;
     if (this.leaves !== shape.counts[0]) throw new Error(`R-tree entries: ${this.leaves} leaves, ${shape.counts[0]} counted`);
-    if (this.leafOf)
-      for (let i = 0; i < this.leafOf.length; i++) if (this.leafOf[i]) await this.rowids.add(`(${this.fids.min + i},${this.leafOf[i]})`);
-    await this.rowids.flush();
+    if (leafOf) {
+      const rowids = new Inserts(this.ds, `INSERT OR REPLACE INTO ${quoteId(`${this.name}_rowid`)}`, 1, this.signal);
+      for (let a = 0; a < leafOf.length; a += ROWIDS_PER_INSERT) {
+        const slots = leafOf.subarray(a, a + ROWIDS_PER_INSERT).join(',');
+        await rowids.add(`SELECT key + ${this.fids.min + a}, value FROM json_each('[${slots}]') WHERE value <> 0`);
+      }
+      await rowids.done();
+    }
     const upper = packUpper(shape, leafBox);
     for (let k = upper.length; k >= 1; k--)
       for (let g = 0; g < shape.counts[k]; g++)
         await this.nodes.add(`(${shape.base[k] + g},X'${encodeUpper(shape, upper, leafBox, k, g, this.buf).toString('hex')}')`);
-    await this.nodes.flush();
-    const parents = new Inserts(this.ds, `${this.name}_parent`, ROWIDS_PER_INSERT, this.signal);
+    await this.nodes.done();
+    const parents = new Inserts(this.ds, `INSERT OR REPLACE INTO ${quoteId(`${this.name}_parent`)} VALUES`, 1_000, this.signal);
     for (let k = 1; k <= upper.length; k++) {
       const { order, start } = upper[k - 1];
       for (let g = 0; g < shape.counts[k]; g++)
         for (let j = start[g]; j < start[g + 1]; j++) await parents.add(`(${shape.base[k - 1] + order[j]},${shape.base[k] + g})`);
     }
-    await parents.flush();
+    await parents.done();
+  }
+
+  /** Waits for the INSERTs still running (before a ROLLBACK). */
+  async stop(): Promise<void> {
+    await Promise.all([this.nodes.stop(), this.rowids.stop()]);
   }
 }
 
@@ -331,8 +375,10 @@ export async function addGpkgRtree(
     const d = await describe(ds, layer.table);
     if (!d.geomColumn) throw new Error(`GeoPackage layer '${layer.table}' has no geometry column`);
     const oidField = layer.source.fields.find((f) => f.type === 'esriFieldTypeOID');
+    // The rowids are written through json_each: built into SQLite since 3.38 and by most builds before.
+    const json = await row(ds, `SELECT count(*) AS n FROM json_each('[1]')`).catch(() => undefined);
     // GDAL's FID option named the OID field: the fids are the OID column's values (else GDAL numbered them).
-    if (!oidField || d.fidColumn !== oidField.name || !(d.pageSize >= 1024)) {
+    if (!oidField || d.fidColumn !== oidField.name || !(d.pageSize >= 1024) || Number(json?.n) !== 1) {
       await gdalIndex(ds, layer.table, d.geomColumn);
       return 'gdal';
     }
@@ -354,8 +400,10 @@ export async function addGpkgRtree(
         await exec(ds, `CREATE VIRTUAL TABLE ${quoteId(name)} USING rtree(id, minx, maxx, miny, maxy)`);
         writer = new TreeWriter(ds, name, shape, { count: n, min: entries.min, max: entries.max }, ctx.signal);
         sums = await streamRtreeLeaves(entries.rows, n, shape.cap, sumScale(d.maxAbs), writer.leaf, ctx.signal);
+        await writer.leavesWritten();
       }
     } catch (e) {
+      await writer?.stop();
       if (writer) await exec(ds, 'ROLLBACK').catch(() => undefined);
       throw e;
     } finally {
@@ -367,7 +415,11 @@ export async function addGpkgRtree(
       await gdalIndex(ds, layer.table, d.geomColumn);
       return 'gdal';
     }
-    await writer.finish();
+    // Nothing may still run on the dataset when it closes (a failure here leaves the transaction to its close).
+    await writer.finish().catch(async (e: unknown) => {
+      await writer.stop();
+      throw e;
+    });
     for (const s of statements) await exec(ds, s);
     await exec(ds, 'COMMIT');
     return 'packed';
