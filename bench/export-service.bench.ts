@@ -13,8 +13,8 @@
  *
  * BENCH_REPEAT (default 3) rounds of the comparison, each case's sides taking turns, medians reported;
  * SCALING_REPEAT (default 1) rounds of the scaling table; SCALING='' skips it (loading 5M points takes about a
- * minute and the 5M exports two more). BENCH_FORMATS=CSV,Excel and BENCH_LAYERS=0|1 run a subset; BENCH_ARENAS sets
- * the worker's MALLOC_ARENA_MAX (default 2, as the worker is started).
+ * minute and the 5M exports two more). BENCH_FORMATS=CSV,Excel, BENCH_LAYERS=0|1 and SCALING_FORMATS=GeoPackage run a
+ * subset; BENCH_ARENAS sets the worker's MALLOC_ARENA_MAX (default 2, as the worker is started).
  */
 import { execFile, spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -78,7 +78,9 @@ async function main() {
   const started = Date.now();
   const b = await startBenchApp({ WORKER_CONCURRENCY: '1' });
   const out = mkdtempSync(path.join(tmpdir(), 'export-bench-'));
-  const worker = spawn(process.execPath, ['--max-semi-space-size=4', 'dist/src/worker.js'], {
+  // BENCH_WORKER_FLAGS adds node flags to the worker's (--trace-gc, --cpu-prof) to see where its time and memory go.
+  const flags = process.env.BENCH_WORKER_FLAGS?.split(' ').filter(Boolean) ?? [];
+  const worker = spawn(process.execPath, ['--max-semi-space-size=4', '--heap-growing-percent=50', ...flags, 'dist/src/worker.js'], {
     cwd: path.resolve(__dirname, '..'),
     // As `npm run start:worker` runs it.
     env: {
@@ -285,7 +287,7 @@ async function main() {
 
     // How cost grows: prefixes of one table by OBJECTID, the service only.
     const scaling = SCALING.map((n) => ({ n, times: new Map<string, number[]>(), peaks: new Map<string, number>(), peak: 0 }));
-    const scaleFormats = ['CSV', 'GeoPackage', 'Shapefile'];
+    const scaleFormats = (process.env.SCALING_FORMATS ?? 'CSV,GeoPackage,Shapefile').split(',');
     for (let round = 0; round < SCALING_REPEAT; round++) {
       for (const row of scaling) {
         for (const format of scaleFormats) {

@@ -1,7 +1,7 @@
 /**
  * The processes the load benchmark runs against, as scripts/start.sh runs them but on loopback only: a scratch
  * database (created, migrated, dropped), a scratch queue prefix (its Redis keys deleted), a temporary DATA_DIR, the
- * built API (`node dist/src/main.js`) and two workers (`MALLOC_ARENA_MAX=2 node --max-semi-space-size=4 dist/src/worker.js`). Their logs go to
+ * built API (`node dist/src/main.js`) and two workers (`MALLOC_ARENA_MAX=2 node --max-semi-space-size=4 --heap-growing-percent=50 dist/src/worker.js`). Their logs go to
  * files in the temporary folder, so the benchmark can say which errors the service logged.
  */
 import 'reflect-metadata';
@@ -120,8 +120,8 @@ export async function startCluster(): Promise<Cluster> {
     run('api', ['-r', path.join(__dirname, 'loopback-only.cjs'), 'dist/src/main.js']);
     // As `npm run start:worker` starts a worker.
     const workerEnv = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_TRIM_THRESHOLD_: '131072' };
-    run('worker1', ['--max-semi-space-size=4', 'dist/src/worker.js'], workerEnv);
-    run('worker2', ['--max-semi-space-size=4', 'dist/src/worker.js'], workerEnv);
+    run('worker1', ['--max-semi-space-size=4', '--heap-growing-percent=50', 'dist/src/worker.js'], workerEnv);
+    run('worker2', ['--max-semi-space-size=4', '--heap-growing-percent=50', 'dist/src/worker.js'], workerEnv);
 
     const root = `http://127.0.0.1:${port}`;
     const deadline = Date.now() + 60_000;

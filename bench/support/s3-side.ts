@@ -85,7 +85,11 @@ export async function startS3Side(): Promise<S3Side> {
     NODE_NO_WARNINGS: '1',
   };
   const api = spawn(process.execPath, ['dist/src/main.js'], { cwd: ROOT, env, stdio: 'inherit' });
-  const worker = spawn(process.execPath, ['--max-semi-space-size=4', 'dist/src/worker.js'], { cwd: ROOT, env, stdio: 'inherit' });
+  const worker = spawn(process.execPath, ['--max-semi-space-size=4', '--heap-growing-percent=50', 'dist/src/worker.js'], {
+    cwd: ROOT,
+    env,
+    stdio: 'inherit',
+  });
   const root = `http://127.0.0.1:${port}`;
   for (let until = Date.now() + 60_000; ;) {
     const up = await fetch(`${root}/health`).then(
