@@ -12,7 +12,7 @@
  *   npm run bench:export      (POINTS=1000000 POLYGONS=100000 SCALING=100000,1000000,5000000)
  *
  * BENCH_REPEAT (default 3) rounds of the comparison, each case's sides taking turns, medians reported;
- * SCALING_REPEAT (default 1) rounds of the scaling table; SCALING='' skips it (loading 5M points takes about a
+ * SCALING_REPEAT (default 3) rounds of the scaling table; SCALING='' skips it (loading 5M points takes about a
  * minute and the 5M exports two more). BENCH_FORMATS=CSV,Excel, BENCH_LAYERS=0|1 and SCALING_FORMATS=GeoPackage run a
  * subset; BENCH_ARENAS sets the worker's MALLOC_ARENA_MAX (default 2, as the worker is started).
  */
@@ -33,7 +33,7 @@ const POINTS = Number(process.env.POINTS ?? 1_000_000);
 const POLYGONS = Number(process.env.POLYGONS ?? 100_000);
 const REPEAT = Number(process.env.BENCH_REPEAT ?? 3);
 const SCALING = (process.env.SCALING ?? '100000,1000000,5000000').split(',').filter(Boolean).map(Number);
-const SCALING_REPEAT = Number(process.env.SCALING_REPEAT ?? 1);
+const SCALING_REPEAT = Number(process.env.SCALING_REPEAT ?? 3);
 /** The S3 column: the same exports by a deployment storing item files in a bucket (s3rver); BENCH_S3=0 skips it. */
 const S3_FORMATS = process.env.BENCH_S3 === '0' ? [] : ['CSV', 'GeoPackage'];
 const S3_TARGET = 1.15;

@@ -160,7 +160,7 @@ const DENSE_FIDS = 2;
 
 /**
  * Runs one table's INSERTs one at a time, the next built while SQLite runs the last (on two cores the leaves are
- * read and encoded meanwhile instead of after).
+ * read and encoded meanwhile instead of after). Each row is a VALUES tuple, or with `selects` a SELECT of rows.
  */
 class Inserts {
   private values: string[] = [];
@@ -168,11 +168,20 @@ class Inserts {
 
   constructor(
     private readonly ds: gdal.Dataset,
-    private readonly prefix: string,
+    private readonly table: string,
     private readonly limit: number,
     private readonly signal?: AbortSignal,
-    private readonly joiner = ',',
+    private readonly selects = false,
   ) {}
+
+  /**
+   * Every statement starts INSERT ... SELECT: GDAL's ExecuteSQL looks for "SELECT " case-insensitively, to the end
+   * of a statement that has none (a plain INSERT ... VALUES), and the nodes' statements are 50 KB of hex.
+   */
+  private statement(): string {
+    const into = `INSERT OR REPLACE INTO ${quoteId(this.table)}`;
+    return this.selects ? `${into} ${this.values.join(' UNION ALL ')}` : `${into} SELECT * FROM (VALUES ${this.values.join(',')})`;
+  }
 
   async add(value: string): Promise<void> {
     this.values.push(value);
@@ -182,7 +191,7 @@ class Inserts {
   /** Starts the batch once the last has finished; `done` waits for it too. */
   async flush(): Promise<void> {
     if (!this.values.length) return;
-    const sql = `${this.prefix} ${this.values.join(this.joiner)}`;
+    const sql = this.statement();
     this.values = [];
     await this.running;
     this.signal?.throwIfAborted();
@@ -223,8 +232,8 @@ class TreeWriter {
     private readonly signal?: AbortSignal,
   ) {
     if (fids.max - fids.min < DENSE_FIDS * fids.count) this.leafOf = new Uint32Array(fids.max - fids.min + 1);
-    this.nodes = new Inserts(ds, `INSERT OR REPLACE INTO ${quoteId(`${name}_node`)} VALUES`, NODES_PER_INSERT, signal);
-    this.rowids = new Inserts(ds, `INSERT OR REPLACE INTO ${quoteId(`${name}_rowid`)}`, LEAVES_PER_INSERT, signal, ' UNION ALL ');
+    this.nodes = new Inserts(ds, `${name}_node`, NODES_PER_INSERT, signal);
+    this.rowids = new Inserts(ds, `${name}_rowid`, LEAVES_PER_INSERT, signal, true);
     this.buf = Buffer.alloc(shape.nodeBytes);
     this.leafBox = new Float32Array(shape.counts[0] * 4);
   }
@@ -266,7 +275,7 @@ class TreeWriter {
     const { shape, leafBox, leafOf } = this;
     if (this.leaves !== shape.counts[0]) throw new Error(`R-tree entries: ${this.leaves} leaves, ${shape.counts[0]} counted`);
     if (leafOf) {
-      const rowids = new Inserts(this.ds, `INSERT OR REPLACE INTO ${quoteId(`${this.name}_rowid`)}`, 1, this.signal);
+      const rowids = new Inserts(this.ds, `${this.name}_rowid`, 1, this.signal, true);
       for (let a = 0; a < leafOf.length; a += ROWIDS_PER_INSERT) {
         const slots = leafOf.subarray(a, a + ROWIDS_PER_INSERT).join(',');
         await rowids.add(`SELECT key + ${this.fids.min + a}, value FROM json_each('[${slots}]') WHERE value <> 0`);
@@ -278,7 +287,7 @@ class TreeWriter {
       for (let g = 0; g < shape.counts[k]; g++)
         await this.nodes.add(`(${shape.base[k] + g},X'${encodeUpper(shape, upper, leafBox, k, g, this.buf).toString('hex')}')`);
     await this.nodes.done();
-    const parents = new Inserts(this.ds, `INSERT OR REPLACE INTO ${quoteId(`${this.name}_parent`)} VALUES`, 1_000, this.signal);
+    const parents = new Inserts(this.ds, `${this.name}_parent`, 1_000, this.signal);
     for (let k = 1; k <= upper.length; k++) {
       const { order, start } = upper[k - 1];
       for (let g = 0; g < shape.counts[k]; g++)
