@@ -60,4 +60,27 @@ describe('docker/compose.yml', () => {
     expect(() => loadConfig(interpolate({ ...shared, ...api }))).toThrow(ConfigError);
     expect(() => loadConfig(interpolate({ ...shared, ...api }))).toThrow(/ADMIN_USERNAME and ADMIN_PASSWORD must be set together/);
   });
+
+  it('starts the worker as `npm run start:worker` and start.sh do: the same node flags and malloc settings', () => {
+    const script = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts['start:worker'] as string;
+    const [, envPart, flagPart] = /^((?:[A-Z_]+=\S+ )+)node ((?:--\S+ )+)dist\/src\/worker\.js$/.exec(script) ?? [];
+    expect(flagPart).toContain('--heap-growing-percent=');
+    const flags = flagPart.trim().split(' ');
+    const env = Object.fromEntries(
+      envPart
+        .trim()
+        .split(' ')
+        .map((kv) => kv.split('=')),
+    );
+    expect(Object.keys(env)).toEqual(['MALLOC_ARENA_MAX', 'MALLOC_MMAP_THRESHOLD_', 'MALLOC_TRIM_THRESHOLD_']);
+    expect(readFileSync(path.join(ROOT, 'scripts/start.sh'), 'utf8')).toContain(script);
+    const workers = [/^ {2}worker:\n( {4}.*\n)*? {4}command: (.*)\n/m, /^ {2}worker-s3:\n( {4}.*\n)*? {4}command: (.*)\n/m];
+    for (const header of workers) {
+      const m = header.exec(compose);
+      expect(JSON.parse(m![2])).toEqual(['node', ...flags, 'dist/src/worker.js']);
+      const rest = compose.slice(m!.index + 1);
+      const at = rest.slice(0, rest.search(/\n {2}\S/));
+      for (const [k, v] of Object.entries(env)) expect(at).toMatch(new RegExp(`\\n {6}${k}: "${v}"`));
+    }
+  });
 });
