@@ -270,15 +270,14 @@ async function main() {
       const spread = c.svc.map((v, i) => v / c.ogr[i]).sort((x, y) => x - y);
       const copy = c.copy.length ? median(c.copy) : undefined;
       const onBucket = c.s3.length ? median(c.s3) : undefined;
-      const ok =
-        svc / ogr <= c.f.target &&
-        (copy === undefined || !c.f.copyTarget || svc / copy <= c.f.copyTarget) &&
-        (onBucket === undefined || onBucket / svc <= S3_TARGET);
-      const target = `≤ ${c.f.target.toFixed(2)}${c.f.copyTarget ? ` and ≤ ${c.f.copyTarget}× COPY` : ''}${onBucket ? `, S3 ≤ ${S3_TARGET}×` : ''}`;
+      // The S3 target (a deployment storing its files in a bucket) is judged in its own cell, apart from the speed targets.
+      const ok = svc / ogr <= c.f.target && (copy === undefined || !c.f.copyTarget || svc / copy <= c.f.copyTarget);
+      const target = `≤ ${c.f.target.toFixed(2)}${c.f.copyTarget ? ` and ≤ ${c.f.copyTarget}× COPY` : ''}`;
       const s3Cell =
         onBucket === undefined
           ? '–'
-          : `${s(onBucket)} (${(onBucket / svc).toFixed(2)}×), ${mb(Math.max(...c.s3Peak))}; s3rver CPU ${s(median(c.s3ServerCpu))}`;
+          : `${s(onBucket)} (${(onBucket / svc).toFixed(2)}× ${onBucket / svc <= S3_TARGET ? '✓' : '✗'} ≤ ${S3_TARGET}×), ` +
+            `${mb(Math.max(...c.s3Peak))}; s3rver CPU ${s(median(c.s3ServerCpu))}`;
       return (
         `| ${c.label} → ${c.f.name} | ${s(ogr)} | ${s(svc)} | ${(svc / ogr).toFixed(2)} (${spread[0].toFixed(2)}–${spread[spread.length - 1].toFixed(2)}) ` +
         `| ${copy === undefined ? '–' : s(copy)} | ${copy === undefined ? '–' : `${(svc / copy).toFixed(2)}×`} | ${mb(Math.max(...c.peak))} | ${s3Cell} | ${target} ${ok ? '✓' : '✗'} |`
