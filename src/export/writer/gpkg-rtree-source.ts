@@ -64,7 +64,7 @@ class LeafSink extends Writable {
     // Read through (the carry is a copy): the reader fills the piece again. A new 1 MiB piece per chunk, 200 MB of
     // external memory for five million points, had V8 mark the whole heap every 0.2 s.
     this.take(chunk).then(() => {
-      givePiece(chunk);
+      if (!this.destroyed) givePiece(chunk); // after a failure, the spares are already dropped
       done();
     }, done);
   }

@@ -165,6 +165,7 @@ const DENSE_FIDS = 2;
 class Inserts {
   private values: string[] = [];
   private running?: Promise<void>;
+  private stopped = false;
 
   constructor(
     private readonly ds: gdal.Dataset,
@@ -195,6 +196,8 @@ class Inserts {
     this.values = [];
     await this.running;
     this.signal?.throwIfAborted();
+    // A flush waiting above when the entries failed must not start a statement after the ROLLBACK.
+    if (this.stopped) throw new Error('R-tree entries: writing stopped');
     this.running = exec(this.ds, sql);
     this.running.catch(() => undefined); // awaited by the next flush or by done()
   }
@@ -206,6 +209,7 @@ class Inserts {
 
   /** Drops what is not started and waits for what is (a ROLLBACK must come after it). */
   async stop(): Promise<void> {
+    this.stopped = true;
     this.values = [];
     await this.running?.catch(() => undefined);
   }
@@ -424,9 +428,10 @@ export async function addGpkgRtree(
       await gdalIndex(ds, layer.table, d.geomColumn);
       return 'gdal';
     }
-    // Nothing may still run on the dataset when it closes (a failure here leaves the transaction to its close).
+    // Nothing may still run on the dataset when it is rolled back or closed.
     await writer.finish().catch(async (e: unknown) => {
       await writer.stop();
+      await exec(ds, 'ROLLBACK').catch(() => undefined);
       throw e;
     });
     for (const s of statements) await exec(ds, s);
