@@ -132,7 +132,8 @@ function pageRows(l: LayerRow, q: QuerySpec, window: string, oid: string, format
   // Read under names no field can have ('#' is not allowed in one), so ORDER BY always means the table's columns.
   const read = [...q.outFields.map((f, i) => `${ident(f.column)} AS "#${i}"`), `${oid} AS "#oid"`];
   const values = [...q.outFields.map((f, i) => `${prepared(f, `"#${i}"`, format)} AS v${i}`), '"#oid" AS oid'];
-  q.outFields.forEach((f, i) => f.type === 'esriFieldTypeDate' && values.push(`"#${i}" AS d${i}`));
+  // Only the JSON replies print a date from its column (pbf carries the prepared milliseconds).
+  if (format !== 'pbf') q.outFields.forEach((f, i) => f.type === 'esriFieldTypeDate' && values.push(`"#${i}" AS d${i}`));
   if (withGeometry || centroid) read.push(ident(GEOMETRY_COLUMN));
   if (withGeometry) values.push(`${outputGeometry(l, q)} AS g`);
   if (centroid) values.push(`${centroidGeometry(l, q)} AS ct`);
