@@ -28,9 +28,9 @@ export const OUT_CHUNK = 1 << 20;
 /**
  * Pieces kept for reuse by the readers of a document or of a GeoPackage's index entries (until dropSparePieces): two
  * for each session writing (the consumer holds one while its reader fills the next) and one for appending a range's
- * file. A reader of its own
- * spares allocated two or more pieces, and with a dozen ranges an export, that external memory (20-40 MB an export)
- * kept V8 marking its whole heap once or twice per 1M-point export in the worker (--trace-gc: 30-50 ms each).
+ * file. A reader of its own spares allocated two or more pieces, and with a dozen ranges an export, that external
+ * memory (20-40 MB an export) kept V8 marking its whole heap once or twice per 1M-point export in the worker
+ * (--trace-gc: 30-50 ms each).
  */
 const SPARE_PIECES = 6;
 const spares: Buffer[] = [];
