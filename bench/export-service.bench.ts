@@ -28,6 +28,7 @@ import { gdalPgConnection } from '../src/core/database/gdal-pg';
 import { BENCH_ADMIN, createHostedService, form, startBenchApp } from './support/bench-app';
 import { rssKb } from './support/proc';
 import { S3Side, startS3Side, transferMemory } from './support/s3-side';
+import { benchWorkerEnv, WORKER } from './support/worker-command';
 
 const POINTS = Number(process.env.POINTS ?? 1_000_000);
 const POLYGONS = Number(process.env.POLYGONS ?? 100_000);
@@ -80,14 +81,12 @@ async function main() {
   const out = mkdtempSync(path.join(tmpdir(), 'export-bench-'));
   // BENCH_WORKER_FLAGS adds node flags to the worker's (--trace-gc, --cpu-prof) to see where its time and memory go.
   const flags = process.env.BENCH_WORKER_FLAGS?.split(' ').filter(Boolean) ?? [];
-  const worker = spawn(process.execPath, ['--max-semi-space-size=4', '--heap-growing-percent=50', ...flags, 'dist/src/worker.js'], {
+  const worker = spawn(process.execPath, [...WORKER.flags, ...flags, WORKER.script], {
     cwd: path.resolve(__dirname, '..'),
     // As `npm run start:worker` runs it.
     env: {
       ...process.env,
-      MALLOC_ARENA_MAX: process.env.BENCH_ARENAS ?? '2',
-      MALLOC_MMAP_THRESHOLD_: process.env.MALLOC_MMAP_THRESHOLD_ ?? '131072',
-      MALLOC_TRIM_THRESHOLD_: process.env.MALLOC_TRIM_THRESHOLD_ ?? '131072',
+      ...benchWorkerEnv(),
       DATABASE_URL: b.config.databaseUrl,
       DATA_DIR: b.config.dataDir,
       QUEUE_PREFIX: b.config.queuePrefix,

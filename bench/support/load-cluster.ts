@@ -1,8 +1,8 @@
 /**
  * The processes the load benchmark runs against, as scripts/start.sh runs them but on loopback only: a scratch
  * database (created, migrated, dropped), a scratch queue prefix (its Redis keys deleted), a temporary DATA_DIR, the
- * built API (`node dist/src/main.js`) and two workers (`MALLOC_ARENA_MAX=2 node --max-semi-space-size=4 --heap-growing-percent=50 dist/src/worker.js`). Their logs go to
- * files in the temporary folder, so the benchmark can say which errors the service logged.
+ * built API (`node dist/src/main.js`) and two workers (as `npm run start:worker` starts one). Their logs go to files in
+ * the temporary folder, so the benchmark can say which errors the service logged.
  */
 import 'reflect-metadata';
 import { ChildProcess, spawn } from 'node:child_process';
@@ -16,6 +16,7 @@ import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '../../src/core/database/data-source-options';
 import { entities } from '../../src/entities';
 import { migrations } from '../../src/migrations';
+import { WORKER } from './worker-command';
 
 const REPO = path.resolve(__dirname, '../..');
 
@@ -119,9 +120,8 @@ export async function startCluster(): Promise<Cluster> {
     };
     run('api', ['-r', path.join(__dirname, 'loopback-only.cjs'), 'dist/src/main.js']);
     // As `npm run start:worker` starts a worker.
-    const workerEnv = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_TRIM_THRESHOLD_: '131072' };
-    run('worker1', ['--max-semi-space-size=4', '--heap-growing-percent=50', 'dist/src/worker.js'], workerEnv);
-    run('worker2', ['--max-semi-space-size=4', '--heap-growing-percent=50', 'dist/src/worker.js'], workerEnv);
+    run('worker1', [...WORKER.flags, WORKER.script], WORKER.env);
+    run('worker2', [...WORKER.flags, WORKER.script], WORKER.env);
 
     const root = `http://127.0.0.1:${port}`;
     const deadline = Date.now() + 60_000;

@@ -15,6 +15,7 @@ import * as path from 'node:path';
 import { s3Client } from '../../src/core/storage/s3-client';
 import { BENCH_ADMIN, createBenchDatabase, form } from './bench-app';
 import { cpuMs, rssKb } from './proc';
+import { benchWorkerEnv, WORKER } from './worker-command';
 
 const ROOT = path.resolve(__dirname, '../..');
 const CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
@@ -79,17 +80,11 @@ export async function startS3Side(): Promise<S3Side> {
     PORT: String(port),
     LOG_LEVEL: 'warn',
     // As `npm run start:worker` and the image run processes.
-    MALLOC_ARENA_MAX: process.env.BENCH_ARENAS ?? '2',
-    MALLOC_MMAP_THRESHOLD_: process.env.MALLOC_MMAP_THRESHOLD_ ?? '131072',
-    MALLOC_TRIM_THRESHOLD_: process.env.MALLOC_TRIM_THRESHOLD_ ?? '131072',
+    ...benchWorkerEnv(),
     NODE_NO_WARNINGS: '1',
   };
   const api = spawn(process.execPath, ['dist/src/main.js'], { cwd: ROOT, env, stdio: 'inherit' });
-  const worker = spawn(process.execPath, ['--max-semi-space-size=4', '--heap-growing-percent=50', 'dist/src/worker.js'], {
-    cwd: ROOT,
-    env,
-    stdio: 'inherit',
-  });
+  const worker = spawn(process.execPath, [...WORKER.flags, WORKER.script], { cwd: ROOT, env, stdio: 'inherit' });
   const root = `http://127.0.0.1:${port}`;
   for (let until = Date.now() + 60_000; ;) {
     const up = await fetch(`${root}/health`).then(
