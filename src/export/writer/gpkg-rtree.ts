@@ -150,6 +150,8 @@ const RTREE_CACHE_KIB = 8192;
 const ROWIDS_PER_INSERT = 10_000;
 /** Leaves per rowid INSERT in leaf order: one json_each of fids per leaf, joined by UNION ALL (SQLite allows 500). */
 const LEAVES_PER_INSERT = 100;
+/** Parent rows per INSERT: one per node below the root, leaves included (about 100,000 for 5M points). */
+const PARENTS_PER_INSERT = 1_000;
 
 /**
  * Rowid rows are written in fid order when the fids span under this many slots per entry (4 bytes each, so at most
@@ -291,7 +293,7 @@ class TreeWriter {
       for (let g = 0; g < shape.counts[k]; g++)
         await this.nodes.add(`(${shape.base[k] + g},X'${encodeUpper(shape, upper, leafBox, k, g, this.buf).toString('hex')}')`);
     await this.nodes.done();
-    const parents = new Inserts(this.ds, `${this.name}_parent`, 1_000, this.signal);
+    const parents = new Inserts(this.ds, `${this.name}_parent`, PARENTS_PER_INSERT, this.signal);
     for (let k = 1; k <= upper.length; k++) {
       const { order, start } = upper[k - 1];
       for (let g = 0; g < shape.counts[k]; g++)
