@@ -10,7 +10,7 @@ if [ -z "${ADMIN_PASSWORD:-}" ]; then
   echo "[start] first administrator (created only if there are no users yet): $ADMIN_USERNAME / $ADMIN_PASSWORD"
 fi
 # Fewer malloc arenas and fixed mmap/trim thresholds keep the worker's memory from growing export after export, and
-# a small young generation keeps it lower throughout (see README, Memory).
+# a small young generation keeps it lower throughout (see src/export/writer/README.md, Memory).
 MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=131072 MALLOC_TRIM_THRESHOLD_=131072 node --max-semi-space-size=4 --heap-growing-percent=50 dist/src/worker.js &
 WORKER=$!
 node dist/src/main.js &
