@@ -27,6 +27,7 @@ module.exports = {
         '<rootDir>/test/e2e/publish.spec.ts',
         '<rootDir>/test/compat/export.spec.ts',
         '<rootDir>/test/e2e/storage*.spec.ts',
+        '<rootDir>/test/security/content-types.spec.ts',
       ],
     },
   ],

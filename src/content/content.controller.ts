@@ -51,11 +51,16 @@ export class ContentController {
     return this.content.item(caller, id);
   }
 
-  /** Files stream with their type and name whatever `f` says, as ArcGIS does; JSON data goes back as stored. */
+  /**
+   * Files stream with their item type's Content-Type and name whatever `f` says, as ArcGIS does; JSON data goes back as
+   * stored. Every reply (ranges, 304s, redirects to the bucket) says nosniff, so no browser reads a file as a script or
+   * a page whatever its bytes; files are attachments, so none opens as a page of this origin.
+   */
   @Public()
   @RawResponse()
   @Operation('content/items/:id/data')
   async data(@OptionalCaller() caller: Caller | undefined, @Param('id', ItemIdPipe) id: string, @Res() res: Response) {
+    res.setHeader('X-Content-Type-Options', 'nosniff');
     const data = await this.content.data(caller, id, !res.req.headers.range);
     if (data.kind === 'file') {
       res.setHeader('Content-Type', data.contentType);

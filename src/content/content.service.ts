@@ -11,6 +11,7 @@ import { AddItemDto, PageDto, SearchDto, StatusDto } from './content.dto';
 import { ContentRepository } from './content.repository';
 import { Download } from '../core/storage/download';
 import { FileStore } from '../core/storage/file-store';
+import { itemFileMime } from '../core/storage/item-mime';
 import { toItem } from './item-sql';
 import { parseSearchQuery, SearchNode } from './search-query';
 
@@ -64,7 +65,8 @@ export class ContentService {
     const properties = jsonParam<Record<string, unknown>>('properties', p.properties, 'object', notAnObject) ?? null;
     const extent = parseExtent(p.extent);
     const id = newId();
-    const filePath = file ? await this.files.adopt(id, file.path, p.filename || file.originalname) : null;
+    const fileName = file ? p.filename || file.originalname : null;
+    const filePath = file && fileName ? await this.files.adopt(id, file.path, fileName) : null;
     try {
       await this.repo.insert({
         id,
@@ -78,9 +80,10 @@ export class ContentService {
         snippet: p.snippet ?? '',
         url: p.url ?? null,
         access: 'private',
-        name: file ? p.filename || file.originalname : null,
+        name: fileName,
         filePath,
-        contentType: file ? file.mimetype || 'application/octet-stream' : p.text !== undefined ? 'application/json' : null,
+        // Never the uploader's word: the type is the item type's (as served), so a stored script type cannot come back.
+        contentType: fileName ? itemFileMime(p.type.trim(), fileName) : p.text !== undefined ? 'application/json' : null,
         size: file ? file.size : p.text !== undefined ? Buffer.byteLength(p.text) : 0,
         data: p.text ?? null,
         extent,
@@ -122,7 +125,8 @@ export class ContentService {
         key: storage.file_path,
         object,
         fileName: row.name ?? 'data',
-        contentType: row.content_type ?? 'application/octet-stream',
+        // From the item type's table, not the stored type: rows written before it kept the uploader's.
+        contentType: itemFileMime(row.type, row.name ?? 'data'),
       };
     }
     if (storage?.data != null) return { kind: 'json', text: storage.data };

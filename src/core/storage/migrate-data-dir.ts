@@ -4,6 +4,7 @@ import { createReadStream, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { S3Settings } from '../config/env';
 import { FileStore } from './file-store';
+import { OCTET_STREAM } from './item-mime';
 import { s3Client } from './s3-client';
 import { PART_QUEUE, PART_SIZE } from './s3-file-store';
 
@@ -51,7 +52,7 @@ export async function migrateDataDir(
     }
     await new Upload({
       client,
-      params: { Bucket: s3.bucket, Key: s3.prefix + key, Body: createReadStream(file) },
+      params: { Bucket: s3.bucket, Key: s3.prefix + key, Body: createReadStream(file), ContentType: OCTET_STREAM },
       partSize: PART_SIZE,
       queueSize: PART_QUEUE,
       leavePartsOnError: false,

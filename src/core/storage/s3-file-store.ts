@@ -16,6 +16,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { S3Settings } from '../config/env';
 import { ByteRange, FileInFlight, FileStore, StorageUnavailableError, StoredItem, StoredObject } from './file-store';
+import { OCTET_STREAM } from './item-mime';
 import { FollowingUpload } from './s3-following-upload';
 import { s3Client } from './s3-client';
 
@@ -64,7 +65,8 @@ export class S3FileStore extends FileStore {
     const key = FileStore.itemKey(itemId, fileName);
     const upload = new Upload({
       client: this.client,
-      params: { Bucket: this.s3.bucket, Key: this.s3.prefix + key, Body: createReadStream(localPath) },
+      // The object keeps no type worth trusting: a download's type comes from the item type (item-mime.ts).
+      params: { Bucket: this.s3.bucket, Key: this.s3.prefix + key, Body: createReadStream(localPath), ContentType: OCTET_STREAM },
       partSize: PART_SIZE,
       queueSize: PART_QUEUE,
       // A failed upload is aborted at once; one whose process dies is left to sweepStaging.
@@ -158,7 +160,7 @@ export class S3FileStore extends FileStore {
       new GetObjectCommand({
         Bucket: this.s3.bucket,
         Key: this.s3.prefix + key,
-        // The object keeps no name or type of its own worth trusting; the response carries the item's.
+        // The object keeps no name or type of its own worth trusting; the response carries the item type's (item-mime.ts).
         ResponseContentDisposition: `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`,
         ResponseContentType: contentType,
       }),

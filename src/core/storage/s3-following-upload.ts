@@ -9,6 +9,7 @@ import {
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
+import { OCTET_STREAM } from './item-mime';
 
 /** How often the file is looked at for a newly completed part. */
 const POLL_MS = 50;
@@ -115,7 +116,9 @@ export class FollowingUpload {
   }
 
   private async send(part: number, body: Buffer, sha: string): Promise<void> {
-    this.uploadId ??= this.client.send(new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: this.key })).then((r) => r.UploadId!);
+    this.uploadId ??= this.client
+      .send(new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: this.key, ContentType: OCTET_STREAM }))
+      .then((r) => r.UploadId!);
     const uploadId = await this.uploadId;
     const r = await this.client.send(
       new UploadPartCommand({ Bucket: this.bucket, Key: this.key, UploadId: uploadId, PartNumber: part, Body: body }),
@@ -143,7 +146,7 @@ export class FollowingUpload {
       if (parts === 1 && this.uploadId === undefined) {
         const body = await file.readFile();
         if (body.length !== size) throw new Error(`the file has ${body.length} bytes, not ${size}`);
-        await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: this.key, Body: body }));
+        await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: this.key, Body: body, ContentType: OCTET_STREAM }));
         return;
       }
       // Compare part by part with the finished file; send what differs, the bytes just compared, a few at a time.

@@ -21,7 +21,6 @@ export interface FormatSpec {
   /** Extension of the dataset GDAL writes (a directory for .gdb). */
   ext: string;
   layout: Layout;
-  contentType: string;
   geometry: GeometryMode;
   /** The SR the format mandates whatever targetSR says (KML, and GeoJSON per RFC 7946). */
   forcedSrs?: string;
@@ -38,8 +37,6 @@ export interface FormatSpec {
   engine?: 'copy';
 }
 
-export const ZIP_CONTENT_TYPE = 'application/zip';
-
 export const FORMATS: Record<ExportFormat, FormatSpec> = {
   // 2GB_LIMIT makes GDAL fail instead of writing a .shp/.dbf other software misreads (see limits.ts).
   shapefile: {
@@ -48,7 +45,6 @@ export const FORMATS: Record<ExportFormat, FormatSpec> = {
     driver: 'ESRI Shapefile',
     ext: 'shp',
     layout: 'shapefile',
-    contentType: ZIP_CONTENT_TYPE,
     geometry: 'gdal',
     maxLayerName: 64,
     dsco: [],
@@ -61,7 +57,6 @@ export const FORMATS: Record<ExportFormat, FormatSpec> = {
     driver: 'CSV',
     ext: 'csv',
     layout: 'per-layer',
-    contentType: 'text/csv; charset=utf-8',
     geometry: 'csv',
     maxLayerName: 64,
     dsco: [],
@@ -74,7 +69,6 @@ export const FORMATS: Record<ExportFormat, FormatSpec> = {
     driver: 'OpenFileGDB',
     ext: 'gdb',
     layout: 'container',
-    contentType: ZIP_CONTENT_TYPE,
     geometry: 'gdal',
     maxLayerName: 64,
     dsco: [],
@@ -87,7 +81,6 @@ export const FORMATS: Record<ExportFormat, FormatSpec> = {
     driver: 'GeoJSON',
     ext: 'geojson',
     layout: 'per-layer',
-    contentType: 'application/geo+json',
     geometry: 'gdal',
     forcedSrs: 'EPSG:4326',
     maxLayerName: 64,
@@ -101,7 +94,6 @@ export const FORMATS: Record<ExportFormat, FormatSpec> = {
     driver: 'KML',
     ext: 'kml',
     layout: 'per-layer',
-    contentType: 'application/vnd.google-earth.kml+xml',
     geometry: 'gdal',
     forcedSrs: 'EPSG:4326',
     maxLayerName: 64,
@@ -115,7 +107,6 @@ export const FORMATS: Record<ExportFormat, FormatSpec> = {
     ext: 'xlsx',
     // One workbook, a sheet per layer.
     layout: 'container',
-    contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
     geometry: 'excel',
     maxLayerName: 31,
     dsco: [],
@@ -129,7 +120,6 @@ export const FORMATS: Record<ExportFormat, FormatSpec> = {
     driver: 'GeoJSON',
     ext: 'geojson',
     layout: 'featurecollection',
-    contentType: 'application/json',
     geometry: 'gdal',
     maxLayerName: 64,
     dsco: [],
@@ -141,7 +131,6 @@ export const FORMATS: Record<ExportFormat, FormatSpec> = {
     driver: 'GPKG',
     ext: 'gpkg',
     layout: 'container',
-    contentType: 'application/geopackage+sqlite3',
     geometry: 'gdal',
     maxLayerName: 64,
     dsco: [],
@@ -155,7 +144,6 @@ export const FORMATS: Record<ExportFormat, FormatSpec> = {
     driver: 'FlatGeobuf',
     ext: 'fgb',
     layout: 'per-layer',
-    contentType: 'application/octet-stream',
     geometry: 'gdal',
     maxLayerName: 64,
     dsco: [],
@@ -169,7 +157,6 @@ export const FORMATS: Record<ExportFormat, FormatSpec> = {
     driver: 'SQLite',
     ext: 'sqlite',
     layout: 'container',
-    contentType: 'application/vnd.sqlite3',
     geometry: 'gdal',
     maxLayerName: 64,
     dsco: ['SPATIALITE=YES'],

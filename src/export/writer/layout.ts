@@ -1,4 +1,5 @@
-import { FORMATS, ZIP_CONTENT_TYPE } from './formats';
+import { itemFileMime } from '../../core/storage/item-mime';
+import { FORMATS } from './formats';
 import { safeBaseName, uniqueLayerNames } from './names';
 import type { ExportFormat } from './types';
 
@@ -29,9 +30,11 @@ export function planExport(format: ExportFormat, layerNames: string[], baseName:
   const spec = FORMATS[format];
   const base = safeBaseName(baseName);
   const names = uniqueLayerNames(layerNames, spec.maxLayerName);
+  // The served type comes from the item type's table whatever is stored; the stored one says the same.
+  const mime = (fileName: string) => itemFileMime(spec.itemType, fileName);
   const zip = (layers: LayerTarget[]): ExportPlan => ({
     fileName: `${base}.zip`,
-    contentType: ZIP_CONTENT_TYPE,
+    contentType: mime(`${base}.zip`),
     layers,
     result: { kind: 'zip', dir: 'out' },
   });
@@ -42,7 +45,7 @@ export function planExport(format: ExportFormat, layerNames: string[], baseName:
       const layers = names.map((layerName, i) => ({ layerName, dataset, update: i > 0 }));
       return format === 'filegdb'
         ? zip(layers)
-        : { fileName: dataset, contentType: spec.contentType, layers, result: { kind: 'file', path: dataset } };
+        : { fileName: dataset, contentType: mime(dataset), layers, result: { kind: 'file', path: dataset } };
     }
     case 'shapefile':
       return zip(names.map((layerName) => ({ layerName, dataset: `out/${layerName}.shp`, update: false })));
@@ -51,7 +54,7 @@ export function planExport(format: ExportFormat, layerNames: string[], baseName:
         const path = `${base}.${spec.ext}`;
         return {
           fileName: path,
-          contentType: spec.contentType,
+          contentType: mime(path),
           layers: [{ layerName: names[0], dataset: path, update: false }],
           result: { kind: 'file', path },
         };
@@ -61,7 +64,7 @@ export function planExport(format: ExportFormat, layerNames: string[], baseName:
     case 'featurecollection': {
       const path = `${base}.json`;
       const layers = names.map((layerName) => ({ layerName, dataset: `tmp/${layerName}.geojson`, update: false }));
-      return { fileName: path, contentType: spec.contentType, layers, result: { kind: 'featurecollection', path } };
+      return { fileName: path, contentType: mime(path), layers, result: { kind: 'featurecollection', path } };
     }
   }
 }
