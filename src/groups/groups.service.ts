@@ -1,6 +1,8 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { ContentService } from '../content/content.service';
 import { Caller, can, isAdminFor, Privilege } from '../core/auth/caller';
+import { APP_CONFIG } from '../core/config/config.module';
+import { AppConfig } from '../core/config/env';
 import { Errors } from '../core/errors/arcgis-error';
 import { newId } from '../core/ids';
 import { MemberType } from './group.entities';
@@ -15,36 +17,49 @@ export class GroupsService {
   constructor(
     private readonly repo: GroupsRepository,
     private readonly items: ContentService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async create(caller: Caller, p: CreateGroupDto) {
     if (!can(caller, Privilege.CreateGroup)) throw Errors.forbidden('Your role may not create groups.');
     if (!p.title.trim()) throw Errors.badRequest('Invalid or missing input parameters.', ["'title' is required."]);
     const id = newId();
-    await this.repo.create({
-      id,
-      orgId: caller.orgId,
-      ownerId: caller.userId,
-      title: p.title.trim(),
-      access: p.access,
-      tags: p.tags ?? [],
-      description: p.description ?? '',
-      snippet: p.snippet ?? '',
-      phone: p.phone ?? '',
-      sortField: p.sortField ?? 'title',
-      sortOrder: p.sortOrder ?? 'asc',
-      isInvitationOnly: p.isInvitationOnly ?? false,
-      isViewOnly: p.isViewOnly ?? false,
-      isFav: false,
-      autoJoin: p.autoJoin ?? false,
-    });
-    const group = await this.repo.find(id);
-    return { success: true, group: this.toGroup(group!, caller, 'owner') };
+    const max = this.config.limits.userMaxGroups;
+    const created = await this.repo.create(
+      {
+        id,
+        orgId: caller.orgId,
+        ownerId: caller.userId,
+        title: p.title.trim(),
+        access: p.access,
+        tags: p.tags ?? [],
+        description: p.description ?? '',
+        snippet: p.snippet ?? '',
+        phone: p.phone ?? '',
+        sortField: p.sortField ?? 'title',
+        sortOrder: p.sortOrder ?? 'asc',
+        isInvitationOnly: p.isInvitationOnly ?? false,
+        isViewOnly: p.isViewOnly ?? false,
+        isFav: false,
+        autoJoin: p.autoJoin ?? false,
+      },
+      max,
+    );
+    // ArcGIS counts owned and joined groups together and refuses the 513th.
+    if (!created) throw Errors.badRequest('Unable to create group.', [`You belong to the maximum number of groups (${max}).`]);
+    const { group } = await this.requireVisible(caller, id);
+    return { success: true, group: this.toGroup(group, caller, 'owner') };
   }
 
   async info(caller: Caller | undefined, id: string) {
     const { group, membership } = await this.requireVisible(caller, id);
     return this.toGroup(group, caller, membership);
+  }
+
+  /** The groups an item is shared with that the caller may see (the item page), in one query whatever their number. */
+  async sharedWith(caller: Caller | undefined, itemId: string) {
+    const groups = await this.repo.visibleGroupsOfItem(itemId, caller);
+    return groups.map(({ group, membership }) => this.toGroup(group, caller, membership));
   }
 
   async content(caller: Caller | undefined, id: string, page: PageDto) {
@@ -65,9 +80,10 @@ export class GroupsService {
     if (p.admins?.length && group.ownerId !== caller.userId && !isAdminFor(caller, group.orgId, Privilege.AdminUpdateGroups)) {
       throw Errors.forbidden('Only the group owner or an administrator may add group managers.');
     }
+    const max = this.config.limits.userMaxGroups;
     const notAdded = [
-      ...(await this.repo.addUsers(id, group.orgId, p.users ?? [], 'member')),
-      ...(await this.repo.addUsers(id, group.orgId, p.admins ?? [], 'admin')),
+      ...(await this.repo.addUsers(id, group.orgId, p.users ?? [], 'member', max)),
+      ...(await this.repo.addUsers(id, group.orgId, p.admins ?? [], 'admin', max)),
     ];
     return { notAdded };
   }
@@ -99,15 +115,9 @@ export class GroupsService {
 
   /** Public groups are visible to all, org groups to the org, private groups to members and org administrators. */
   private async requireVisible(caller: Caller | undefined, id: string): Promise<{ group: GroupRow; membership: Membership }> {
-    const group = await this.repo.find(id);
-    const membership: Membership = group && caller ? ((await this.repo.memberType(id, caller.userId)) ?? 'none') : 'none';
-    const visible =
-      group &&
-      (group.access === 'public' ||
-        membership !== 'none' ||
-        (caller?.orgId === group.orgId && (group.access === 'org' || can(caller, Privilege.AdminViewGroups))));
+    const visible = await this.repo.findVisible(id, caller);
     if (!visible) throw Errors.groupNotFound(id);
-    return { group, membership };
+    return visible;
   }
 
   private async requireManaged(caller: Caller, id: string): Promise<GroupRow> {

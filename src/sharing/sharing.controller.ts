@@ -10,6 +10,7 @@ import { ItemResult, SharingService } from './sharing.service';
 /** The per-item routes answer a missing item with a top-level error, as ArcGIS does. */
 function single(r: ItemResult, key: 'notSharedWith' | 'notUnsharedFrom') {
   if (r.error?.code === 500) throw Errors.itemNotFound(r.itemId);
+  if (r.capped && r.error) throw Errors.badRequest(r.error.message, [`Item '${r.itemId}' was not shared with any group.`]);
   return { [key]: r.notGroups, itemId: r.itemId };
 }
 

@@ -27,6 +27,8 @@ export interface ItemOutcome {
   /** Requested groups that exist but where the caller may not make this change. */
   denied: string[];
   existing_groups: string[];
+  /** Sharing would have taken the item past the groups an item may be shared with: nothing changed for it. */
+  over_cap: boolean;
 }
 
 /** Items and groups of the request, and what the caller may do with each pair; shared by share and unshare. */
@@ -52,10 +54,12 @@ function pairsCte(c: ShareChange, p: SqlParams): string {
     )`;
 }
 
-const OUTCOME = `
+/** `overCap`: an expression on `it` (grouped by its id) saying the item was refused for the cap. */
+const outcome = (overCap: string) => `
   SELECT it.id AS item_id, (it.visible OR it.for_owner) AS accessible,
          COALESCE(array_agg(p.group_id ORDER BY p.group_id) FILTER (WHERE NOT p.allowed), '{}') AS denied,
-         (SELECT COALESCE(array_agg(id), '{}') FROM grp) AS existing_groups
+         (SELECT COALESCE(array_agg(id), '{}') FROM grp) AS existing_groups,
+         ${overCap} AS over_cap
     FROM it LEFT JOIN pairs p ON p.item_id = it.id
    GROUP BY it.id, it.visible, it.for_owner`;
 
@@ -89,7 +93,7 @@ export class SharingRepository {
           DELETE FROM item_shares s USING pairs p
            WHERE s.item_id = p.item_id AND s.group_id = p.group_id AND p.allowed
         )
-        ${OUTCOME}`;
+        ${outcome('false')}`;
       return m.query(sql, p.values);
     });
   }
@@ -98,8 +102,10 @@ export class SharingRepository {
    * The owner (or an admin for them) shares to groups the owner belongs to (to view-only groups only as their
    * manager); an admin also to any group of their organisation. A group manager shares others' org or public items
    * into the groups they manage. Access (everyone/org) changes only for items the caller acts for as owner.
+   * An item that would end up shared with more than `maxGroups` groups changes in nothing; the count is exact
+   * because the items are locked first, and it is part of the same statement whatever the number of items.
    */
-  share(c: ShareChange, access: AccessChange): Promise<ItemOutcome[]> {
+  share(c: ShareChange, access: AccessChange, maxGroups: number): Promise<ItemOutcome[]> {
     return this.db.transaction(async (m) => {
       await this.lockItems(m, c.itemIds);
       const p = new SqlParams();
@@ -108,6 +114,7 @@ export class SharingRepository {
       const org = p.add(c.caller.orgId);
       const everyone = p.add(access.everyone);
       const orgFlag = p.add(access.org);
+      const max = p.add(maxGroups);
       const sql = `WITH ${cte},
         pairs AS (
           SELECT it.id AS item_id, grp.id AS group_id,
@@ -119,13 +126,22 @@ export class SharingRepository {
             LEFT JOIN group_members om ON om.group_id = grp.id AND om.user_id = it.owner_id
            WHERE it.visible OR it.for_owner
         ),
+        added AS (
+          SELECT p.item_id, p.group_id FROM pairs p
+           WHERE p.allowed AND NOT EXISTS (SELECT 1 FROM item_shares s WHERE s.item_id = p.item_id AND s.group_id = p.group_id)
+        ),
+        over AS (
+          SELECT a.item_id FROM added a GROUP BY a.item_id
+          HAVING count(*) + (SELECT count(*) FROM item_shares s WHERE s.item_id = a.item_id) > ${max}::int
+        ),
         ins AS (
           INSERT INTO item_shares (item_id, group_id)
-          SELECT item_id, group_id FROM pairs WHERE allowed
+          SELECT item_id, group_id FROM added WHERE item_id NOT IN (SELECT item_id FROM over)
           ON CONFLICT DO NOTHING
         ),
-        acc AS (${itemAccessUpdateSql(everyone, orgFlag, 'it')})
-        ${OUTCOME}`;
+        within AS (SELECT * FROM it WHERE id NOT IN (SELECT item_id FROM over)),
+        acc AS (${itemAccessUpdateSql(everyone, orgFlag, 'within')})
+        ${outcome('it.id IN (SELECT item_id FROM over)')}`;
       return m.query(sql, p.values);
     });
   }

@@ -13,6 +13,8 @@ export interface ItemResult {
   success: boolean;
   notGroups: string[];
   error?: { code: number; message: string };
+  /** Refused whole for the cap on groups per item: the single-item routes answer it as a top-level error. */
+  capped?: boolean;
 }
 
 /** Real ArcGIS reports a missing item inside a batch with code 500, per item in an HTTP 200 reply; kept for compatibility. */
@@ -46,7 +48,8 @@ export class SharingService {
       ]);
     }
     const { ownerId, callerIsAdmin } = await this.authorize(caller, ownerName, groups);
-    const outcomes = await this.repo.share({ caller, callerIsAdmin, ownerId, itemIds: unique(items), groupIds: unique(groups) }, access);
+    const change = { caller, callerIsAdmin, ownerId, itemIds: unique(items), groupIds: unique(groups) };
+    const outcomes = await this.repo.share(change, access, this.config.limits.itemMaxGroups);
     return this.results(items, groups, outcomes, 'share');
   }
 
@@ -89,6 +92,10 @@ export class SharingService {
     return items.map((itemId) => {
       const o = byId.get(itemId);
       if (!o || !o.accessible) return { itemId, success: false, notGroups: [], error: ITEM_MISSING };
+      if (o.over_cap) {
+        const message = `Unable to share item: an item can be shared with at most ${this.config.limits.itemMaxGroups} groups.`;
+        return { itemId, success: false, notGroups: unique(groups), error: { code: 400, message }, capped: true };
+      }
       const notGroups = [...o.denied, ...missingGroups];
       if (!notGroups.length) return { itemId, success: true, notGroups };
       const error = o.denied.length

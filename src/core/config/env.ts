@@ -100,6 +100,20 @@ class EnvDto {
   @Max(10000)
   SHARE_MAX_GROUPS = 100;
 
+  /** Groups a user may belong to, owned ones included: ArcGIS's 512. */
+  @Transform(toInt)
+  @IsInt({ message: 'USER_MAX_GROUPS must be an integer' })
+  @Min(1)
+  @Max(100000)
+  USER_MAX_GROUPS = 512;
+
+  /** Groups one item may be shared with: an owner can share only to groups they belong to, so ArcGIS's 512 again. */
+  @Transform(toInt)
+  @IsInt({ message: 'ITEM_MAX_GROUPS must be an integer' })
+  @Min(1)
+  @Max(100000)
+  ITEM_MAX_GROUPS = 512;
+
   @Transform(toInt)
   @IsInt({ message: 'TOKEN_MAX_MINUTES must be an integer' })
   @Min(1)
@@ -313,7 +327,14 @@ export interface AppConfig {
   exportZipLevel: number;
   /** Publishing bounds: bytes a zipped upload may unpack to, and features one publish may load (all layers). */
   publish: { maxUnpackedBytes: number; maxFeatures: number };
-  limits: { shareMaxItems: number; shareMaxGroups: number; tokenMaxMinutes: number; uploadMaxBytes: number };
+  limits: {
+    shareMaxItems: number;
+    shareMaxGroups: number;
+    userMaxGroups: number;
+    itemMaxGroups: number;
+    tokenMaxMinutes: number;
+    uploadMaxBytes: number;
+  };
   /** Request bodies and CORS (core/http/body.ts, core/http/cors.ts). */
   http: {
     /** A non-multipart body, or the non-file fields of a multipart body together. */
@@ -397,6 +418,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     limits: {
       shareMaxItems: dto.SHARE_MAX_ITEMS,
       shareMaxGroups: dto.SHARE_MAX_GROUPS,
+      userMaxGroups: dto.USER_MAX_GROUPS,
+      itemMaxGroups: dto.ITEM_MAX_GROUPS,
       tokenMaxMinutes: dto.TOKEN_MAX_MINUTES,
       uploadMaxBytes: dto.UPLOAD_MAX_MB * 1024 * 1024,
     },

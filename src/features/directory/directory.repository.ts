@@ -24,14 +24,6 @@ export class DirectoryRepository {
     return rows.map((r) => r.name);
   }
 
-  /** The groups an item is shared with; which of them a visitor may see is the groups service's call. */
-  async itemGroupIds(itemId: string): Promise<string[]> {
-    const rows: { group_id: string }[] = await this.db.query(`SELECT group_id FROM item_shares WHERE item_id = $1 ORDER BY group_id`, [
-      itemId,
-    ]);
-    return rows.map((r) => r.group_id);
-  }
-
   /**
    * A layer's extent in Web Mercator (EPSG:3857), for the map preview to fit. The envelope is densified before it is
    * reprojected so a curved edge in the target still bounds what it held; latitudes beyond Mercator's are cut off.

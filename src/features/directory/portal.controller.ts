@@ -4,7 +4,6 @@ import { ContentService } from '../../content/content.service';
 import { Caller, isAdminFor, Privilege } from '../../core/auth/caller';
 import { APP_CONFIG } from '../../core/config/config.module';
 import { AppConfig } from '../../core/config/env';
-import { ArcgisError } from '../../core/errors/arcgis-error';
 import { ArcgisRequest } from '../../core/http/arcgis-request';
 import { CurrentCaller, Formats, Operation, OptionalCaller, Public } from '../../core/http/decorators';
 import { GroupIdPipe, ItemIdPipe, UsernamePipe } from '../../core/http/id-params';
@@ -12,11 +11,10 @@ import { Params } from '../../core/http/params.decorator';
 import { FORMATS } from '../../export/writer/formats';
 import { GroupsService } from '../../groups/groups.service';
 import { FeaturesRepository } from '../features.repository';
-import { DirectoryRepository } from './directory.repository';
 import { HtmlErrorsFilter } from './html-errors.filter';
 import { PORTAL_HTML_ROUTES } from './html-route';
 import { pageContext } from './page-context';
-import { ExportChoices, Group, groupPage, Item, itemPage, signInPage, userContentPage } from './portal-pages';
+import { ExportChoices, groupPage, Item, itemPage, signInPage, userContentPage } from './portal-pages';
 
 /**
  * Portal pages (`f=html` on an item, a group, a user's content, and generateToken's sign-in form), drawn from what
@@ -28,7 +26,6 @@ export class PortalPagesController {
   constructor(
     private readonly content: ContentService,
     private readonly groups: GroupsService,
-    private readonly directory: DirectoryRepository,
     private readonly services: FeaturesRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -39,15 +36,7 @@ export class PortalPagesController {
   @Operation('items/:id')
   async item(@OptionalCaller() caller: Caller | undefined, @Param('id', ItemIdPipe) id: string, @Req() req: ArcgisRequest) {
     const item = await this.content.item(caller, id);
-    const groups: Group[] = [];
-    for (const groupId of await this.directory.itemGroupIds(id)) {
-      try {
-        groups.push(await this.groups.info(caller, groupId));
-      } catch (e) {
-        if (!(e instanceof ArcgisError && e.messageCode === 'COM_0003')) throw e;
-      }
-    }
-    return itemPage(pageContext(req, this.config), item, groups, await this.exportChoices(caller, item));
+    return itemPage(pageContext(req, this.config), item, await this.groups.sharedWith(caller, id), await this.exportChoices(caller, item));
   }
 
   /** The export form shows where `export` would accept it: a hosted service, to its owner or an administrator. */
