@@ -3,10 +3,12 @@ import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
 import { INestApplication } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
+import { pinoHttp } from 'pino-http';
 import { isFullAdmin } from '../core/auth/caller';
 import { AppConfig } from '../core/config/env';
 import { ArcgisError } from '../core/errors/arcgis-error';
 import { JobQueueService } from '../core/jobs/job-queue.service';
+import { requestLogOptions } from '../core/logging/logging.module';
 import { originOf } from '../identity/token-binding';
 import { TokenService } from '../identity/token.service';
 import { bearerToken } from '../core/http/token';
@@ -34,8 +36,19 @@ function tokenOf(req: Request): { token?: string; fromQuery: boolean } {
 }
 
 /**
+ * The board is an operator's page that acts on every job with a click: no other site may frame it (clickjacking).
+ * Only frame-ancestors is set, so the board's own scripts and styles load as its release ships them.
+ */
+function frameOut(_req: Request, res: Response, next: NextFunction) {
+  res.setHeader('X-Frame-Options', 'DENY');
+  res.setHeader('Content-Security-Policy', "frame-ancestors 'none'");
+  next();
+}
+
+/**
  * Bull Board for organisation administrators, in the API process only (the worker has no HTTP). Open it once as
- * `<path>?token=<admin token>`; the token is then kept in an HttpOnly cookie scoped to the board's path.
+ * `<path>?token=<admin token>`; the token is then kept in an HttpOnly cookie scoped to the board's path. Express
+ * answers it before the Nest routes and their request log, so it gets a request log of its own with the same options.
  */
 export function mountBullBoard(app: INestApplication, config: AppConfig): void {
   const path = `${config.contextPath}/admin/queues`;
@@ -65,5 +78,5 @@ export function mountBullBoard(app: INestApplication, config: AppConfig): void {
       next(e);
     }
   };
-  app.use(path, guard, serverAdapter.getRouter());
+  app.use(path, pinoHttp(requestLogOptions(config)), frameOut, guard, serverAdapter.getRouter());
 }

@@ -121,3 +121,33 @@ describe('CORS: any origin without credentials, credentials only for listed orig
     expect(other.headers.get('access-control-allow-credentials')).toBeNull();
   });
 });
+
+describe('Bull Board cannot be framed', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startApp();
+  });
+  afterAll(() => t?.close());
+
+  const framedOut = (h: Headers) => {
+    expect(h.get('x-frame-options')).toBe('DENY');
+    expect(h.get('content-security-policy')).toMatch(/frame-ancestors 'none'/);
+  };
+
+  it("the board, its assets and API, and its refusals say X-Frame-Options: DENY and frame-ancestors 'none'", async () => {
+    const board = `${t.root}/admin/queues`;
+    const token = await adminToken(t.base);
+    const page = await fetch(`${board}?token=${token}`, { redirect: 'manual' });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toMatch(/<html/i);
+    framedOut(page.headers);
+    const api = await fetch(`${board}/api/queues`, { headers: { Authorization: `Bearer ${token}` } });
+    expect(api.status).toBe(200);
+    await api.text();
+    framedOut(api.headers);
+    const refused = await fetch(board, { redirect: 'manual' });
+    expect(refused.status).toBe(401);
+    await refused.text();
+    framedOut(refused.headers);
+  });
+});

@@ -40,6 +40,25 @@ describe('logs keep secrets out', () => {
     expect(line).toContain('%74oken=[redacted]');
   });
 
+  it('Bull Board requests reach the request log like any other, with the token redacted', async () => {
+    const marker = uniq('board');
+    const r = await fetch(`${api.root}/admin/queues/api/queues?token=${admin}&marker=${marker}`);
+    expect(r.status).toBe(200);
+    await r.text();
+    const refused = await fetch(`${api.root}/admin/queues?token=not-a-token&marker=${marker}`);
+    expect(refused.status).toBe(401);
+    await refused.text();
+    await new Promise((res) => setTimeout(res, 300));
+    const logged = lines().filter((l) => l.includes(marker));
+    expect(logged).toHaveLength(2);
+    const [ok, denied] = logged.map((l) => JSON.parse(l) as { req: { url: string; id: string }; res: { statusCode: number } });
+    expect(ok.req.url).toBe(`${new URL(api.root).pathname.replace(/\/$/, '')}/admin/queues/api/queues?token=[redacted]&marker=${marker}`);
+    expect(ok.res.statusCode).toBe(200);
+    expect(ok.req.id).toBeTruthy();
+    expect(denied.res.statusCode).toBe(401);
+    expect(api.stdout()).not.toContain(admin);
+  });
+
   it('two racing createUser calls: the database conflict is logged without the scrypt hash, password or SQL', async () => {
     const root = api.base.replace(/\/sharing\/rest$/, '');
     let conflicts = 0;
