@@ -115,6 +115,47 @@ describe('caps on groups, as ArcGIS has them (USER_MAX_GROUPS, ITEM_MAX_GROUPS)'
     expect(r.body).toEqual({ notAdded: [full.username] });
   });
 
+  it('the cap costs no statement per item: sharing 1 item or 500 items runs the same statements', async () => {
+    const owner = await createUser(t.base, admin, 'org_publisher');
+    const groups = [await createGroup(t.base, owner.token), await createGroup(t.base, owner.token), await createGroup(t.base, owner.token)];
+    const first = await addItem(t.base, owner.username, owner.token);
+    await t.db.query(
+      `INSERT INTO items (id, owner_id, org_id, title, type)
+       SELECT md5(random()::text), owner_id, org_id, 'bulk ' || n, 'Web Map' FROM items, generate_series(1, 499) n WHERE id = $1`,
+      [first],
+    );
+    const all: string[] = (
+      await t.db.query(`SELECT id FROM items WHERE owner_id = (SELECT owner_id FROM items WHERE id = $1)`, [first])
+    ).map((r: { id: string }) => r.id);
+    expect(all).toHaveLength(500);
+    const share = async (items: string[]) =>
+      (
+        await statements(async () => {
+          const r = await post(
+            t.base,
+            `content/users/${owner.username}/shareItems`,
+            { items: items.join(','), groups: groups.join(',') },
+            owner.token,
+          );
+          expect(r.body.results.every((x: { success: boolean }) => x.success)).toBe(true);
+        })
+      ).length;
+    expect(await share(all)).toBe(await share([first]));
+    // Refused for the cap, still the same statements.
+    const more = [await createGroup(t.base, admin), await createGroup(t.base, admin)];
+    await post(t.base, `content/users/${owner.username}/shareItems`, { items: all.join(','), groups: more[0] }, admin);
+    const refused = async (items: string[]) =>
+      (
+        await statements(async () => {
+          const r = await post(t.base, `content/users/${owner.username}/shareItems`, { items: items.join(','), groups: more[1] }, admin);
+          expect(r.body.results.every((x: { success: boolean; error?: { code: number } }) => !x.success && x.error?.code === 400)).toBe(
+            true,
+          );
+        })
+      ).length;
+    expect(await refused(all)).toBe(await refused([first]));
+  });
+
   it('a share that would take an item past the cap changes nothing for it, in the batch and on the single route', async () => {
     const owner = await createUser(t.base, admin, 'org_publisher');
     const helper = await createUser(t.base, admin, 'org_user');
