@@ -6,7 +6,10 @@ import { JobReconciler } from './core/jobs/job-reconciler';
 import { JobRunner } from './core/jobs/job-runner';
 import { WorkerHeartbeat } from './core/jobs/worker-heartbeat';
 import { entities } from './entities';
+import { ExportAccess } from './export/export-access';
 import { FeaturesRepository } from './features/features.repository';
+import { IdentityRepository } from './identity/identity.repository';
+import { UserCallers } from './identity/user-callers';
 import { jobKinds } from './jobs';
 import { migrations } from './migrations';
 
@@ -21,7 +24,18 @@ export class WorkerModule {
       module: WorkerModule,
       imports: [CoreModule.forRoot(config, { entities, migrations, jobs: jobKinds, resultItems: ContentRepository })],
       // Each kind's handler comes from its declaration, so listing a kind in jobs.ts is all the worker needs of it.
-      providers: [JobRunner, JobReconciler, WorkerHeartbeat, ...jobKinds.map((k) => k.handler()), FeaturesRepository, ContentRepository],
+      providers: [
+        JobRunner,
+        JobReconciler,
+        WorkerHeartbeat,
+        ...jobKinds.map((k) => k.handler()),
+        FeaturesRepository,
+        ContentRepository,
+        // What a job needs to ask the request's access rules again when it runs.
+        IdentityRepository,
+        UserCallers,
+        ExportAccess,
+      ],
     };
   }
 }

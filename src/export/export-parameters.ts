@@ -28,11 +28,15 @@ export interface ExportJobParams {
   format: ExportFormat;
   title: string;
   serviceItemId: string;
+  /** Who asked, and whose content the result lands in: the job asks ExportAccess about both again when it runs. */
+  requesterId: string;
+  ownerId: string;
   layers: ExportLayerParams[];
   targetSR?: ExportTarget;
 }
 
 const INVALID = 'Invalid export parameters.';
+const ID = /^[0-9a-f]{32}$/;
 
 function bad(detail: string): never {
   throw new InvalidInputError(INVALID, [detail]);
@@ -188,12 +192,17 @@ export function exportJobParams(raw: unknown): ExportJobParams {
   if (typeof r.format !== 'string' || !(r.format in FORMATS)) bad(`Unknown export format '${String(r.format)}'.`);
   const format = r.format as ExportFormat;
   if (typeof r.title !== 'string') bad('The export has no title.');
-  if (typeof r.serviceItemId !== 'string' || !/^[0-9a-f]{32}$/.test(r.serviceItemId)) bad('The export names no service item.');
+  if (typeof r.serviceItemId !== 'string' || !ID.test(r.serviceItemId)) bad('The export names no service item.');
+  // A job stored before these were recorded cannot be checked again, so it cannot run.
+  if (typeof r.requesterId !== 'string' || !ID.test(r.requesterId)) bad('The export names no requesting user; request it again.');
+  if (typeof r.ownerId !== 'string' || !ID.test(r.ownerId)) bad('The export names no receiving user; request it again.');
   if (!Array.isArray(r.layers)) bad('The export names no layers.');
   return {
     format,
     title: r.title,
     serviceItemId: r.serviceItemId,
+    requesterId: r.requesterId,
+    ownerId: r.ownerId,
     layers: r.layers.map((l, i) => parseLayer(l, i, format)),
     ...(r.targetSR !== undefined ? { targetSR: parseTargetSR(r.targetSR) } : {}),
   };

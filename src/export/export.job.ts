@@ -1,11 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG } from '../core/config/config.module';
+import { ArcgisError } from '../core/errors/arcgis-error';
 import { AppConfig } from '../core/config/env';
 import { gdalPgConnection } from '../core/database/gdal-pg';
 import { InvalidInputError } from '../core/errors/invalid-input';
 import { PermanentJobError } from '../core/jobs/failure';
 import { defineJob, JobContext, JobHandler, JobOutcome } from '../core/jobs/job-contract';
 import { FeaturesRepository } from '../features/features.repository';
+import { UserCallers } from '../identity/user-callers';
+import { ExportAccess } from './export-access';
 import { checkLayers, exportJobParams, ExportJobParams } from './export-parameters';
 import { ExportWriteError } from './writer/errors';
 import type { ExportLayerSource } from './writer/types';
@@ -29,9 +32,12 @@ export class ExportJobHandler implements JobHandler<ExportJobParams> {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly features: FeaturesRepository,
+    private readonly access: ExportAccess,
+    private readonly users: UserCallers,
   ) {}
 
   async run(p: ExportJobParams, ctx: JobContext): Promise<JobOutcome> {
+    await this.stillAllowed(p);
     const layers = await this.sources(p);
     // Loaded on the first export only: the API reads this file for the declaration above and never loads GDAL.
     const { writeExport } = await import('./writer/write-export');
@@ -48,7 +54,25 @@ export class ExportJobHandler implements JobHandler<ExportJobParams> {
       onOutputStarted: (path, fileName) => ctx.storeWhileWriting(path, fileName),
       onProgress: (e) => ctx.progress(e.overall, `(layer ${e.layerIndex + 1} of ${e.layerCount}) ${e.message}`.trim()),
     });
+    // Access lost while the file was written: the file is dropped with the job's folder, never handed over.
+    await this.stillAllowed(p);
     return { file };
+  }
+
+  /**
+   * The request's rule (ExportAccess) asked again now: the requester must still be an active user allowed to
+   * export the service, and the receiver must still be allowed to get a copy. A refusal fails the job at once.
+   */
+  private async stillAllowed(p: ExportJobParams): Promise<void> {
+    const [requester, receiver] = await Promise.all([this.users.current(p.requesterId), this.users.current(p.ownerId)]);
+    if (!requester || requester.disabled) throw new PermanentJobError('Export refused: the user who requested it no longer has access.');
+    if (!receiver) throw new PermanentJobError('Export refused: the user it was meant for no longer exists.');
+    try {
+      await this.access.check(requester.caller, receiver.caller, p.serviceItemId);
+    } catch (e) {
+      if (!(e instanceof ArcgisError)) throw e;
+      throw new PermanentJobError(`Export refused: ${e.details.length ? e.details.join(' ') : e.message}`);
+    }
   }
 
   /** The layers as they are now, checked again by the spec the request passed. */

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { ContentModule } from '../content/content.module';
 import { FeaturesModule } from '../features/features.module';
 import { IdentityModule } from '../identity/identity.module';
+import { ExportAccess } from './export-access';
 import { ExportController } from './export.controller';
 import { ExportRepository } from './export.repository';
 import { ExportService } from './export.service';
@@ -10,6 +11,6 @@ import { ExportService } from './export.service';
 @Module({
   imports: [IdentityModule, ContentModule, FeaturesModule],
   controllers: [ExportController],
-  providers: [ExportRepository, ExportService],
+  providers: [ExportRepository, ExportService, ExportAccess],
 })
 export class ExportModule {}

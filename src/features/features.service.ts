@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { ContentRepository } from '../content/content.repository';
-import { Caller, can, isAdminFor, Privilege } from '../core/auth/caller';
+import { Caller, isAdminFor, Privilege } from '../core/auth/caller';
 import { Errors } from '../core/errors/arcgis-error';
 import { jsonParam, requiredJsonParam } from '../core/http/param-values';
 import { newId } from '../core/ids';
@@ -10,6 +10,7 @@ import { AnonymousGate } from './anonymous-gate';
 import { FeatureDataRepository } from './feature-data.repository';
 import { AddToDefinitionDto, CreateServiceDto, DeleteFromDefinitionDto } from './features.dto';
 import { FeaturesRepository, LayerDefinitionError, LayerRow, NewService, ServiceRow } from './features.repository';
+import { assertMayCreateService } from './service-access';
 import { drawingInfo, envelope, mapUnits, templates } from './layer-json';
 import { fieldInfo, LayerDefinition, normaliseWkid, parseLayerDefinition } from './layer-schema';
 
@@ -75,8 +76,7 @@ export class FeaturesService {
     status: 'processing' | 'completed',
   ): Promise<NewService> {
     const owner = await this.identity.requireUser(ownerName);
-    if (owner.id !== caller.userId) throw Errors.forbidden('Services can only be created in your own content.');
-    if (!can(caller, Privilege.PublishFeatures)) throw Errors.forbidden('Your role may not create hosted feature services.');
+    assertMayCreateService(caller, owner.id);
     const name = typeof cp.name === 'string' ? cp.name.trim() : '';
     if (!SERVICE_NAME.test(name))
       throw Errors.badRequest('Invalid service name.', ["'name' in createParameters must be 1-100 letters, digits or '_'."]);

@@ -5,10 +5,11 @@ import { IdentityService } from './identity.service';
 import { SignInThrottle } from './signin-throttle';
 import { TokenPurger } from './token-purger';
 import { TokenService } from './token.service';
+import { UserCallers } from './user-callers';
 
 @Module({
   controllers: [IdentityController, PortalAdminController],
-  providers: [IdentityRepository, IdentityService, TokenService, SignInThrottle, TokenPurger],
+  providers: [IdentityRepository, IdentityService, UserCallers, TokenService, SignInThrottle, TokenPurger],
   exports: [IdentityService, TokenService],
 })
 export class IdentityModule {}

@@ -49,6 +49,10 @@ export class IdentityRepository {
     return this.db.getRepository(UserEntity).createQueryBuilder('u').where('lower(u.username) = lower(:username)', { username }).getOne();
   }
 
+  findUserById(id: string): Promise<UserEntity | null> {
+    return this.db.getRepository(UserEntity).findOneBy({ id });
+  }
+
   findUserWithPassword(username: string): Promise<UserEntity | null> {
     return this.db
       .getRepository(UserEntity)

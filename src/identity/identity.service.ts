@@ -9,6 +9,7 @@ import { UserEntity } from './identity.entities';
 import { CreateRoleDto, CreateUserDto, UpdateUserRoleDto } from './identity.dto';
 import { IdentityRepository } from './identity.repository';
 import { hashPassword } from './passwords';
+import { UserCallers } from './user-callers';
 
 const BUILT_IN: readonly BuiltInRole[] = ['org_admin', 'org_publisher', 'org_user'];
 
@@ -27,6 +28,7 @@ export class IdentityService implements OnApplicationBootstrap {
 
   constructor(
     private readonly repo: IdentityRepository,
+    private readonly callers: UserCallers,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -43,22 +45,14 @@ export class IdentityService implements OnApplicationBootstrap {
     return user;
   }
 
-  /** What `user` holds now: their custom role's privileges, else their built-in role's (as token resolution does). */
-  async privilegesOf(user: Pick<UserEntity, 'role' | 'roleId'>): Promise<string[]> {
-    const role = user.roleId ? await this.repo.findRole(user.roleId) : null;
-    return role?.privileges ?? builtInPrivileges(user.role);
+  /** What `user` holds now (UserCallers). */
+  privilegesOf(user: Pick<UserEntity, 'role' | 'roleId'>): Promise<string[]> {
+    return this.callers.privilegesOf(user);
   }
 
   /** The user as a caller, to ask what they themselves may see (an export lands only with someone who may read it). */
-  async callerFor(user: UserEntity): Promise<Caller> {
-    return {
-      userId: user.id,
-      username: user.username,
-      orgId: user.orgId,
-      role: user.role,
-      roleId: user.roleId,
-      privileges: await this.privilegesOf(user),
-    };
+  callerFor(user: UserEntity): Promise<Caller> {
+    return this.callers.callerFor(user);
   }
 
   /** Role changes (and any future disable or delete) are for administrators who hold all the user holds. */

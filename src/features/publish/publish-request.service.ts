@@ -10,6 +10,7 @@ import { FileStore } from '../../core/storage/file-store';
 import { FeaturesService } from '../features.service';
 import { PublishError } from './errors';
 import { PUBLISH_FILE_TYPES, publishFileType } from './file-types';
+import { publishableSource } from './publish-access';
 import { PublishJob } from './publish.job';
 import { PublishDto } from './publish.dto';
 import { checkZipDirectory } from './zip-limits';
@@ -31,9 +32,7 @@ export class PublishRequestService {
       throw Errors.badRequest(`Unsupported filetype '${p.filetype.slice(0, 32)}'.`, ['Supported: geojson, csv, shapefile, geoPackage.']);
     const { itemTypes } = PUBLISH_FILE_TYPES[fileType];
     const sourceId = p.itemId.toLowerCase();
-    const source = await this.content.findVisibleItem(sourceId, caller);
-    if (!source) throw Errors.itemNotFound(sourceId);
-    if (source.owner_id !== caller.userId) throw Errors.forbidden('Only the owner of the file item may publish it.');
+    const source = await publishableSource(this.content, caller, sourceId);
     const storage = await this.content.findStorage(sourceId);
     if (!storage?.file_path || !(itemTypes as readonly string[]).includes(source.type)) {
       throw Errors.badRequest('The item cannot be published as this file type.', [
@@ -50,7 +49,7 @@ export class PublishRequestService {
       ownerId: caller.userId,
       sourceItemId: sourceId,
       resultItemId: service.itemId,
-      params: { fileType, sourceItemId: sourceId, serviceItemId: service.itemId, ...(csv ? { csv } : {}) },
+      params: { fileType, sourceItemId: sourceId, serviceItemId: service.itemId, requesterId: caller.userId, ...(csv ? { csv } : {}) },
       createItem: (m) => this.features.insertService(service, m),
     });
     return {

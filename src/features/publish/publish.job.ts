@@ -3,13 +3,17 @@ import { ContentRepository } from '../../content/content.repository';
 import { APP_CONFIG } from '../../core/config/config.module';
 import { AppConfig } from '../../core/config/env';
 import { gdalPgConnection } from '../../core/database/gdal-pg';
+import { ArcgisError } from '../../core/errors/arcgis-error';
 import { InvalidInputError } from '../../core/errors/invalid-input';
 import { PermanentJobError } from '../../core/jobs/failure';
 import { defineJob, JobContext, JobHandler, JobOutcome } from '../../core/jobs/job-contract';
 import { FileStore } from '../../core/storage/file-store';
+import { UserCallers } from '../../identity/user-callers';
 import { FeaturesRepository, LayerDefinitionError } from '../features.repository';
+import { assertMayCreateService } from '../service-access';
 import { PublishError } from './errors';
 import { PUBLISH_FILE_TYPES, PublishFileType } from './file-types';
+import { publishableSource } from './publish-access';
 import { checkZipContents, checkZipDirectory, tooManyFeatures } from './zip-limits';
 
 /** What the publish job row stores for the worker. */
@@ -17,6 +21,8 @@ export interface PublishJobParams {
   fileType: PublishFileType;
   sourceItemId: string;
   serviceItemId: string;
+  /** Who asked (the service's owner): the job asks the request's rules about them again when it runs. */
+  requesterId: string;
   csv?: { xField?: string; yField?: string };
 }
 
@@ -29,12 +35,16 @@ export function publishJobParams(raw: unknown): PublishJobParams {
     throw new InvalidInputError(`Unsupported filetype '${String(r.fileType).slice(0, 32)}'.`);
   if (typeof r.sourceItemId !== 'string' || !ID.test(r.sourceItemId)) throw new InvalidInputError('The publish job names no source item.');
   if (typeof r.serviceItemId !== 'string' || !ID.test(r.serviceItemId)) throw new InvalidInputError('The publish job names no service.');
+  // A job stored before the requester was recorded cannot be checked again, so it cannot run.
+  if (typeof r.requesterId !== 'string' || !ID.test(r.requesterId))
+    throw new InvalidInputError('The publish job names no requesting user; publish again.');
   const csv = r.csv as { xField?: unknown; yField?: unknown } | undefined;
   const field = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
   return {
     fileType: r.fileType as PublishFileType,
     sourceItemId: r.sourceItemId,
     serviceItemId: r.serviceItemId,
+    requesterId: r.requesterId,
     ...(r.fileType === 'csv' && csv && typeof csv === 'object' ? { csv: { xField: field(csv.xField), yField: field(csv.yField) } } : {}),
   };
 }
@@ -61,11 +71,13 @@ export class PublishJobHandler implements JobHandler<PublishJobParams> {
     private readonly features: FeaturesRepository,
     private readonly content: ContentRepository,
     private readonly files: FileStore,
+    private readonly users: UserCallers,
   ) {}
 
   async run(p: PublishJobParams, ctx: JobContext): Promise<JobOutcome> {
     const service = await this.features.findServiceByItem(p.serviceItemId);
     if (!service) throw new PermanentJobError('The service item was deleted before publishing finished.');
+    await this.stillAllowed(p, service.owner_id);
     const storage = await this.content.findStorage(p.sourceItemId);
     if (!storage?.file_path) throw new PermanentJobError('The source file item no longer exists.');
     // GDAL opens files by name and reads each several times (inspect, count, load; a zip is inflated first to
@@ -117,6 +129,22 @@ export class PublishJobHandler implements JobHandler<PublishJobParams> {
       );
       loaded += result.loaded;
       done += weight(src.featureCount);
+    }
+  }
+
+  /**
+   * The request's rules asked again now: the requester is still an active user who owns and sees the file item, and
+   * may still create a service in the content the service is in. A refusal fails the job before anything is read.
+   */
+  private async stillAllowed(p: PublishJobParams, serviceOwnerId: string): Promise<void> {
+    const requester = await this.users.current(p.requesterId);
+    if (!requester || requester.disabled) throw new PermanentJobError('Publish refused: the user who requested it no longer has access.');
+    try {
+      await publishableSource(this.content, requester.caller, p.sourceItemId);
+      assertMayCreateService(requester.caller, serviceOwnerId);
+    } catch (e) {
+      if (!(e instanceof ArcgisError)) throw e;
+      throw new PermanentJobError(`Publish refused: ${e.details.length ? e.details.join(' ') : e.message}`);
     }
   }
 }
