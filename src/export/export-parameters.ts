@@ -33,6 +33,8 @@ export interface ExportJobParams {
   ownerId: string;
   layers: ExportLayerParams[];
   targetSR?: ExportTarget;
+  /** CSV: text a spreadsheet would run as a formula is escaped (csvText); `exportParameters.escapeFormulas: false` turns it off. */
+  escapeFormulas: boolean;
 }
 
 const INVALID = 'Invalid export parameters.';
@@ -163,7 +165,7 @@ export function parseExportRequest(
   raw: string | undefined,
   format: ExportFormat,
   serviceLayers: LayerRow[],
-): Pick<ExportJobParams, 'layers' | 'targetSR'> {
+): Pick<ExportJobParams, 'layers' | 'targetSR' | 'escapeFormulas'> {
   const p =
     jsonParam<Record<string, unknown>>(
       'exportParameters',
@@ -171,7 +173,7 @@ export function parseExportRequest(
       'object',
       (e) => new InvalidInputError(e.message, e.reason ? [e.reason] : []),
     ) ?? {};
-  const unknown = Object.keys(p).filter((k) => !['layers', 'targetSR', 'targetSr'].includes(k));
+  const unknown = Object.keys(p).filter((k) => !['layers', 'targetSR', 'targetSr', 'escapeFormulas'].includes(k));
   if (unknown.length) bad(`Unknown properties in 'exportParameters': ${unknown.join(', ')}.`);
   if (p.layers !== undefined && !Array.isArray(p.layers)) bad('\'layers\' must be an array of {"id": n, ...}.');
   if (!serviceLayers.length) bad('The service has no layers to export.');
@@ -182,7 +184,18 @@ export function parseExportRequest(
     return parseLayer(entry, i, format);
   });
   checkLayers(layers, format, serviceLayers);
-  return { layers, targetSR: parseTargetSR(p.targetSR ?? p.targetSr) };
+  return { layers, targetSR: parseTargetSR(p.targetSR ?? p.targetSr), escapeFormulas: parseEscapeFormulas(p.escapeFormulas, format) };
+}
+
+/**
+ * `escapeFormulas`, on unless false: CSV only. An Excel cell's text is never run as a formula (xlsx-sheet.ts writes
+ * it as a string, not a formula), so there is nothing to turn off there.
+ */
+function parseEscapeFormulas(v: unknown, format: ExportFormat): boolean {
+  if (v === undefined) return true;
+  if (format !== 'csv') bad("'escapeFormulas' applies only to CSV exports.");
+  if (typeof v !== 'boolean') bad("'escapeFormulas' must be true or false.");
+  return v;
 }
 
 /** The job kind's spec: what a stored (or about to be stored) export job holds, typed. */
@@ -205,5 +218,7 @@ export function exportJobParams(raw: unknown): ExportJobParams {
     ownerId: r.ownerId,
     layers: r.layers.map((l, i) => parseLayer(l, i, format)),
     ...(r.targetSR !== undefined ? { targetSR: parseTargetSR(r.targetSR) } : {}),
+    // Safe unless the request said otherwise.
+    escapeFormulas: r.escapeFormulas !== false,
   };
 }

@@ -53,6 +53,7 @@ export class ExportJobHandler implements JobHandler<ExportJobParams> {
       sessionName: ctx.sessionName('export'),
       onOutputStarted: (path, fileName) => ctx.storeWhileWriting(path, fileName),
       onProgress: (e) => ctx.progress(e.overall, `(layer ${e.layerIndex + 1} of ${e.layerCount}) ${e.message}`.trim()),
+      escapeFormulas: p.escapeFormulas,
     });
     // Access lost while the file was written: the file is dropped with the job's folder, never handed over.
     await this.stillAllowed(p);

@@ -53,13 +53,17 @@ const layer = (table: string, geometryType: ExportLayerSource['geometryType'], o
 const huge = () =>
   layer('huge', 'esriGeometryPoint', { fields: [field('OBJECTID', 'esriFieldTypeOID'), field('Name', 'esriFieldTypeString', 20)] });
 
-/** The export through GDAL and through the format's streaming engine. */
-async function both(format: ExportFormat, layers: ExportLayerSource[], extra: Partial<ExportJob> = {}) {
+/**
+ * The export through GDAL and through the format's streaming engine. GDAL writes CSV text as it is stored, so the
+ * streamed CSV is written so too (escapeFormulas: false) unless `streamedEscapes`: the escape is compared on its own.
+ */
+async function both(format: ExportFormat, layers: ExportLayerSource[], extra: Partial<ExportJob> = {}, streamedEscapes = false) {
   const out: string[] = [];
   for (const engine of ['gdal', 'auto'] as const) {
     const workDir = await mkdtemp(join(tmpdir(), `export-engines-${engine}-`));
     dirs.push(workDir);
-    out.push((await writeExport({ format, layers, pg, workDir, baseName: 'Both', engine, ...extra })).path);
+    const escapeFormulas = format === 'csv' ? engine === 'auto' && streamedEscapes : undefined;
+    out.push((await writeExport({ format, layers, pg, workDir, baseName: 'Both', engine, escapeFormulas, ...extra })).path);
   }
   return { gdalPath: out[0], streamed: out[1] };
 }
@@ -282,6 +286,18 @@ describe('CSV: COPY writes what GDAL wrote', () => {
     const text = readFileSync(streamed, 'utf8');
     expect(text).toBe(readFileSync(gdalPath, 'utf8'));
     for (const quoted of ['"semicolon; alone"', '"tab\talone"', '"carriage\ralone"', '"comma, ""quote"""']) expect(text).toContain(quoted);
+  });
+
+  it("formulas escaped (the default): only text starting with = + - @ tab or CR differs, quoted with a ' in front", async () => {
+    const fields = ATTRIBUTES.filter((f) => ['OBJECTID', 'Name', 'Count'].includes(f.name));
+    const { gdalPath, streamed } = await both('csv', [layer('pts', 'esriGeometryPoint', { includeGeometry: false, fields })], {}, true);
+    const before = readFileSync(gdalPath, 'utf8').split('\n');
+    const after = readFileSync(streamed, 'utf8').split('\n');
+    expect(after).toHaveLength(before.length);
+    const changed = after.flatMap((line, i) => (line === before[i] ? [] : [[before[i], line]]));
+    // The one such name in the rows; negative counts are numbers and stay as they are.
+    expect(changed).toEqual([[expect.stringMatching(/^\d+,=1\+1,5$/), expect.stringMatching(/^\d+,"'=1\+1",5$/)]]);
+    expect(after.filter((l) => /,-\d+$/.test(l)).length).toBeGreaterThan(0);
   });
 
   it('lines and polygons as WKT, two layers zipped: the same features; coordinates to 15 significant digits', async () => {

@@ -2,7 +2,8 @@
  * The SELECTs whose rows are the export file, one piece per feature, for COPY (copy-rows.ts): a CSV line, or a
  * GeoJSON feature. They format every value as GDAL writes it (GDAL 3.6: the CSV driver with STRING_QUOTING=IF_NEEDED,
  * and the GeoJSON driver with RFC7946=YES), so users get the same files as before, only sooner; except that doubles
- * keep every digit they have (COPY_SESSION). Each rule below was read off GDAL's output for the same rows.
+ * keep every digit they have (COPY_SESSION), and CSV text a spreadsheet would run as a formula is escaped (csvText).
+ * Each rule below was read off GDAL's output for the same rows.
  *
  * Number formatting depends on the session (extra_float_digits): COPY_SESSION must be set on the connection that runs the COPY, and the connection must run in UTC (exportConnection does that for GDAL).
  */
@@ -44,6 +45,22 @@ export function csvQuote(s: string): string {
  */
 function csvSpecialSql(c: string): string {
   return `(${[`','`, `'"'`, `';'`, `E'\\t'`, `E'\\r'`, `E'\\n'`].map((ch) => `strpos(${c}, ${ch}) > 0`).join(' OR ')})`;
+}
+
+/** The first characters that make a spreadsheet read a cell as a formula (OWASP's CSV injection list). */
+export const FORMULA_START = ['=', '+', '-', '@', '\t', '\r'];
+
+/**
+ * A text value in CSV: GDAL's quoting; with `escapeFormulas`, OWASP's rule for a value a spreadsheet would run as a
+ * formula (FORMULA_START): quoted, with a single quote in front, so it is shown as the text it is. ascii() reads the
+ * first character only, which keeps the escaping nearly free.
+ */
+function csvText(c: string, escapeFormulas: boolean): string {
+  const quoted = (lead: string) => `'"${lead}' || replace(${c}, '"', '""') || '"'`;
+  const formula = escapeFormulas
+    ? `WHEN ascii(${c}) IN (${FORMULA_START.map((ch) => ch.charCodeAt(0)).join(', ')}) THEN ${quoted("''")} `
+    : '';
+  return `CASE ${formula}WHEN ${csvSpecialSql(c)} THEN ${quoted('')} ELSE ${c}::text END`;
 }
 
 /**
@@ -151,8 +168,8 @@ function gdalDateTime(v: string, sep: string, rounding: MsRounding): string {
     ELSE lpad((${thousandths} / 1000)::text, 2, '0') || '.' || lpad((${thousandths} % 1000)::text, 3, '0') END`;
 }
 
-/** A field's value as CSV text (NULL for an empty cell). */
-function csvValue(f: LayerField): string {
+/** A field's value as CSV text (NULL for an empty cell). Only text fields can hold a formula: numbers stay numbers. */
+function csvValue(f: LayerField, escapeFormulas: boolean): string {
   const c = ident(f.column);
   switch (f.type) {
     case 'esriFieldTypeDouble':
@@ -160,7 +177,7 @@ function csvValue(f: LayerField): string {
     case 'esriFieldTypeSingle':
       return csvReal(c);
     case 'esriFieldTypeString':
-      return `CASE WHEN ${csvSpecialSql(c)} THEN '"' || replace(${c}, '"', '""') || '"' ELSE ${c}::text END`;
+      return csvText(c, escapeFormulas);
     case 'esriFieldTypeDate':
       return `${dateTime(c, ' ', 'printf')} || '+00'`;
     default:
@@ -270,14 +287,14 @@ export function csvHeader(layer: ExportLayerSource): string {
 /**
  * One CSV line per row. WKT comes from PostGIS with GDAL's spacing ("MULTIPOLYGON (((..."), quoted when it holds a
  * comma (more than one vertex); its coordinates are the shortest form that reads back exactly, where GDAL rounds
- * them to 15 significant digits.
+ * them to 15 significant digits. Text is escaped against formulas unless `escapeFormulas` is false (csvText).
  */
-export function csvLinesSql(layer: ExportLayerSource, target: ResolvedSrs | null, range?: OidRange): string {
+export function csvLinesSql(layer: ExportLayerSource, target: ResolvedSrs | null, range?: OidRange, escapeFormulas = true): string {
   const shape = ident(GEOMETRY_COLUMN);
   const geom = geometryOutput(layer, 'csv');
   const projected = target && geom !== 'none' ? transformed(shape, layer, target) : null;
   const g = projected ? GEOMETRY : shape;
-  const cells = layer.fields.map(csvValue);
+  const cells = layer.fields.map((f) => csvValue(f, escapeFormulas));
   if (geom === 'wkt') {
     const wkt = `regexp_replace(ST_AsText(${g}), '^([A-Z]+)\\(', '\\1 (')`;
     cells.unshift(`CASE WHEN ST_NPoints(${g}) > 1 THEN '"' || ${wkt} || '"' ELSE ${wkt} END`);

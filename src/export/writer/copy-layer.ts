@@ -59,6 +59,8 @@ export interface CopyLayerJob {
   rows: number;
   /** Rows of the smallest range (default MIN_RANGE_ROWS). */
   rangeRows?: number;
+  /** CSV: escape text a spreadsheet would run as a formula (default true; copy-format.ts csvText). */
+  escapeFormulas?: boolean;
   signal?: AbortSignal;
   onRows?: (rows: number) => void;
 }
@@ -286,6 +288,6 @@ export async function copyLayer(job: CopyLayerJob): Promise<void> {
     tail: csv ? '' : GEOJSON_TAIL,
     separator: csv ? '' : GEOJSON_SEPARATOR,
     counted: false,
-    sql: (range) => (csv ? csvLinesSql(job.layer, job.target, range) : geojsonFeaturesSql(job.layer, range)),
+    sql: (range) => (csv ? csvLinesSql(job.layer, job.target, range, job.escapeFormulas ?? true) : geojsonFeaturesSql(job.layer, range)),
   });
 }

@@ -77,6 +77,11 @@ export interface ExportJob {
   shapefileSplit?: ShapefileSplit;
   /** Rows of the smallest range of a CSV or GeoJSON layer written by parallel sessions (default MIN_RANGE_ROWS; tests use small ones). */
   copyRangeRows?: number;
+  /**
+   * CSV: text starting with a character that makes a spreadsheet run it as a formula is quoted with a single quote
+   * in front (OWASP), so it shows as text. Default true. GDAL's CSV writer cannot: engine 'gdal' needs false.
+   */
+  escapeFormulas?: boolean;
 }
 
 /** When a layer's shapefile is written in parts (shapefile-parts.ts), and how large its parts are at most. */

@@ -83,6 +83,9 @@ function validateJob(job: ExportJob): void {
   if (!(EXPORT_FORMATS as readonly string[]).includes(job.format)) throw new ExportWriteError(`Unsupported export format '${job.format}'.`);
   if (!job.layers?.length) throw new ExportWriteError('Nothing to export: the request selects no layers.');
   if (!job.workDir) throw new Error('writeExport: workDir is required');
+  // GDAL's CSV writer writes a formula as it is: only the reference runs (tests) may ask for that, and must say so.
+  if (job.format === 'csv' && engineOf(job) === 'gdal' && job.escapeFormulas !== false)
+    throw new Error("writeExport: GDAL's CSV writer cannot escape formulas; engine 'gdal' needs escapeFormulas: false");
   // Refuse bad x/y column names now rather than after earlier layers were written.
   for (const layer of job.layers) if (geometryOutput(layer, job.format) === 'xy') xyColumns(layer);
 }
@@ -252,6 +255,7 @@ export async function writeExport(job: ExportJob): Promise<ExportOutput> {
             path: join(stage, t.dataset),
             rows,
             rangeRows: job.copyRangeRows,
+            escapeFormulas: job.escapeFormulas ?? true,
             signal,
             onRows: writing,
           });
