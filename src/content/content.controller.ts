@@ -4,7 +4,7 @@ import { Caller } from '../core/auth/caller';
 import { Errors } from '../core/errors/arcgis-error';
 import { ArcgisRequest } from '../core/http/arcgis-request';
 import { keepValidators } from '../core/http/cache';
-import { CurrentCaller, Operation, OptionalCaller, Public, RawResponse } from '../core/http/decorators';
+import { CurrentCaller, Operation, OptionalCaller, PageLink, Public, RawResponse } from '../core/http/decorators';
 import { ItemIdPipe, OwnerItem, OwnerItemPipe, UsernamePipe } from '../core/http/id-params';
 import { Params } from '../core/http/params.decorator';
 import { AddItemDto, PageDto, SearchDto, StatusDto } from './content.dto';
@@ -57,6 +57,7 @@ export class ContentController {
    * a page whatever its bytes; files are attachments, so none opens as a page of this origin.
    */
   @Public()
+  @PageLink()
   @RawResponse()
   @Operation('content/items/:id/data')
   async data(@OptionalCaller() caller: Caller | undefined, @Param('id', ItemIdPipe) id: string, @Res() res: Response) {

@@ -3,7 +3,7 @@ import { Caller } from '../core/auth/caller';
 import { APP_CONFIG } from '../core/config/config.module';
 import { AppConfig } from '../core/config/env';
 import { ArcgisRequest, publicRoot } from '../core/http/arcgis-request';
-import { CurrentCaller, Formats, Operation, OptionalCaller, Public } from '../core/http/decorators';
+import { CurrentCaller, Formats, Operation, OptionalCaller, PageLink, Public } from '../core/http/decorators';
 import { UsernamePipe } from '../core/http/id-params';
 import { Params } from '../core/http/params.decorator';
 import { EditsService } from './edits.service';
@@ -64,6 +64,7 @@ export class FeatureServerController {
   }
 
   @Public()
+  @PageLink()
   @Formats('geojson', 'pbf')
   @Operation(':layerId/query')
   query(

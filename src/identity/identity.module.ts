@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { IdentityController, PortalAdminController } from './identity.controller';
 import { IdentityRepository } from './identity.repository';
 import { IdentityService } from './identity.service';
+import { PageSessions } from './page-sessions';
 import { SignInThrottle } from './signin-throttle';
 import { TokenPurger } from './token-purger';
 import { TokenService } from './token.service';
@@ -9,7 +10,7 @@ import { UserCallers } from './user-callers';
 
 @Module({
   controllers: [IdentityController, PortalAdminController],
-  providers: [IdentityRepository, IdentityService, UserCallers, TokenService, SignInThrottle, TokenPurger],
-  exports: [IdentityService, TokenService],
+  providers: [IdentityRepository, IdentityService, UserCallers, TokenService, PageSessions, SignInThrottle, TokenPurger],
+  exports: [IdentityService, TokenService, PageSessions],
 })
 export class IdentityModule {}

@@ -44,6 +44,14 @@ describe('services directory in Chromium', () => {
     return { page, seen: await watchRequests(page) };
   }
 
+  /** Signs in through the pages' own form, as a person does: the page session then authenticates every page. */
+  async function signIn(page: Page) {
+    await page.goto(`${t.base}/generateToken?f=html`);
+    await page.fill('#username', owner.username);
+    await page.fill('#password', owner.password);
+    await Promise.all([page.waitForURL(/\/arcgis\/rest\/services\?f=html$/), page.getByRole('button', { name: 'Sign in' }).click()]);
+  }
+
   /** Clicks the link named `name` and waits for the page it leads to. */
   async function follow(page: Page, name: string, url: RegExp) {
     await Promise.all([page.waitForURL(url), page.getByRole('link', { name, exact: true }).click()]);
@@ -57,7 +65,7 @@ describe('services directory in Chromium', () => {
 
   it('clicks from the catalog to a layer, and runs the query form', async () => {
     const { page, seen } = await newPage();
-    await page.goto(`${t.root}/arcgis/rest/services?f=html&token=${owner.token}`);
+    await signIn(page);
     await page.screenshot({ path: path.join(shots, 'directory-catalog.png') });
     await follow(page, svc.name, /\/FeatureServer\?/);
     expect(await page.locator('h1').textContent()).toBe(`${svc.name} (FeatureServer)`);
@@ -74,8 +82,8 @@ describe('services directory in Chromium', () => {
     await page.waitForSelector('table.results');
     const names = await page.locator('table.results tbody td:first-child').allTextContents();
     expect(names.map((n) => n.trim())).toEqual(['Mill', 'Tower', 'Well']);
-    // The token went along as a hidden field: the private layer answered.
-    expect(page.url()).toContain(`token=${owner.token}`);
+    // The page session answered for the private layer; no URL carries a token.
+    expect(page.url()).not.toContain('token=');
     await page.screenshot({ path: path.join(shots, 'directory-query.png'), fullPage: true });
 
     // The same form, asked for JSON, is the layer's JSON answer.
@@ -105,7 +113,8 @@ describe('services directory in Chromium', () => {
     'map preview of layer %i draws its %s, fits them, and shows the attributes of the one clicked',
     async (layerId, _kind, count, name) => {
       const { page, seen } = await newPage();
-      await page.goto(`${svc.url}/${layerId}?f=html&token=${owner.token}`);
+      await signIn(page);
+      await page.goto(`${svc.url}/${layerId}?f=html`);
       await follow(page, 'Map preview', /\/preview\?/);
       await page.waitForSelector('#map[data-state="ready"]', { timeout: 20_000 });
       const state = await page.evaluate(() => {
@@ -155,7 +164,8 @@ describe('services directory in Chromium', () => {
       dialogs++;
       void d.dismiss();
     });
-    await page.goto(`${svc.url}/0/preview?f=html&token=${owner.token}`);
+    await signIn(page);
+    await page.goto(`${svc.url}/0/preview?f=html`);
     await page.waitForSelector('#map[data-state="ready"]');
     const at = await page.evaluate(() => {
       const w = globalThis as any;
@@ -172,7 +182,7 @@ describe('services directory in Chromium', () => {
     await page.close();
   });
 
-  it('signs in through generateToken, keeps the token for the browser session, and signs out', async () => {
+  it('signs in through generateToken into a page session, and signs out', async () => {
     const { page, seen } = await newPage();
     await page.goto(`${t.root}/arcgis/rest/services?f=html`);
     expect(await page.locator('body').textContent()).not.toContain(svc.name);
@@ -183,16 +193,17 @@ describe('services directory in Chromium', () => {
     await page.waitForSelector('#sign-in-status.error');
     expect(await page.locator('#sign-in-status').textContent()).toContain('Could not sign in');
     await page.fill('#password', owner.password);
-    await Promise.all([page.waitForURL(/\/arcgis\/rest\/services\?f=html&token=/), page.getByRole('button', { name: 'Sign in' }).click()]);
+    await Promise.all([page.waitForURL(/\/arcgis\/rest\/services\?f=html$/), page.getByRole('button', { name: 'Sign in' }).click()]);
     expect(await page.locator('header .user').textContent()).toContain(`Signed in as ${owner.username}`);
     expect(await page.getByRole('link', { name: svc.name, exact: true }).count()).toBe(1);
 
-    // A page opened without the token, in the same browser session, is opened again with it.
+    // Any page opened in the same browser session is signed in, with no token in its URL.
     await page.goto(`${svc.url}/0?f=html`);
-    await page.waitForURL(/token=/);
     expect(await page.locator('h1').textContent()).toBe('Areas (ID: 0)');
 
-    await Promise.all([page.waitForURL((u) => !u.searchParams.has('token')), page.getByRole('button', { name: 'Sign out' }).click()]);
+    await Promise.all([page.waitForURL(/\/arcgis\/rest\/services\?f=html$/), page.getByRole('button', { name: 'Sign out' }).click()]);
+    expect(await page.locator('body').textContent()).not.toContain(svc.name);
+    await page.goto(`${svc.url}/0?f=html`);
     expect(await page.locator('body').textContent()).toContain('Error 499');
     await page.goto(`${t.root}/arcgis/rest/services?f=html`);
     expect(await page.locator('header .user').textContent()).toContain('Sign in');
@@ -203,7 +214,8 @@ describe('services directory in Chromium', () => {
 
   it("shows a service's item page, which links to the service's directory page", async () => {
     const { page, seen } = await newPage();
-    await page.goto(`${t.base}/content/users/${owner.username}?f=html&token=${owner.token}`);
+    await signIn(page);
+    await page.goto(`${t.base}/content/users/${owner.username}?f=html`);
     await follow(page, svc.name, /content\/items\//);
     expect(await page.locator('dl.facts').textContent()).toContain('Feature Service');
     await page.screenshot({ path: path.join(shots, 'portal-item.png') });
@@ -215,7 +227,8 @@ describe('services directory in Chromium', () => {
 
   it('runs an export from the item page to a completed download', async () => {
     const { page, seen } = await newPage();
-    await page.goto(`${t.base}/content/items/${svc.itemId}?f=html&token=${owner.token}`);
+    await signIn(page);
+    await page.goto(`${t.base}/content/items/${svc.itemId}?f=html`);
     await page.selectOption('#x-format', 'CSV');
     for (const id of ['0', '1']) await page.uncheck(`input[name="layer"][value="${id}"]`);
     await page.fill('#x-where', "Kind = 'site'");
@@ -245,7 +258,8 @@ describe('services directory in Chromium', () => {
 
   it('shows the export failing as the export operation refuses it', async () => {
     const { page } = await newPage();
-    await page.goto(`${t.base}/content/items/${svc.itemId}?f=html&token=${owner.token}`);
+    await signIn(page);
+    await page.goto(`${t.base}/content/items/${svc.itemId}?f=html`);
     await page.fill('#x-where', 'NoSuchField = 1');
     await page.getByRole('button', { name: 'Export' }).click();
     await page.waitForSelector('#export-status.error');

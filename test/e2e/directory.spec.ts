@@ -14,6 +14,19 @@ const textOf = (page: string) =>
     .replace(/&amp;/g, '&')
     .replace(/\s+/g, ' ');
 
+/** A page session as the sign-in form makes one (the browser's Fetch Metadata included): its Cookie header. */
+async function pageSession(base: string, who: { username: string; password: string }): Promise<string> {
+  const body = new URLSearchParams({ f: 'html', username: who.username, password: who.password });
+  const res = await fetch(`${base}/generateToken`, {
+    method: 'POST',
+    body,
+    redirect: 'manual',
+    headers: { 'Sec-Fetch-Site': 'same-origin' },
+  });
+  expect(res.status).toBe(303);
+  return res.headers.getSetCookie()[0].split(';')[0];
+}
+
 async function html(url: string, params: Record<string, string> = {}, init: RequestInit = {}) {
   const qs = new URLSearchParams({ f: 'html', ...params });
   const res = await fetch(`${url}?${qs}`, init);
@@ -22,7 +35,7 @@ async function html(url: string, params: Record<string, string> = {}, init: Requ
 
 describe('services catalog and HTML services directory', () => {
   let t: TestApp;
-  let owner: { username: string; token: string };
+  let owner: { username: string; password: string; token: string };
   let other: { username: string; token: string };
   let pub: SampleService;
   let priv: SampleService;
@@ -71,15 +84,23 @@ describe('services catalog and HTML services directory', () => {
   });
 
   describe('pages', () => {
-    it('catalog: links to the services the caller may read, carrying the token', async () => {
+    it('catalog: links to the services the caller may read, never carrying a token', async () => {
       const anon = await html(catalogUrl());
       expect(anon.headers.get('content-type')).toBe('text/html; charset=utf-8');
       expect(anon.body).toContain(`href="/arcgis/rest/services/${pub.name}/FeatureServer?f=html"`);
       expect(anon.body).not.toContain(priv.name);
+      // Opened with ?token=: drawn for that token, which no link carries on.
       const mine = await html(catalogUrl(), { token: owner.token });
-      expect(mine.body).toContain(`href="/arcgis/rest/services/${priv.name}/FeatureServer?f=html&amp;token=${owner.token}"`);
-      expect(textOf(mine.body)).toContain(`Signed in as ${owner.username}`);
+      expect(mine.body).toContain(`href="/arcgis/rest/services/${priv.name}/FeatureServer?f=html"`);
+      expect(mine.body).not.toContain(owner.token);
+      expect(textOf(mine.body)).toContain(`Opened as ${owner.username} with the token in its URL`);
       expect(mine.headers.get('cache-control')).toBe('private, no-store');
+      // Through the page session: signed in, with a sign-out form.
+      const session = await html(catalogUrl(), {}, { headers: { cookie: await pageSession(t.base, owner), 'sec-fetch-site': 'none' } });
+      expect(session.body).toContain(`href="/arcgis/rest/services/${priv.name}/FeatureServer?f=html"`);
+      expect(textOf(session.body)).toContain(`Signed in as ${owner.username}`);
+      expect(session.body).toMatch(/<form class="sign-out" method="post" action="\/sharing\/rest\/html\/signout">/);
+      expect(session.headers.get('cache-control')).toBe('private, no-store');
     });
 
     it('are sent with a policy that loads nothing from elsewhere and no inline script', async () => {
@@ -172,7 +193,7 @@ describe('services catalog and HTML services directory', () => {
       expect(textOf(paged.body)).toContain('2 feature(s), more exist.');
       const next = /<a rel="next" href="([^"]+)">/.exec(paged.body)?.[1].replace(/&amp;/g, '&');
       expect(next).toContain('resultOffset=2');
-      expect(next).toContain(`token=${owner.token}`);
+      expect(next).not.toContain('token=');
       expect(textOf(await (await fetch(`${t.root.replace(/\/$/, '')}${next!.slice(t.config.contextPath.length)}`)).text())).toContain(
         '1 feature(s).',
       );
@@ -230,14 +251,15 @@ describe('services catalog and HTML services directory', () => {
       expect(textOf(preview.body)).toMatch(/Error 499/);
       const mine = await html(`${priv.url}/0`, { token: owner.token });
       expect(textOf(mine.body)).toContain('Areas (ID: 0)');
-      expect(mine.body).toContain(`href="/arcgis/rest/services/${priv.name}/FeatureServer/0/query?f=html&amp;token=${owner.token}"`);
+      expect(mine.body).toContain(`href="/arcgis/rest/services/${priv.name}/FeatureServer/0/query?f=html"`);
+      expect(mine.body).not.toContain(owner.token);
       expect((await html(priv.url, { token: 'expired' })).body).toMatch(/Error 498/);
     });
 
-    it('map preview: the layer query URL, the token and the extent in Web Mercator for the script', async () => {
+    it('map preview: the layer query URL and the extent in Web Mercator for the script, and no token', async () => {
       const r = await html(`${priv.url}/0/preview`, { token: owner.token });
       expect(r.body).toContain(`data-query="/arcgis/rest/services/${priv.name}/FeatureServer/0/query"`);
-      expect(r.body).toContain(`data-token="${owner.token}"`);
+      expect(r.body).not.toContain(owner.token);
       const extent = /data-extent="([^"]+)"/.exec(r.body)![1].split(',').map(Number);
       // 10°E..10.9°E, 50.1°N..50.9°N in EPSG:3857.
       expect(extent[0]).toBeCloseTo(1113194.9, 0);
@@ -253,7 +275,7 @@ describe('services catalog and HTML services directory', () => {
         ['directory.css', 'text/css'],
         ['preview.js', 'javascript'],
         ['session.js', 'javascript'],
-        ['signin.js', 'javascript'],
+        ['export.js', 'javascript'],
         ['ol/ol.js', 'javascript'],
         ['ol/ol.css', 'text/css'],
       ]) {
@@ -294,7 +316,7 @@ describe('services catalog and HTML services directory', () => {
       expect(text).toContain(`Survey notes ${MARKUP}`);
       expect(text).toMatch(new RegExp(`Type: Web Map Owner: ${owner.username} Size: \\d+ bytes Access: org`));
       expect(text).toContain('Tags: survey, notes');
-      expect(asMember.body).toContain(`href="/sharing/rest/community/groups/${group}?f=html&amp;token=${member.token}"`);
+      expect(asMember.body).toContain(`href="/sharing/rest/community/groups/${group}?f=html"`);
       expect(asMember.body).not.toContain(MARKUP);
       // An org member outside the private group sees the item (shared with the org), not the group.
       const asOther = await html(`${t.base}/content/items/${item}`, { token: other.token });
@@ -310,7 +332,10 @@ describe('services catalog and HTML services directory', () => {
       // The export form only where export would accept it: to the owner (or an administrator).
       expect(r.body).not.toContain('export-form');
       expect((await html(`${t.base}/content/items/${pub.itemId}`, { token: other.token })).body).not.toContain('export-form');
-      const mine = await html(`${t.base}/content/items/${pub.itemId}`, { token: owner.token });
+      // The form acts through the page session, so a page opened with ?token= has none.
+      expect((await html(`${t.base}/content/items/${pub.itemId}`, { token: owner.token })).body).not.toContain('export-form');
+      const cookie = await pageSession(t.base, owner);
+      const mine = await html(`${t.base}/content/items/${pub.itemId}`, {}, { headers: { cookie, 'sec-fetch-site': 'same-origin' } });
       expect(mine.body).toMatch(/<form[^>]*id="export-form"/);
       for (const format of ['CSV', 'Shapefile', 'File Geodatabase', 'GeoJson'])
         expect(mine.body).toMatch(new RegExp(`<option[^>]*>${format}</option>`));
@@ -341,10 +366,10 @@ describe('services catalog and HTML services directory', () => {
       expect(textOf((await html(`${t.base}/content/users/${owner.username}`)).body)).toContain('Error 499');
     });
 
-    it('sign-in: a form posted by script to generateToken; GET generateToken without f=html is still refused', async () => {
+    it('sign-in: a form posted to generateToken with f=html; GET generateToken without f=html is still refused', async () => {
       const r = await html(`${t.base}/generateToken`, { next: '/arcgis/rest/services' });
-      expect(r.body).toMatch(/<form[^>]*\bid="sign-in-form"[^>]*\baction="\/sharing\/rest\/generateToken"/);
-      expect(r.body).toContain('src="/arcgis/rest/static/signin.js"');
+      expect(r.body).toMatch(/<form[^>]*\bid="sign-in-form"[^>]*\bmethod="post"[^>]*\baction="\/sharing\/rest\/generateToken"/);
+      expect(r.body).toContain('<input type="hidden" name="next" value="/arcgis/rest/services?f=html" />');
       expect((await get(t.base, 'generateToken')).body.error.details).toEqual(['generateToken requires POST.']);
     });
   });

@@ -19,6 +19,8 @@ export type ArcParams = Record<string, string>;
 export interface ArcgisRequest extends Request {
   arcParams: ArcParams;
   caller?: Caller;
+  /** Set when the caller came from the pages' session cookie: the value the pages' scripts send back as X-CSRF-Token. */
+  pageSession?: { csrf: string };
   uploadedFile?: UploadedFile;
   requestId?: string;
   /** A body that could not be parsed; raised by the request guard. */

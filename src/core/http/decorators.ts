@@ -7,6 +7,7 @@ export const PUBLIC_KEY = 'arcgis:public';
 export const RAW_KEY = 'arcgis:raw';
 export const NOT_ARCGIS_KEY = 'arcgis:not-arcgis';
 export const FORMATS_KEY = 'arcgis:formats';
+export const PAGE_LINK_KEY = 'arcgis:page-link';
 
 /** Anonymous callers allowed (a token, if sent, must still be valid). */
 export const Public = () => SetMetadata(PUBLIC_KEY, true);
@@ -14,6 +15,12 @@ export const Public = () => SetMetadata(PUBLIC_KEY, true);
 export const RawResponse = () => SetMetadata(RAW_KEY, true);
 /** Not part of the ArcGIS API (health): no `f`, no token handling, no envelope formatting. */
 export const NotArcgis = () => SetMetadata(NOT_ARCGIS_KEY, true);
+
+/**
+ * A read the directory pages link to (a file download, a query as JSON): the pages' session cookie may authenticate a
+ * top-level navigation to it without the CSRF header. Only for routes that change nothing, even on GET.
+ */
+export const PageLink = () => SetMetadata(PAGE_LINK_KEY, true);
 
 /** Values of `f` the operation serves besides json and pjson (e.g. geojson on query). */
 export const Formats = (...formats: string[]) => SetMetadata(FORMATS_KEY, ['json', 'pjson', ...formats]);

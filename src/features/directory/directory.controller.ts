@@ -25,7 +25,6 @@ const ASSETS: Record<string, string> = {
   'directory.css': path.join(__dirname, 'assets', 'directory.css'),
   'preview.js': path.join(__dirname, 'assets', 'preview.js'),
   'session.js': path.join(__dirname, 'assets', 'session.js'),
-  'signin.js': path.join(__dirname, 'assets', 'signin.js'),
   'export.js': path.join(__dirname, 'assets', 'export.js'),
   'ol/ol.js': require.resolve('ol/dist/ol.js'),
   'ol/ol.css': require.resolve('ol/ol.css'),

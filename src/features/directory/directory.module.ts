@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ContentModule } from '../../content/content.module';
 import { GroupsModule } from '../../groups/groups.module';
+import { IdentityModule } from '../../identity/identity.module';
 import { FeaturesModule } from '../features.module';
 import { CatalogController } from './catalog.controller';
 import { DirectoryController } from './directory.controller';
@@ -9,7 +10,7 @@ import { PortalPagesController } from './portal.controller';
 
 /** The services catalog, the HTML services directory over the hosted feature services, and the portal's pages. */
 @Module({
-  imports: [FeaturesModule, ContentModule, GroupsModule],
+  imports: [FeaturesModule, ContentModule, GroupsModule, IdentityModule],
   controllers: [CatalogController, DirectoryController, PortalPagesController],
   providers: [DirectoryRepository],
 })

@@ -28,20 +28,20 @@ export function html(strings: TemplateStringsArray, ...values: Html[]): SafeHtml
   return new SafeHtml(out);
 }
 
-/** Where the pages link to: path-absolute URLs under the deployment's public path, carrying the page's token along. */
+/**
+ * Where the pages link to: path-absolute URLs under the deployment's public path. No link carries a token: a signed-in
+ * visitor's pages are authenticated by the session cookie, so no token reaches a URL, a history entry or a Referer.
+ */
 export class Links {
   constructor(
     /** The public path of {CONTEXT_PATH}: '' or '/portal' (behind PUBLIC_URL, its path too). */
     readonly base: string,
-    /** The token the page was opened with, already checked by the request guard. */
-    readonly token?: string,
   ) {}
 
   /** `path` is made of encoded segments; `params` are encoded here. */
   to(path: string, params: Record<string, string | undefined> = {}): string {
     const qs = new URLSearchParams();
     for (const [k, v] of Object.entries(params)) if (v !== undefined) qs.set(k, v);
-    if (this.token) qs.set('token', this.token);
     const query = qs.toString();
     return `${this.base}${path}${query ? `?${query}` : ''}`;
   }

@@ -1,10 +1,13 @@
 import { HtmlReply } from '../../core/http/html-reply';
 import { html, Html, Links, SafeHtml } from './html';
+import { PORTAL_HTML_ROUTES } from './html-route';
 
 export interface PageContext {
   links: Links;
-  /** The signed-in user's name, when the page was opened with a token. */
+  /** The user the page is drawn for: the session's, or that of a token in the page's URL. */
   username?: string;
+  /** The page session's CSRF value, when the user came from the session (not from a token in the URL). */
+  csrf?: string;
   /** The public path of this page (without query), for the page's own JSON link. */
   path: string;
 }
@@ -22,21 +25,31 @@ export interface PageOptions {
   styles?: string[];
   scripts?: string[];
   bodyClass?: string;
-  /** The code of the error the page shows (session.js forgets a token the server called invalid). */
+  /** The code of the error the page shows, for scripts and tests. */
   errorCode?: number;
 }
 
+/** Who the page is for, and the way to sign in or out: a form, so signing out works without scripts. */
+function userBox(ctx: PageContext): SafeHtml {
+  const { links } = ctx;
+  const signIn = html`<a href="${links.page('/sharing/rest/generateToken', { next: links.base + ctx.path })}" id="sign-in">Sign in</a>`;
+  if (!ctx.username) return signIn;
+  if (!ctx.csrf) return html`Opened as <strong>${ctx.username}</strong> with the token in its URL, which no link keeps · ${signIn}`;
+  return html`Signed in as <strong>${ctx.username}</strong>
+    <form class="sign-out" method="post" action="${links.base}/${PORTAL_HTML_ROUTES}/signout">
+      <input type="hidden" name="f" value="html" /><input type="hidden" name="csrf" value="${ctx.csrf}" />
+      <button type="submit" id="sign-out" class="link">Sign out</button>
+    </form>`;
+}
+
 /**
- * The shell every directory page shares: one stylesheet, and session.js, which keeps the token of a sign-in for the
- * browser session; other scripts only where a page names them (the map preview, the sign-in form).
+ * The shell every directory page shares: one stylesheet, and session.js, which takes a token out of the address bar;
+ * other scripts only where a page names them (the map preview, the export form). The session's CSRF value is on the
+ * body for those scripts.
  */
 export function page(ctx: PageContext, o: PageOptions): HtmlReply {
   const { links } = ctx;
   const crumbs = [{ label: 'Home', path: links.services() }, ...o.crumbs];
-  const signIn = links.page('/sharing/rest/generateToken', { next: links.base + ctx.path });
-  const user = ctx.username
-    ? html`Signed in as <strong>${ctx.username}</strong> <button type="button" id="sign-out" class="link">Sign out</button>`
-    : html`<a href="${signIn}" id="sign-in">Sign in</a>`;
   const doc: SafeHtml = html`<!doctype html>
 <html lang="en">
 <head>
@@ -46,10 +59,10 @@ export function page(ctx: PageContext, o: PageOptions): HtmlReply {
 <link rel="stylesheet" href="${links.asset('directory.css')}">
 ${(o.styles ?? []).map((s) => html`<link rel="stylesheet" href="${links.asset(s)}" />`)}
 </head>
-<body${o.bodyClass ? html` class="${o.bodyClass}"` : ''} data-signed-in="${ctx.username ? 'true' : 'false'}"${o.errorCode ? html` data-error="${o.errorCode}"` : ''}>
+<body${o.bodyClass ? html` class="${o.bodyClass}"` : ''} data-signed-in="${ctx.username ? 'true' : 'false'}"${ctx.csrf ? html` data-csrf="${ctx.csrf}"` : ''}${o.errorCode ? html` data-error="${o.errorCode}"` : ''}>
 <header class="top">
 <a class="brand" href="${links.page(links.services())}">ArcGIS REST Services Directory</a>
-<span class="user">${user}</span>
+<span class="user">${userBox(ctx)}</span>
 </header>
 <nav class="crumbs" aria-label="Breadcrumbs">${crumbs.map(
     (c, i) =>
@@ -91,6 +104,6 @@ export function errorBox(e: { code: number; message: string; details: string[]; 
           </ul>`
         : ''
     }
-    ${e.code === 499 || e.code === 498 ? html`<p>This resource needs a valid token: open it with <code>?token=</code>, or sign in.</p>` : ''}
+    ${e.code === 499 || e.code === 498 ? html`<p>This resource needs a valid token: sign in.</p>` : ''}
   </div>`;
 }

@@ -86,7 +86,8 @@ export interface ExportChoices {
 
 /**
  * The export form of a hosted service's item. export.js submits it as the `export` operation would be called by a
- * client, follows the job through `status` and offers the result's data when it completes.
+ * client (authenticated by the page session and its CSRF value), follows the job through `status` and offers the
+ * result's data when it completes.
  */
 function exportForm(ctx: PageContext, item: Item, choices: ExportChoices): SafeHtml {
   const { links } = ctx;
@@ -100,7 +101,6 @@ function exportForm(ctx: PageContext, item: Item, choices: ExportChoices): SafeH
       data-status="${links.base}/sharing/rest/content/users/${user}/items/"
       data-items="${links.base}/sharing/rest/content/items/"
       data-item-id="${item.id}"
-      data-token="${links.token ?? ''}"
     >
       <div class="grid">
         <label for="x-title">Title</label>
@@ -196,23 +196,30 @@ export function userContentPage(ctx: PageContext, content: ItemList & { username
   });
 }
 
-/** The sign-in form; signin.js posts it to generateToken, so it works only with scripts on, as ArcGIS's does. */
-export function signInPage(ctx: PageContext): HtmlReply {
+export interface SignInState {
+  /** Where the sign-in leads, already checked (next-url.ts); the home page when there is none. */
+  next: string;
+  username?: string;
+  /** Why the last attempt failed. */
+  error?: { message: string; details: string[] };
+}
+
+/**
+ * The sign-in form. It posts to generateToken with f=html, where the server signs in, sets the page session's cookie
+ * and redirects to `next`: no token ever reaches the page, a URL or a script, and it works without scripts.
+ */
+export function signInPage(ctx: PageContext, state: SignInState): HtmlReply {
   const { links } = ctx;
   return page(ctx, {
     title: 'Sign in',
     crumbs: [{ label: 'Sign in', path: ctx.path }],
     json: false,
-    scripts: ['signin.js'],
-    body: html`<form
-      id="sign-in-form"
-      class="sign-in"
-      method="post"
-      action="${links.base}/sharing/rest/generateToken"
-      data-home="${links.base}/arcgis/rest/services"
-    >
+    body: html`<form id="sign-in-form" class="sign-in" method="post" action="${links.base}/sharing/rest/generateToken">
+      <input type="hidden" name="f" value="html" />
+      <input type="hidden" name="next" value="${state.next}" />
       <div class="grid">
-        <label for="username">User name</label><input id="username" name="username" autocomplete="username" required />
+        <label for="username">User name</label
+        ><input id="username" name="username" autocomplete="username" value="${state.username ?? ''}" required />
         <label for="password">Password</label
         ><input id="password" name="password" type="password" autocomplete="current-password" required />
         <label for="expiration">Keep me signed in for</label
@@ -223,8 +230,14 @@ export function signInPage(ctx: PageContext): HtmlReply {
         </select>
       </div>
       <p><button type="submit">Sign in</button></p>
-      <p id="sign-in-status" class="status" aria-live="polite"></p>
-      <p class="none">The token is kept for this browser session only and goes with the directory's links as <code>?token=</code>.</p>
+      ${
+        state.error
+          ? html`<p id="sign-in-status" class="status error" role="alert">
+              Could not sign in: ${state.error.message} ${state.error.details.join(' ')}
+            </p>`
+          : ''
+      }
+      <p class="none">The session lasts until you sign out, close the browser, or the time above runs out.</p>
     </form>`,
   });
 }

@@ -1,20 +1,25 @@
-import { Controller, Inject, Param, Req, UseFilters } from '@nestjs/common';
+import { Controller, Get, Inject, Param, Post, Req, Res, UseFilters } from '@nestjs/common';
+import type { Response } from 'express';
 import { PageDto } from '../../content/content.dto';
 import { ContentService } from '../../content/content.service';
 import { Caller, isAdminFor, Privilege } from '../../core/auth/caller';
 import { APP_CONFIG } from '../../core/config/config.module';
 import { AppConfig } from '../../core/config/env';
-import { ArcgisRequest } from '../../core/http/arcgis-request';
-import { CurrentCaller, Formats, Operation, OptionalCaller, Public } from '../../core/http/decorators';
+import { ArcgisError } from '../../core/errors/arcgis-error';
+import { ArcgisRequest, publicRoot } from '../../core/http/arcgis-request';
+import { CurrentCaller, Formats, Operation, OptionalCaller, Public, RawResponse } from '../../core/http/decorators';
+import { HTML_HEADERS } from '../../core/http/html-reply';
 import { GroupIdPipe, ItemIdPipe, UsernamePipe } from '../../core/http/id-params';
 import { Params } from '../../core/http/params.decorator';
 import { FORMATS } from '../../export/writer/formats';
 import { GroupsService } from '../../groups/groups.service';
+import { PageSessions } from '../../identity/page-sessions';
 import { FeaturesRepository } from '../features.repository';
 import { HtmlErrorsFilter } from './html-errors.filter';
 import { PORTAL_HTML_ROUTES } from './html-route';
-import { pageContext } from './page-context';
-import { ExportChoices, groupPage, Item, itemPage, signInPage, userContentPage } from './portal-pages';
+import { signInTarget } from './next-url';
+import { pageContext, pagesBase } from './page-context';
+import { ExportChoices, groupPage, Item, itemPage, SignInState, signInPage, userContentPage } from './portal-pages';
 
 /**
  * Portal pages (`f=html` on an item, a group, a user's content, and generateToken's sign-in form), drawn from what
@@ -27,6 +32,7 @@ export class PortalPagesController {
     private readonly content: ContentService,
     private readonly groups: GroupsService,
     private readonly services: FeaturesRepository,
+    private readonly sessions: PageSessions,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -36,7 +42,9 @@ export class PortalPagesController {
   @Operation('items/:id')
   async item(@OptionalCaller() caller: Caller | undefined, @Param('id', ItemIdPipe) id: string, @Req() req: ArcgisRequest) {
     const item = await this.content.item(caller, id);
-    return itemPage(pageContext(req, this.config), item, await this.groups.sharedWith(caller, id), await this.exportChoices(caller, item));
+    // The form acts through the page session only, so a page drawn for a token in its URL shows none.
+    const exporter = req.pageSession ? caller : undefined;
+    return itemPage(pageContext(req, this.config), item, await this.groups.sharedWith(caller, id), await this.exportChoices(exporter, item));
   }
 
   /** The export form shows where `export` would accept it: a hosted service, to its owner or an administrator. */
@@ -74,10 +82,48 @@ export class PortalPagesController {
     return userContentPage(pageContext(req, this.config), await this.content.userContent(caller, owner, page));
   }
 
+  private home(): string {
+    return `${pagesBase(this.config)}/arcgis/rest/services?f=html`;
+  }
+
+  /** The sign-in form (generateToken?f=html), leading to `next` if it is one of our pages. */
   @Public()
   @Formats('html')
-  @Operation('signin')
-  signIn(@Req() req: ArcgisRequest) {
-    return signInPage(pageContext(req, this.config));
+  @Get('signin')
+  signInForm(@Req() req: ArcgisRequest) {
+    const next = signInTarget(req.arcParams.next, publicRoot(req, this.config)) ?? this.home();
+    return signInPage(pageContext(req, this.config), { next });
+  }
+
+  /**
+   * The form posted: sign in, set the session cookie, and 303 to `next` as checked again here (the form's copy is
+   * the visitor's to change). A refusal shows the form again with generateToken's message.
+   */
+  @Public()
+  @Formats('html')
+  @RawResponse()
+  @Post('signin')
+  async signIn(@Req() req: ArcgisRequest, @Res() res: Response) {
+    const p = req.arcParams;
+    const state: SignInState = { next: signInTarget(p.next, publicRoot(req, this.config)) ?? this.home(), username: p.username };
+    try {
+      await this.sessions.signIn(req, res, { username: p.username, password: p.password, expiration: p.expiration });
+    } catch (e) {
+      if (!(e instanceof ArcgisError)) throw e;
+      const reply = signInPage(pageContext(req, this.config), { ...state, error: { message: e.message, details: e.details } });
+      res.status(200).set(HTML_HEADERS).send(reply.html);
+      return;
+    }
+    res.redirect(303, state.next);
+  }
+
+  /** Sign-out: the session's token is revoked on the server and the cookie cleared; then the home page. */
+  @Public()
+  @Formats('html')
+  @RawResponse()
+  @Post('signout')
+  async signOut(@Req() req: ArcgisRequest, @Res() res: Response) {
+    await this.sessions.signOut(req, res, req.arcParams.csrf);
+    res.redirect(303, this.home());
   }
 }

@@ -29,7 +29,6 @@ export function previewPage(ctx: PageContext, name: string, layer: LayerInfo, ex
         class="map"
         tabindex="0"
         data-query="${links.base + layerPath + '/query'}"
-        data-token="${links.token ?? ''}"
         data-extent="${extent3857 ? extent3857.join(',') : ''}"
         data-page-size="${layer.maxRecordCount}"
         data-oid="${layer.objectIdField}"

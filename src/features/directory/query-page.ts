@@ -102,7 +102,6 @@ function queryForm(ctx: PageContext, layer: LayerInfo, p: Params): SafeHtml {
   const adv = layer.advancedQueryCapabilities as Record<string, unknown>;
   const spatial = 'geometryType' in layer && !!layer.geometryType;
   return html`<form class="query" method="get" action="${ctx.links.base + ctx.path}">
-    ${ctx.links.token ? html`<input type="hidden" name="token" value="${ctx.links.token}" />` : ''}
     <div class="grid">
       ${text('Where', 'where', p, { hint: "e.g. 1=1, NAME LIKE 'A%'" })} ${text('Object IDs', 'objectIds', p)}
       ${text('Out fields', 'outFields', p, { hint: '* or a comma-separated list' })}

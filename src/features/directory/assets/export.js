@@ -1,5 +1,6 @@
-// The export form of a hosted service's item: calls `export` as a client would (POST, the token in the body), then
-// follows the job with `status` until it completes or fails, and offers the result's data. Text goes in with
+// The export form of a hosted service's item: calls `export` as a client would (POST), authenticated by the page
+// session's cookie and its CSRF value in X-CSRF-Token, then follows the job with `status` until it completes or
+// fails, and offers the result's data (a plain link: the cookie authenticates its download). Text goes in with
 // textContent only; links are built from the ids the server returned.
 /* global document, window */
 'use strict';
@@ -17,9 +18,13 @@
   }
 
   async function call(url, params) {
-    if (d.token) params.set('token', d.token);
     params.set('f', 'json');
-    var reply = await fetch(url, { method: 'POST', body: params, credentials: 'same-origin' });
+    var reply = await fetch(url, {
+      method: 'POST',
+      body: params,
+      credentials: 'same-origin',
+      headers: { 'X-CSRF-Token': document.body.dataset.csrf || '' },
+    });
     var body = await reply.json();
     if (body.error) throw new Error(body.error.message + ' ' + (body.error.details || []).join(' '));
     return body;
@@ -72,11 +77,10 @@
         });
       }
       say('Export completed.');
-      var token = d.token ? '?token=' + encodeURIComponent(d.token) : '';
       var item = d.items + encodeURIComponent(job.exportItemId);
-      var download = link(item + '/data' + token, 'Download');
+      var download = link(item + '/data', 'Download');
       download.id = 'export-download';
-      result.append(download, ' · ', link(item + '?f=html' + (d.token ? '&token=' + encodeURIComponent(d.token) : ''), 'Result item'));
+      result.append(download, ' · ', link(item + '?f=html', 'Result item'));
     } catch (err) {
       say('Export failed: ' + err.message, true);
     }

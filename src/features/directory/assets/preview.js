@@ -9,7 +9,8 @@
   var status = document.getElementById('status');
   var panel = document.getElementById('attributes');
   var queryUrl = el.dataset.query;
-  var token = el.dataset.token;
+  // The page session's CSRF value: the query goes with the session's cookie, which needs it on a POST.
+  var csrf = document.body.dataset.csrf || '';
   var pageSize = Math.max(1, Math.min(Number(el.dataset.pageSize) || 1000, 2000));
   var oidField = el.dataset.oid;
   // A preview, not an export: past this many features the map says it shows only part of the layer.
@@ -108,9 +109,12 @@
         resultRecordCount: String(pageSize),
         f: 'json',
       });
-      // In the body, not the URL: a token kept out of URLs stays out of logs.
-      if (token) params.set('token', token);
-      var reply = await fetch(queryUrl, { method: 'POST', body: params, credentials: 'same-origin' });
+      var reply = await fetch(queryUrl, {
+        method: 'POST',
+        body: params,
+        credentials: 'same-origin',
+        headers: csrf ? { 'X-CSRF-Token': csrf } : {},
+      });
       var body = await reply.json();
       if (body.error)
         throw new Error(body.error.message + (body.error.details && body.error.details.length ? ' ' + body.error.details.join(' ') : ''));

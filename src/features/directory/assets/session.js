@@ -1,28 +1,11 @@
-// Keeps a sign-in for the browser session, as ArcGIS's directory keeps its token: a page opened with ?token= stores
-// it in sessionStorage (gone when the browser session ends); a page opened without one, by an anonymous visitor,
-// is opened again with the stored token. A token the server called invalid is forgotten, so nothing loops.
-/* global document, window */
+// A page opened with ?token= (an API user's link) is drawn for that token, but the token is not kept: it is taken
+// out of the address bar, so the history entry, a bookmark or a copied link does not carry it. Signed-in pages need
+// no token in their URLs: the page session's cookie authenticates them.
+/* global window */
 'use strict';
 (function () {
-  var KEY = 'arcgis-directory-token';
-  var body = document.body;
   var url = new URL(window.location.href);
-  var inUrl = url.searchParams.get('token');
-  var error = body.dataset.error;
-  if (inUrl) {
-    if (error === '498' || error === '499') sessionStorage.removeItem(KEY);
-    else sessionStorage.setItem(KEY, inUrl);
-  } else if (body.dataset.signedIn === 'false' && sessionStorage.getItem(KEY)) {
-    url.searchParams.set('token', sessionStorage.getItem(KEY));
-    window.location.replace(url.href);
-    return;
-  }
-  var out = document.getElementById('sign-out');
-  if (out) {
-    out.addEventListener('click', function () {
-      sessionStorage.removeItem(KEY);
-      url.searchParams.delete('token');
-      window.location.href = url.href;
-    });
-  }
+  if (!url.searchParams.has('token')) return;
+  url.searchParams.delete('token');
+  window.history.replaceState(window.history.state, '', url.href);
 })();
