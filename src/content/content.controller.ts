@@ -40,12 +40,14 @@ export class ContentController {
     throw Errors.badRequest('Folder does not exist.', [`No folder '${folder.slice(0, 64)}'; add items to the root folder.`]);
   }
 
+  @PageLink()
   @Operation('content/users/:owner')
   userContent(@CurrentCaller() caller: Caller, @Param('owner', UsernamePipe) owner: string, @Params(PageDto) page: PageDto) {
     return this.content.userContent(caller, owner, page);
   }
 
   @Public()
+  @PageLink()
   @Operation('content/items/:id')
   item(@OptionalCaller() caller: Caller | undefined, @Param('id', ItemIdPipe) id: string) {
     return this.content.item(caller, id);

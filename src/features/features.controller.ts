@@ -45,6 +45,7 @@ export class FeatureServerController {
   ) {}
 
   @Public()
+  @PageLink()
   @Operation('')
   service(@OptionalCaller() caller: Caller | undefined, @Param('name') name: string) {
     return this.features.serviceInfo(caller, name);
@@ -58,6 +59,7 @@ export class FeatureServerController {
   }
 
   @Public()
+  @PageLink()
   @Operation(':layerId')
   layer(@OptionalCaller() caller: Caller | undefined, @Param('name') name: string, @Param('layerId') layerId: string) {
     return this.features.layerInfo(caller, name, layerId);

@@ -1,7 +1,7 @@
 import { Controller, Param, Post } from '@nestjs/common';
 import { PageDto, SearchDto } from '../content/content.dto';
 import { Caller } from '../core/auth/caller';
-import { CurrentCaller, Operation, OptionalCaller, Public } from '../core/http/decorators';
+import { CurrentCaller, Operation, OptionalCaller, PageLink, Public } from '../core/http/decorators';
 import { GroupIdPipe } from '../core/http/id-params';
 import { Params } from '../core/http/params.decorator';
 import { AddUsersDto, CreateGroupDto, RemoveUsersDto, UpdateMembershipsDto } from './groups.dto';
@@ -17,6 +17,7 @@ export class GroupsController {
   }
 
   @Public()
+  @PageLink()
   @Operation('community/groups/:id')
   info(@OptionalCaller() caller: Caller | undefined, @Param('id', GroupIdPipe) id: string) {
     return this.groups.info(caller, id);

@@ -219,7 +219,7 @@ describe('sign-in redirect (next)', () => {
 });
 
 describe('page session', () => {
-  it('pages carry no token in links, forms or scripts, and the query form and item page work through the session', async () => {
+  it('pages carry no token in links, forms or scripts; their links (JSON, data) work through the session', async () => {
     const owner = await createUser(t.base, admin, 'org_publisher');
     const item = (
       await post(t.base, `content/users/${owner.username}/addItem`, { title: 'Notes', type: 'Web Map', text: '{}' }, owner.token)
@@ -232,7 +232,19 @@ describe('page session', () => {
     const token = (await sessionToken(context, page))!;
     expect(html).not.toContain(token);
     expect(html).not.toMatch(/token=/);
+    // The page's JSON link is a navigation the session authenticates (the item is private: anonymous gets an error).
+    await Promise.all([page.waitForURL(/f=pjson/), page.getByRole('link', { name: 'JSON', exact: true }).click()]);
+    expect(JSON.parse((await page.locator('body').textContent()) ?? '{}')).toMatchObject({ id: item, title: 'Notes' });
+    // So is its data, opened without a token.
+    await page.goto(`${t.base}/content/items/${item}/data`);
+    expect(await page.locator('body').textContent()).toBe('{}');
     for (const u of [...urls, ...referers]) expect(u).not.toContain(token);
+    // The same read by a script (not a navigation) is anonymous without the CSRF value.
+    const scripted = await page.evaluate(
+      (url) => fetch(url, { credentials: 'same-origin' }).then((r) => r.text()),
+      `${t.base}/content/items/${item}?f=json`,
+    );
+    expect(scripted).toContain('"code":400');
     await context.close();
   });
 

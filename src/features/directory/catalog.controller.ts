@@ -3,7 +3,7 @@ import { Caller } from '../../core/auth/caller';
 import { APP_CONFIG } from '../../core/config/config.module';
 import { AppConfig } from '../../core/config/env';
 import { ArcgisRequest, publicRoot } from '../../core/http/arcgis-request';
-import { Formats, Operation, OptionalCaller, Public } from '../../core/http/decorators';
+import { Formats, Operation, OptionalCaller, PageLink, Public } from '../../core/http/decorators';
 import { DirectoryRepository } from './directory.repository';
 import { HtmlWhenAskedErrorsFilter } from './html-errors.filter';
 import { pageContext } from './page-context';
@@ -22,6 +22,7 @@ export class CatalogController {
   ) {}
 
   @Public()
+  @PageLink()
   @Formats('html')
   @Operation('')
   async catalog(@OptionalCaller() caller: Caller | undefined, @Req() req: ArcgisRequest) {
