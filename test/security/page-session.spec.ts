@@ -343,3 +343,37 @@ describe('page session', () => {
     await context.close();
   });
 });
+
+describe('page session behind an https PUBLIC_URL', () => {
+  it('sets the cookie Secure on the public path, and redirects within it', async () => {
+    const https = await startApp({ PUBLIC_URL: 'https://gis.example.org/gis' });
+    try {
+      const who = await createUser(https.base, await adminToken(https.base), 'org_user');
+      const body = new URLSearchParams({ f: 'html', username: who.username, password: who.password, next: '/elsewhere' });
+      const res = await fetch(`${https.base}/generateToken`, {
+        method: 'POST',
+        body,
+        redirect: 'manual',
+        headers: { 'Sec-Fetch-Site': 'same-origin' },
+      });
+      expect(res.status).toBe(303);
+      expect(res.headers.get('location')).toBe('/gis/arcgis/rest/services?f=html');
+      const cookie = res.headers.getSetCookie().find((c) => c.startsWith(`${SESSION}=`)) ?? '';
+      expect(cookie).toMatch(/; Path=\/gis(;|$)/);
+      expect(cookie).toMatch(/; HttpOnly(;|$)/);
+      expect(cookie).toMatch(/; Secure(;|$)/);
+      expect(cookie).toMatch(/; SameSite=Strict(;|$)/);
+      // A next under the public path is kept.
+      body.set('next', 'https://gis.example.org/gis/sharing/rest/content/items/abc');
+      const kept = await fetch(`${https.base}/generateToken`, {
+        method: 'POST',
+        body,
+        redirect: 'manual',
+        headers: { 'Sec-Fetch-Site': 'same-origin' },
+      });
+      expect(kept.headers.get('location')).toBe('/gis/sharing/rest/content/items/abc?f=html');
+    } finally {
+      await https.close();
+    }
+  });
+});
