@@ -44,7 +44,12 @@ export class PortalPagesController {
     const item = await this.content.item(caller, id);
     // The form acts through the page session only, so a page drawn for a token in its URL shows none.
     const exporter = req.pageSession ? caller : undefined;
-    return itemPage(pageContext(req, this.config), item, await this.groups.sharedWith(caller, id), await this.exportChoices(exporter, item));
+    return itemPage(
+      pageContext(req, this.config),
+      item,
+      await this.groups.sharedWith(caller, id),
+      await this.exportChoices(exporter, item),
+    );
   }
 
   /** The export form shows where `export` would accept it: a hosted service, to its owner or an administrator. */
