@@ -4,8 +4,10 @@ import { ContentModule } from './content/content.module';
 import { ContentRepository } from './content/content.repository';
 import { CoreModule } from './core/core.module';
 import { AppConfig } from './core/config/env';
+import { RequestPoolsModule } from './core/database/request-pools.module';
 import { ArcgisExceptionFilter } from './core/errors/arcgis-exception.filter';
 import { FormatInterceptor } from './core/http/format';
+import { RequestClientInterceptor } from './core/http/request-client';
 import { entities } from './entities';
 import { ExportModule } from './export/export.module';
 import { DirectoryModule } from './features/directory/directory.module';
@@ -20,7 +22,7 @@ import { SharingModule } from './sharing/sharing.module';
 
 /**
  * The HTTP API process: controllers, and in one place what wraps every route (the request guard, the ArcGIS error
- * filter, the reply formatter). No queue processors here.
+ * filter, the reply formatter, the client context the connection gates count by). No queue processors here.
  */
 @Module({})
 export class AppModule {
@@ -29,6 +31,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         CoreModule.forRoot(config, { entities, migrations, jobs: jobKinds, resultItems: ContentRepository }),
+        RequestPoolsModule,
         IdentityModule,
         ContentModule,
         GroupsModule,
@@ -42,6 +45,7 @@ export class AppModule {
         { provide: APP_GUARD, useClass: AuthGuard },
         { provide: APP_FILTER, useClass: ArcgisExceptionFilter },
         { provide: APP_INTERCEPTOR, useClass: FormatInterceptor },
+        { provide: APP_INTERCEPTOR, useClass: RequestClientInterceptor },
       ],
     };
   }

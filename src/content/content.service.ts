@@ -12,6 +12,7 @@ import { ContentRepository } from './content.repository';
 import { Download } from '../core/storage/download';
 import { FileStore } from '../core/storage/file-store';
 import { itemFileMime } from '../core/storage/item-mime';
+import { ItemListRepository } from './item-list.repository';
 import { toItem } from './item-sql';
 import { parseSearchQuery, SearchNode } from './search-query';
 
@@ -49,6 +50,7 @@ export class ContentService {
 
   constructor(
     private readonly repo: ContentRepository,
+    private readonly lists: ItemListRepository,
     private readonly identity: IdentityService,
     private readonly files: FileStore,
     private readonly jobs: JobsRepository,
@@ -153,7 +155,7 @@ export class ContentService {
     if (owner.id !== caller.userId && !isAdminFor(caller, owner.orgId, Privilege.AdminViewItems)) {
       throw Errors.forbidden("Only the owner or an administrator may list a user's content.");
     }
-    const { total, rows } = await this.repo.listOwned(owner.id, page);
+    const { total, rows } = await this.lists.listOwned(owner.id, page);
     return {
       username: owner.username,
       total,
@@ -173,12 +175,12 @@ export class ContentService {
     if (!hasQ && !groupTerm) throw Errors.badRequest("'q' is required.", ['Pass a query such as q=owner: jsmith AND type: CSV.']);
     const parsed = hasQ ? parseSearchQuery(p.q!) : undefined;
     const node: SearchNode = groupTerm && parsed ? { kind: 'and', left: groupTerm, right: parsed } : (parsed ?? groupTerm)!;
-    const { total, rows } = await this.repo.search(node, caller, { field: p.sortField ?? 'title', order: p.sortOrder ?? 'asc' }, p);
+    const { total, rows } = await this.lists.search(node, caller, { field: p.sortField ?? 'title', order: p.sortOrder ?? 'asc' }, p);
     return { query: p.q ?? '', total, start: p.start, num: p.num, nextStart: nextStart(p, total), results: rows.map(toItem) };
   }
 
   async groupContent(caller: Caller | undefined, groupId: string, page: PageDto) {
-    const { total, rows } = await this.repo.listGroupItems(groupId, caller, page);
+    const { total, rows } = await this.lists.listGroupItems(groupId, caller, page);
     return { total, start: page.start, num: page.num, nextStart: nextStart(page, total), items: rows.map(toItem) };
   }
 

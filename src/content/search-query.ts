@@ -33,7 +33,12 @@ type Token =
   | { t: 'colon' | 'lp' | 'rp' | 'neg' };
 
 const MAX_Q = 2048;
-const MAX_TERMS = 100;
+/**
+ * What one search may make the database do, bounded before it runs: each term is a pattern matched against every
+ * visible item's title, snippet, description (up to 64,000 characters) and tags, so the work grows with the terms,
+ * their length and their wildcards (each `*` lets LIKE retry the rest of the pattern at every position).
+ */
+export const SEARCH_BOUNDS = { terms: 32, patternChars: 512, wildcards: 8 } as const;
 
 function tokenize(q: string): Token[] {
   const out: Token[] = [];
@@ -129,7 +134,7 @@ export function parseSearchQuery(q: string): SearchNode {
     }
     if (tok.t === 'range') throw invalid('A range needs a field: created:[from TO to] or modified:[from TO to].');
     if (tok.t !== 'word') throw invalid(`Unexpected '${tok.t === 'colon' ? ':' : ')'}'.`);
-    if (++terms > MAX_TERMS) throw invalid(`More than ${MAX_TERMS} search terms.`);
+    if (++terms > SEARCH_BOUNDS.terms) throw invalid(`More than ${SEARCH_BOUNDS.terms} search terms.`);
     pos++;
     if (toks[pos]?.t === 'colon' && !tok.quoted) {
       const field = tok.v.toLowerCase();
@@ -147,9 +152,19 @@ export function parseSearchQuery(q: string): SearchNode {
       const value = toks[pos];
       if (value?.t !== 'word') throw invalid(`Missing value after '${tok.v}:'.`);
       pos++;
-      return { kind: 'term', field: field as SearchField, value: value.v };
+      return term(field as SearchField, value.v);
     }
-    return { kind: 'term', field: null, value: tok.v };
+    return term(null, tok.v);
+  };
+  let patternChars = 0;
+  let wildcards = 0;
+  const term = (field: SearchField | null, value: string): SearchNode => {
+    patternChars += value.length;
+    wildcards += value.split('*').length - 1;
+    if (patternChars > SEARCH_BOUNDS.patternChars)
+      throw invalid(`The search terms are longer than ${SEARCH_BOUNDS.patternChars} characters together.`);
+    if (wildcards > SEARCH_BOUNDS.wildcards) throw invalid(`More than ${SEARCH_BOUNDS.wildcards} '*' wildcards.`);
+    return { kind: 'term', field, value };
   };
 
   if (!toks.length) throw invalid("'q' is empty.");

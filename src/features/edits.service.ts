@@ -6,6 +6,7 @@ import { Errors } from '../core/errors/arcgis-error';
 import { AttributeError, convertAttributes } from './attributes';
 import { GeometryError } from './esri-geometry';
 import { FeatureDataRepository, FeatureWrite } from './feature-data.repository';
+import { FeatureGate } from './feature-gate';
 import { EditsDto } from './features.dto';
 import { FeaturesService } from './features.service';
 import { FeaturesRepository, LayerRow, ServiceRow } from './features.repository';
@@ -40,6 +41,7 @@ export class EditsService {
     private readonly repo: FeaturesRepository,
     private readonly data: FeatureDataRepository,
     private readonly geometry: GeometryPool,
+    private readonly gate: FeatureGate,
   ) {}
 
   private async target(caller: Caller | undefined, name: string, layerId: string, capability: string) {
@@ -53,14 +55,14 @@ export class EditsService {
   async addFeatures(caller: Caller | undefined, name: string, layerId: string, p: EditsDto) {
     const { service, layer } = await this.target(caller, name, layerId, 'Create');
     const [adds] = await this.parse(layer, { features: p.features });
-    const results = await this.apply(service, layer, p, { adds });
+    const results = await this.gate.run(caller, () => this.apply(service, layer, p, { adds }));
     return { addResults: results.adds };
   }
 
   async updateFeatures(caller: Caller | undefined, name: string, layerId: string, p: EditsDto) {
     const { service, layer } = await this.target(caller, name, layerId, 'Update');
     const [updates] = await this.parse(layer, { features: p.features });
-    const results = await this.apply(service, layer, p, { updates });
+    const results = await this.gate.run(caller, () => this.apply(service, layer, p, { updates }));
     return { updateResults: results.updates };
   }
 
@@ -68,10 +70,12 @@ export class EditsService {
     const { service, layer } = await this.target(caller, name, layerId, 'Delete');
     const ids = idList('objectIds', p.objectIds, MAX_EDITS);
     if (!ids && !p.where?.trim()) throw Errors.badRequest("'objectIds' or 'where' is required.");
-    if (ids) return { deleteResults: (await this.apply(service, layer, p, { deletes: ids })).deletes };
+    if (ids) return { deleteResults: (await this.gate.run(caller, () => this.apply(service, layer, p, { deletes: ids }))).deletes };
     const sqlParams = new SqlParams();
     const where = compileWhere(p.where!.trim(), layer.fields, sqlParams);
-    const deleted = await this.data.transaction((m) => this.data.deleteWhere(m, service.schema_name, layer, where, sqlParams));
+    const deleted = await this.gate.run(caller, () =>
+      this.data.transaction((m) => this.data.deleteWhere(m, service.schema_name, layer, where, sqlParams)),
+    );
     return { deleteResults: deleted.map(ok) };
   }
 
@@ -79,7 +83,7 @@ export class EditsService {
     const { service, layer } = await this.target(caller, name, layerId, 'Editing');
     const deletes = idList('deletes', p.deletes, MAX_EDITS) ?? [];
     const [adds, updates] = await this.parse(layer, { adds: p.adds, updates: p.updates });
-    const r = await this.apply(service, layer, p, { adds, updates, deletes });
+    const r = await this.gate.run(caller, () => this.apply(service, layer, p, { adds, updates, deletes }));
     return { addResults: r.adds, updateResults: r.updates, deleteResults: r.deletes };
   }
 

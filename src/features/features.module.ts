@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { ContentModule } from '../content/content.module';
 import { FeatureDatabaseModule } from '../core/database/feature-database.module';
 import { IdentityModule } from '../identity/identity.module';
-import { AnonymousGate } from './anonymous-gate';
+import { FeatureGate } from './feature-gate';
 import { EditsService } from './edits.service';
 import { FeatureDataRepository } from './feature-data.repository';
 import { CreateServiceController, FeatureAdminController, FeatureServerController, ServerInfoController } from './features.controller';
@@ -18,7 +18,7 @@ import { QueryService } from './query.service';
   imports: [IdentityModule, ContentModule, FeatureDatabaseModule],
   controllers: [CreateServiceController, FeatureServerController, FeatureAdminController, ServerInfoController, PublishController],
   providers: [
-    AnonymousGate,
+    FeatureGate,
     FeaturesRepository,
     FeatureDataRepository,
     FeaturesService,

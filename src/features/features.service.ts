@@ -6,7 +6,7 @@ import { Errors } from '../core/errors/arcgis-error';
 import { jsonParam, requiredJsonParam } from '../core/http/param-values';
 import { newId } from '../core/ids';
 import { IdentityService } from '../identity/identity.service';
-import { AnonymousGate } from './anonymous-gate';
+import { FeatureGate } from './feature-gate';
 import { FeatureDataRepository } from './feature-data.repository';
 import { AddToDefinitionDto, CreateServiceDto, DeleteFromDefinitionDto } from './features.dto';
 import { FeaturesRepository, LayerDefinitionError, LayerRow, NewService, ServiceRow } from './features.repository';
@@ -35,7 +35,7 @@ export class FeaturesService {
     private readonly data: FeatureDataRepository,
     private readonly content: ContentRepository,
     private readonly identity: IdentityService,
-    private readonly gate: AnonymousGate,
+    private readonly gate: FeatureGate,
   ) {}
 
   serviceUrl(root: string, name: string): string {

@@ -3,7 +3,7 @@ import { Caller } from '../core/auth/caller';
 import { SqlParams } from '../core/database/sql-params';
 import { Errors } from '../core/errors/arcgis-error';
 import { JsonText } from '../core/http/json-text';
-import { AnonymousGate } from './anonymous-gate';
+import { FeatureGate } from './feature-gate';
 import { FeatureDataRepository, QuerySpec } from './feature-data.repository';
 import { QueryDto } from './features.dto';
 import { FeaturesService } from './features.service';
@@ -60,7 +60,7 @@ export class QueryService {
   constructor(
     private readonly features: FeaturesService,
     private readonly data: FeatureDataRepository,
-    private readonly gate: AnonymousGate,
+    private readonly gate: FeatureGate,
     private readonly pbf: PbfQueryService,
   ) {}
 

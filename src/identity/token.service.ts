@@ -3,6 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { builtInPrivileges, Caller, isAdminFor, mayManageUser, Privilege } from '../core/auth/caller';
 import { APP_CONFIG } from '../core/config/config.module';
 import { AppConfig } from '../core/config/env';
+import { AuthDatabase } from '../core/database/request-pools.module';
 import { Errors } from '../core/errors/arcgis-error';
 import { IdentityRepository, TokenOwnerRow } from './identity.repository';
 import { configureHashConcurrency, dummyHash, verifyPassword } from './passwords';
@@ -24,6 +25,7 @@ export class TokenService {
   constructor(
     private readonly repo: IdentityRepository,
     private readonly throttle: SignInThrottle,
+    private readonly auth: AuthDatabase,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     configureHashConcurrency(config.signin.hashConcurrency);
@@ -40,20 +42,22 @@ export class TokenService {
     // (a page the victim opens can send it) would mint a token usable from anywhere.
     const client = parent?.binding ? parent.client : (p.client ?? 'requestip');
     const binding = this.bindingFor(client, p, origin, parent);
-    const userId = parent ? parent.user_id : await this.checkPassword(p.username, p.password, canonicalIp(origin.ip) ?? 'unknown');
+    const userId = parent ? parent.user_id : await this.checkPassword(p.username, p.password, origin.ip);
     const minutes = Math.min(p.expiration ?? DEFAULT_EXPIRATION_MINUTES, this.config.limits.tokenMaxMinutes);
     let expires = Date.now() + minutes * 60_000;
     if (parent) expires = Math.min(expires, new Date(parent.expires_at).getTime());
     const token = randomBytes(32).toString('base64url');
-    await this.repo.insertToken({
-      tokenHash: hashToken(token),
-      userId,
-      client,
-      referer: binding,
-      expiresAt: new Date(expires),
-      parentTokenId: parent?.token_id ?? null,
-      depth: parent ? parent.depth + 1 : 0,
-    });
+    await this.auth.run(origin.ip, () =>
+      this.repo.insertToken({
+        tokenHash: hashToken(token),
+        userId,
+        client,
+        referer: binding,
+        expiresAt: new Date(expires),
+        parentTokenId: parent?.token_id ?? null,
+        depth: parent ? parent.depth + 1 : 0,
+      }),
+    );
     // `expires` must be a JSON number: the client builds a Date from it, and a numeric string makes an Invalid Date,
     // so it would fetch a new token before every request.
     return { token, expires, ssl };
@@ -83,11 +87,12 @@ export class TokenService {
     return parent;
   }
 
-  private async checkPassword(username: string, password: string, address: string): Promise<string> {
+  private async checkPassword(username: string, password: string, ip: string | undefined): Promise<string> {
+    const address = canonicalIp(ip) ?? 'unknown';
     // Refused without hashing while throttled, checked again once a hash slot is ours, and the outcome recorded
     // before the slot passes on: however many attempts queue up, only the slots' worth can slip past a closing throttle.
     await this.throttle.assertOpen(username, address);
-    const user = await this.repo.findUserWithPassword(username);
+    const user = await this.auth.run(ip, () => this.repo.findUserWithPassword(username));
     // User names are case-sensitive in generateToken; the unique index makes the row unique regardless of case.
     const valid = (matched: boolean) => !!user && matched && user.username === username && !user.disabled;
     const matched = await verifyPassword(password, user?.passwordHash ?? dummyHash(), {
@@ -100,7 +105,7 @@ export class TokenService {
 
   /** The token's row, if it is valid and used from where it is bound to; otherwise 498 (what ArcGIS answers). */
   private async lookup(token: string, origin: RequestOrigin): Promise<TokenOwnerRow> {
-    const row = await this.repo.findTokenOwner(hashToken(token));
+    const row = await this.auth.run(origin.ip, () => this.repo.findTokenOwner(hashToken(token)));
     if (!row || !bindingMatches(row.client, row.binding, origin)) throw Errors.invalidToken();
     return row;
   }

@@ -8,7 +8,10 @@ import {
   HealthIndicatorService,
   TypeOrmHealthIndicator,
 } from '@nestjs/terminus';
+import { InjectDataSource } from '@nestjs/typeorm';
 import type Redis from 'ioredis';
+import { DataSource } from 'typeorm';
+import { AUTH_DB } from '../core/database/request-pools.module';
 import { NotArcgis } from '../core/http/decorators';
 import { WorkerRegistry } from '../core/jobs/worker-heartbeat';
 import { REDIS } from '../core/redis/redis.module';
@@ -80,7 +83,11 @@ class PlainHttpFilter implements ExceptionFilter {
   }
 }
 
-/** Liveness for orchestrators: 200 when Postgres and Redis answer, 503 otherwise; workers are reported, not required. */
+/**
+ * Liveness for orchestrators: 200 when Postgres and Redis answer, 503 otherwise; workers are reported, not required.
+ * Postgres is pinged on the auth pool's connection that sign-in and token checks always leave free, so a busy pool
+ * elsewhere (searches, feature queries) never reads as the database being down.
+ */
 @Controller('health')
 @UseFilters(PlainHttpFilter)
 export class HealthController {
@@ -89,6 +96,7 @@ export class HealthController {
     private readonly db: TypeOrmHealthIndicator,
     private readonly redis: RedisHealthIndicator,
     private readonly workers: WorkersHealthIndicator,
+    @InjectDataSource(AUTH_DB) private readonly authDb: DataSource,
   ) {}
 
   @Get()
@@ -98,7 +106,10 @@ export class HealthController {
     const workers = this.workers.isHealthy('workers');
     try {
       return withWorkers(
-        await this.health.check([() => this.db.pingCheck('postgres', { timeout: PING_MS }), () => this.redis.isHealthy('redis')]),
+        await this.health.check([
+          () => this.db.pingCheck('postgres', { connection: this.authDb, timeout: PING_MS }),
+          () => this.redis.isHealthy('redis'),
+        ]),
         await workers,
       );
     } catch (e) {

@@ -259,6 +259,36 @@ class EnvDto {
   QUERY_POOL_SIZE = 5;
 
   @Transform(toInt)
+  @IsInt({ message: 'QUERY_CLIENT_SHARE must be an integer (feature-pool connections one client may hold)' })
+  @Min(1)
+  @Max(100)
+  QUERY_CLIENT_SHARE = 2;
+
+  @Transform(toInt)
+  @IsInt({ message: 'SEARCH_TIMEOUT_MS must be an integer' })
+  @Min(100)
+  @Max(3600000)
+  SEARCH_TIMEOUT_MS = 10000;
+
+  @Transform(toInt)
+  @IsInt({ message: 'SEARCH_POOL_SIZE must be an integer' })
+  @Min(1)
+  @Max(100)
+  SEARCH_POOL_SIZE = 4;
+
+  @Transform(toInt)
+  @IsInt({ message: 'SEARCH_CLIENT_SHARE must be an integer (search-pool connections one client may hold)' })
+  @Min(1)
+  @Max(100)
+  SEARCH_CLIENT_SHARE = 1;
+
+  @Transform(toInt)
+  @IsInt({ message: 'AUTH_POOL_SIZE must be an integer' })
+  @Min(2)
+  @Max(100)
+  AUTH_POOL_SIZE = 4;
+
+  @Transform(toInt)
   @IsInt({ message: 'GEOMETRY_MAX_VERTICES must be an integer' })
   @Min(4)
   GEOMETRY_MAX_VERTICES = 1_000_000;
@@ -355,8 +385,15 @@ export interface AppConfig {
   tokenPurgeIntervalS: number;
   /** Sign-in throttle: failures allowed per (user, address), per address and per user before delays of 2^k s start. */
   signin: { freeFailures: number; addressFreeFailures: number; userFreeFailures: number; maxDelayS: number; hashConcurrency: number };
-  /** Feature queries and edits: their own connection pool, each statement cut after queryTimeoutMs (API process only). */
-  query: { timeoutMs: number; poolSize: number };
+  /**
+   * Feature queries and edits: their own connection pool, each statement cut after timeoutMs (API process only); one
+   * client holds at most clientShare of its connections.
+   */
+  query: { timeoutMs: number; poolSize: number; clientShare: number };
+  /** Searches, content listings and pages: their own pool, each statement cut after timeoutMs (API process only). */
+  search: { timeoutMs: number; poolSize: number; clientShare: number };
+  /** Sign-in, token checks and /health: a pool no other work uses (API process only). */
+  auth: { poolSize: number };
   /** Bounds on ArcGIS JSON geometry in edits, which is converted on worker threads within timeoutMs. */
   geometry: { maxVertices: number; maxParts: number; maxRequestVertices: number; timeoutMs: number };
 }
@@ -374,6 +411,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   }
   if (!!dto.ADMIN_USERNAME !== !!dto.ADMIN_PASSWORD) {
     throw new ConfigError('Invalid configuration:\n  ADMIN_USERNAME and ADMIN_PASSWORD must be set together');
+  }
+  // A share as large as its pool would let one client hold every connection: the share must leave one for the others.
+  for (const [share, pool] of [
+    ['QUERY_CLIENT_SHARE', 'QUERY_POOL_SIZE'],
+    ['SEARCH_CLIENT_SHARE', 'SEARCH_POOL_SIZE'],
+  ] as const) {
+    if (dto[share] >= dto[pool] && dto[pool] > 1) {
+      throw new ConfigError(
+        `Invalid configuration:\n  ${share} must be less than ${pool} (${dto[pool]}), so one client cannot hold every connection`,
+      );
+    }
   }
   if (!!dto.AWS_ACCESS_KEY_ID !== !!dto.AWS_SECRET_ACCESS_KEY) {
     throw new ConfigError('Invalid configuration:\n  AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY must be set together');
@@ -408,7 +456,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       trustProxy: /^\d+$/.test(dto.TRUST_PROXY) ? Number(dto.TRUST_PROXY) : dto.TRUST_PROXY === 'false' ? false : dto.TRUST_PROXY,
     },
     publish: { maxUnpackedBytes: dto.PUBLISH_MAX_UNPACKED_MB * 1024 * 1024, maxFeatures: dto.PUBLISH_MAX_FEATURES },
-    query: { timeoutMs: dto.QUERY_TIMEOUT_MS, poolSize: dto.QUERY_POOL_SIZE },
+    query: { timeoutMs: dto.QUERY_TIMEOUT_MS, poolSize: dto.QUERY_POOL_SIZE, clientShare: dto.QUERY_CLIENT_SHARE },
+    search: { timeoutMs: dto.SEARCH_TIMEOUT_MS, poolSize: dto.SEARCH_POOL_SIZE, clientShare: dto.SEARCH_CLIENT_SHARE },
+    auth: { poolSize: dto.AUTH_POOL_SIZE },
     geometry: {
       maxVertices: dto.GEOMETRY_MAX_VERTICES,
       maxParts: dto.GEOMETRY_MAX_PARTS,

@@ -26,8 +26,9 @@ export function featureDataSourceOptions(config: AppConfig): DataSourceOptions {
       max: config.query.poolSize,
       connectionTimeoutMillis: config.query.timeoutMs,
       // No JIT: PostGIS functions carry high cost estimates, so a page of a few thousand features crossed
-      // jit_above_cost and spent 50 ms or more compiling a query that runs in a few.
-      options: `-c statement_timeout=${config.query.timeoutMs} -c jit=off`,
+      // jit_above_cost and spent 50 ms or more compiling a query that runs in a few. No parallel workers: they are
+      // backends outside the pool, so one request's scan took three cores and the per-client shares meant nothing.
+      options: `-c statement_timeout=${config.query.timeoutMs} -c jit=off -c max_parallel_workers_per_gather=0`,
     },
   };
 }

@@ -2,20 +2,26 @@
  * Bytes of request bodies one process holds in memory at once. A body that does not fit waits unread (the socket is
  * not read, so TCP holds the sender back) until earlier ones are done: a flood of large bodies costs time, not the
  * heap. Waiters are served first-fit, so one large body does not hold up the small ones queued behind it.
+ * With a `share`, no one key (a client) holds more than that at once: its further requests wait while other keys'
+ * requests are served first-fit past them (the connection gates use it so).
  * Hand-written: the semaphores on npm count permits, not weighted amounts that can shrink while held.
  */
 export class ByteBudget {
   private used = 0;
-  private readonly waiting: { bytes: number; grant: () => void }[] = [];
+  private readonly byKey = new Map<string, number>();
+  private readonly waiting: { bytes: number; key: string; grant: () => void }[] = [];
 
-  constructor(readonly capacity: number) {}
+  constructor(
+    readonly capacity: number,
+    readonly share = capacity,
+  ) {}
 
   /** Resolves once `bytes` are reserved; the returned hold gives them back (all at once, or shrinking first). */
-  async acquire(bytes: number, signal: AbortSignal): Promise<Hold> {
-    const want = Math.min(bytes, this.capacity);
-    if (this.used + want > this.capacity || this.waiting.length) {
+  async acquire(bytes: number, signal: AbortSignal, key = ''): Promise<Hold> {
+    const want = Math.min(bytes, this.capacity, this.share);
+    if (!this.fits(key, want) || this.waiting.length) {
       await new Promise<void>((resolve, reject) => {
-        const entry = { bytes: want, grant: () => resolve() };
+        const entry = { bytes: want, key, grant: () => resolve() };
         this.waiting.push(entry);
         signal.addEventListener(
           'abort',
@@ -29,25 +35,42 @@ export class ByteBudget {
         this.drain();
       });
     } else {
-      this.used += want;
+      this.take(key, want);
     }
-    return new Hold(this, want);
+    return new Hold(this, want, key);
+  }
+
+  /** Requests of `key` waiting now (a gate refuses a client's request at once beyond a bound). */
+  waitingFor(key: string): number {
+    return this.waiting.reduce((n, w) => n + (w.key === key ? 1 : 0), 0);
   }
 
   /** @internal */
-  give(bytes: number): void {
+  give(bytes: number, key = ''): void {
     this.used -= bytes;
+    const left = (this.byKey.get(key) ?? 0) - bytes;
+    if (left > 0) this.byKey.set(key, left);
+    else this.byKey.delete(key);
     this.drain();
+  }
+
+  private fits(key: string, bytes: number): boolean {
+    return this.used + bytes <= this.capacity && (this.byKey.get(key) ?? 0) + bytes <= this.share;
+  }
+
+  private take(key: string, bytes: number): void {
+    this.used += bytes;
+    this.byKey.set(key, (this.byKey.get(key) ?? 0) + bytes);
   }
 
   private drain(): void {
     for (let i = 0; i < this.waiting.length;) {
       const w = this.waiting[i];
-      if (this.used + w.bytes > this.capacity) {
+      if (!this.fits(w.key, w.bytes)) {
         i++;
         continue;
       }
-      this.used += w.bytes;
+      this.take(w.key, w.bytes);
       this.waiting.splice(i, 1);
       w.grant();
     }
@@ -58,17 +81,18 @@ export class Hold {
   constructor(
     private readonly budget: ByteBudget,
     private held: number,
+    private readonly key = '',
   ) {}
 
   /** Keeps only `bytes` of the reservation (a multipart body whose fields turned out smaller than reserved). */
   shrinkTo(bytes: number): void {
     if (bytes >= this.held) return;
-    this.budget.give(this.held - bytes);
+    this.budget.give(this.held - bytes, this.key);
     this.held = bytes;
   }
 
   release(): void {
-    this.budget.give(this.held);
+    this.budget.give(this.held, this.key);
     this.held = 0;
   }
 }

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { visibleSql } from '../../content/item-sql';
 import { Caller } from '../../core/auth/caller';
+import { ListingDatabase } from '../../core/database/request-pools.module';
 import { SqlParams } from '../../core/database/sql-params';
 
 /** Web Mercator stops short of the poles: an extent reaching them would be infinitely tall. */
@@ -11,12 +12,15 @@ const MERCATOR_LAT = 85.05112878;
 /** What the catalog and the map preview read besides what FeaturesService already answers. */
 @Injectable()
 export class DirectoryRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly listing: ListingDatabase,
+  ) {}
 
-  /** Names of the hosted services whose items the caller may see: the same rule as opening each one. */
+  /** Names of the hosted services whose items the caller may see (a listing: on the listing pool, as searches are). */
   async visibleServiceNames(caller: Caller | undefined): Promise<string[]> {
     const p = new SqlParams();
-    const rows: { name: string }[] = await this.db.query(
+    const rows = await this.listing.query<{ name: string }>(
       `SELECT s.name FROM feature_services s JOIN items i ON i.id = s.item_id
         WHERE ${visibleSql('i', caller, p)} ORDER BY lower(s.name)`,
       p.values,

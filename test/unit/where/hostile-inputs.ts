@@ -89,6 +89,19 @@ export const HOSTILE: [string, string][] = [
   [`pop IN (${Array.from({ length: 1_001 }, (_, i) => i).join(',')})`, 'The IN list has more than 1000 values'],
   [`pop IN (${'1,'.repeat(4_900)}1)`, 'The IN list has more than 1000 values'],
   [`CONCAT(${'pop,'.repeat(1_000)}pop) = 'x'`, 'CONCAT has too many arguments'],
+  // string growth: CONCATs of CONCATs copy a long field thousands of times per row (3,200 here)
+  [
+    `CHAR_LENGTH(CONCAT(${Array(40)
+      .fill(`CONCAT(${Array(40).fill('name').join(',')})`)
+      .join(',')})) > 0`,
+    'copy field values 3200 times per row (at most 256)',
+  ],
+  [
+    Array(3)
+      .fill(`CHAR_LENGTH(CONCAT(${Array(100).fill('name').join(',')})) > 0`)
+      .join(' OR '),
+    'copy field values 300 times per row',
+  ],
   // pathological lexer input
   [`name = '${"''".repeat(4_990)}`, 'Unterminated string'],
   [`"${'""'.repeat(4_990)}`, 'Unterminated quoted identifier'],

@@ -1,0 +1,107 @@
+import { Global, Inject, Injectable, Module } from '@nestjs/common';
+import { InjectDataSource, TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource, DataSourceOptions } from 'typeorm';
+import { APP_CONFIG } from '../config/config.module';
+import { AppConfig } from '../config/env';
+import { Errors } from '../errors/arcgis-error';
+import { clientKey, currentClient } from '../http/request-client';
+import { ConnectionGate } from './connection-gate';
+
+/** Sign-in, token checks and /health: `@InjectDataSource(AUTH_DB)`. */
+export const AUTH_DB = 'auth';
+/** Searches, content listings and the pages' lists: `@InjectDataSource(LISTING_DB)`. */
+export const LISTING_DB = 'listing';
+
+/** Longest a sign-in or token-check statement runs, and waits for its connection: each is one indexed lookup. */
+export const AUTH_TIMEOUT_MS = 5000;
+
+function pool(config: AppConfig, name: string, max: number, timeoutMs: number): DataSourceOptions {
+  return {
+    type: 'postgres',
+    name,
+    url: config.databaseUrl,
+    entities: [],
+    synchronize: false,
+    migrationsRun: false,
+    // Session settings sent at connect, so they cost no round trip per statement. No parallel workers: they are
+    // backends outside the pool, which would let one request take more cores than its share (feature-database.module.ts).
+    extra: {
+      max,
+      connectionTimeoutMillis: timeoutMs,
+      options: `-c statement_timeout=${timeoutMs} -c max_parallel_workers_per_gather=0`,
+    },
+  };
+}
+
+/**
+ * The auth pool: sign-in and token checks may hold all but one of its connections (the last is /health's), one
+ * address at most all but two. Nothing else runs on it, so no search, listing or feature query can take what they need.
+ */
+@Injectable()
+export class AuthDatabase {
+  private readonly gate: ConnectionGate;
+
+  constructor(
+    @InjectDataSource(AUTH_DB) readonly db: DataSource,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    const size = config.auth.poolSize;
+    this.gate = new ConnectionGate({ capacity: size - 1, share: Math.max(1, size - 2), waitMs: AUTH_TIMEOUT_MS });
+  }
+
+  /** Runs `fn` (statements on `db`) within the share of the address `ip`: the caller is not known before its token is. */
+  run<T>(ip: string | undefined, fn: () => Promise<T>): Promise<T> {
+    return this.gate.run(clientKey(undefined, ip), fn);
+  }
+}
+
+/**
+ * The listing pool: statements whose cost a request chooses (search terms, a window count over every visible item),
+ * cut after SEARCH_TIMEOUT_MS, with each client (user, or anonymous network) holding at most SEARCH_CLIENT_SHARE.
+ */
+@Injectable()
+export class ListingDatabase {
+  private readonly gate: ConnectionGate;
+
+  constructor(
+    @InjectDataSource(LISTING_DB) private readonly db: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {
+    const { poolSize, clientShare, timeoutMs } = config.search;
+    this.gate = new ConnectionGate({ capacity: poolSize, share: clientShare, waitMs: timeoutMs });
+  }
+
+  async query<T>(sql: string, values: unknown[]): Promise<T[]> {
+    try {
+      return await this.gate.run(currentClient(), () => this.db.query(sql, values));
+    } catch (e) {
+      // 57014: statement_timeout; the request's own cost, answered as such (never a 500 with the SQL).
+      if ((e as { code?: unknown }).code === '57014') {
+        throw Errors.badRequest('Unable to complete operation.', [
+          `The search took longer than ${this.config.search.timeoutMs} ms (the server's limit); use fewer or longer terms.`,
+        ]);
+      }
+      throw e;
+    }
+  }
+}
+
+/** The API's request pools besides the main one and the feature pool (the worker loads neither); imported once, by the app. */
+@Global()
+@Module({
+  imports: [
+    TypeOrmModule.forRootAsync({
+      name: AUTH_DB,
+      inject: [APP_CONFIG],
+      useFactory: (c: AppConfig) => ({ ...pool(c, AUTH_DB, c.auth.poolSize, AUTH_TIMEOUT_MS), retryAttempts: 3, retryDelay: 1000 }),
+    }),
+    TypeOrmModule.forRootAsync({
+      name: LISTING_DB,
+      inject: [APP_CONFIG],
+      useFactory: (c: AppConfig) => ({ ...pool(c, LISTING_DB, c.search.poolSize, c.search.timeoutMs), retryAttempts: 3, retryDelay: 1000 }),
+    }),
+  ],
+  providers: [AuthDatabase, ListingDatabase],
+  exports: [AuthDatabase, ListingDatabase],
+})
+export class RequestPoolsModule {}
