@@ -10,7 +10,7 @@
 import { startCluster, Cluster } from './support/load-cluster';
 import { makeFixtures } from './support/load-fixtures';
 import { hostileTable, legitTable, loggedErrors } from './support/load-report';
-import { Ctx, ExportJob, hostileOps, LEGIT, noAnswer, Op, Sample, weighted } from './support/load-traffic';
+import { Ctx, ExportJob, hostileOps, LEGIT, noAnswer, Op, Sample, SIGN_IN, weighted } from './support/load-traffic';
 
 function setting(name: string, fallback: number, min: number, max: number): number {
   const v = process.env[name] === undefined || process.env[name] === '' ? fallback : Number(process.env[name]);
@@ -163,6 +163,11 @@ async function main() {
   };
   const legit = legitTable(clean.samples, mixed.samples);
   const ratio = legit.all.hostile.p99 / legit.all.clean.p99;
+  const signIns = legitTable(
+    clean.samples.filter((s) => s.op === SIGN_IN),
+    mixed.samples.filter((s) => s.op === SIGN_IN),
+  ).all;
+  const signInRatio = signIns.hostile.p99 / signIns.clean.p99;
   const rate = (r: { samples: Sample[]; wall: number }) => (r.samples.length / r.wall).toFixed(0);
   const peaks = c.peakRss();
   const exited = c.exited();
@@ -224,6 +229,10 @@ async function main() {
     [
       ratio <= 2,
       `legitimate p99 with hostile traffic within 2x of the clean run: ${legit.all.hostile.p99.toFixed(0)} ms / ${legit.all.clean.p99.toFixed(0)} ms = ${ratio.toFixed(2)}`,
+    ],
+    [
+      signInRatio <= 2,
+      `sign-in p99 with hostile traffic within 2x of the clean run: ${signIns.hostile.p99.toFixed(0)} ms / ${signIns.clean.p99.toFixed(0)} ms = ${signInRatio.toFixed(2)}`,
     ],
   ];
   console.log(['', 'Targets:', ...targets.map(([ok, text]) => `- ${ok ? 'PASS' : 'FAIL'} ${text}`)].join('\n'));

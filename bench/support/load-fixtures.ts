@@ -23,7 +23,11 @@ export interface Fixtures {
   victim: string;
   /** A token generated for referer https://maps.example.org, which the hostile mix presents from another site. */
   refererToken: string;
+  /** Owns ATTACKER_ITEMS items of 64,000-character descriptions (addItem's limit), which its hostile searches scan. */
+  attacker: LoadUser;
 }
+
+export const ATTACKER_ITEMS = 200;
 
 const USERS = 4;
 const GROUPS = 8;
@@ -130,8 +134,35 @@ export async function makeFixtures(c: Cluster): Promise<Fixtures> {
   // Public, as the layers the hostile where clauses were reported against.
   await form(`${base}/content/users/${publisher.username}/items/${created.itemId}/share`, { token: publisher.token, everyone: 'true' });
 
+  // The account the hostile searches run as: its own items, each with the longest description addItem takes.
+  const attackerUser = await createUser(`load_attacker_${suffix}`, 'org_user');
+  const attacker: LoadUser = {
+    ...attackerUser,
+    token: await requestipToken(base, attackerUser.username, attackerUser.password),
+    items: [],
+  };
+  const description = 'abcdef0123456789'.repeat(4000);
+  await inParallel(ATTACKER_ITEMS, 4, async (n) => {
+    const r = await form(`${base}/content/users/${attacker.username}/addItem`, {
+      token: attacker.token,
+      title: `Bulk ${n}`,
+      type: 'Web Map',
+      text: '{}',
+      description,
+    });
+    attacker.items.push(r.id);
+  });
+
   const { username, password } = users[1];
   const refererToken = (await form(`${base}/generateToken`, { username, password, client: 'referer', referer: 'https://maps.example.org' }))
     .token;
-  return { users, groups, publisher, service: { itemId: created.itemId, url: created.serviceurl, points: POINTS }, victim, refererToken };
+  return {
+    users,
+    groups,
+    publisher,
+    service: { itemId: created.itemId, url: created.serviceurl, points: POINTS },
+    victim,
+    refererToken,
+    attacker,
+  };
 }
