@@ -106,7 +106,7 @@ const userOf = (ctx: Ctx, client: number) => ctx.fx.users[client % ctx.fx.users.
  */
 export const LEGIT: [weight: number, op: Op][] = [
   [
-    3,
+    1,
     async (ctx, client) => {
       const u = userOf(ctx, client);
       const params = { username: u.username, password: u.password, client: 'requestip', expiration: '5' };

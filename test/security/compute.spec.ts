@@ -232,8 +232,9 @@ describe('compute budget: tight limits', () => {
     expect(selfMs).toBeLessThan(HTTP_MS);
     expect(tokenMs).toBeLessThan(HTTP_MS);
     const replies = await Promise.all(slow);
-    // Each slow query is cut (400) or finds the pool full for as long as it may run (503); none is a 500.
-    for (const r of replies) expect([400, 503]).toContain(r.body.error?.code);
+    // Each slow query is cut (400) or waits behind the address's own share for as long as it may run (429); none is
+    // a 500.
+    for (const r of replies) expect([400, 429]).toContain(r.body.error?.code);
     expect(replies.some((r) => r.body.error.code === 400)).toBe(true);
   }, 30_000);
 
@@ -259,10 +260,11 @@ describe('compute budget: tight limits', () => {
       flooding = false;
       await Promise.all(clients);
     }
-    // Each flood request got the layer's exact extent, or a busy envelope once it waited as long as a query may run.
+    // Each flood request got the layer's exact extent, or a 429 once it waited behind its address's share as long as a
+    // query may run.
     const extent = { xmin: -180, ymin: -90, xmax: 179, ymax: 89, spatialReference: { wkid: 4326, latestWkid: 4326 } };
     for (const r of replies) {
-      if (r.body.error) expect(r.body.error.code).toBe(503);
+      if (r.body.error) expect(r.body.error.code).toBe(429);
       else expect(r.body.extent ?? r.body.layers[0].extent).toEqual(extent);
     }
     expect(replies.some((r) => !r.body.error)).toBe(true);

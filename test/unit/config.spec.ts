@@ -11,6 +11,17 @@ describe('loadConfig', () => {
     expect(loadConfig({}).restBase).toBe('/sharing/rest');
   });
 
+  it('keeps a per-client share below its pool: refused when set so, cut to fit when left to its default', () => {
+    expect(() => loadConfig({ QUERY_POOL_SIZE: '3', QUERY_CLIENT_SHARE: '3' })).toThrow(
+      /QUERY_CLIENT_SHARE must be less than QUERY_POOL_SIZE/,
+    );
+    expect(() => loadConfig({ SEARCH_POOL_SIZE: '2', SEARCH_CLIENT_SHARE: '2' })).toThrow(/SEARCH_CLIENT_SHARE must be less than/);
+    expect(loadConfig({ QUERY_POOL_SIZE: '2' }).query).toMatchObject({ poolSize: 2, clientShare: 1 });
+    expect(loadConfig({}).search).toEqual({ poolSize: 4, clientShare: 1, timeoutMs: 10000 });
+    expect(loadConfig({}).auth).toEqual({ poolSize: 4 });
+    expect(() => loadConfig({ AUTH_POOL_SIZE: '1' })).toThrow(/AUTH_POOL_SIZE/);
+  });
+
   it('reads TRUST_PROXY as Express takes it: hops as a number, false, or a list', () => {
     expect(loadConfig({}).http.trustProxy).toBe('loopback');
     expect(loadConfig({ TRUST_PROXY: '2' }).http.trustProxy).toBe(2);

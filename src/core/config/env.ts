@@ -412,16 +412,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (!!dto.ADMIN_USERNAME !== !!dto.ADMIN_PASSWORD) {
     throw new ConfigError('Invalid configuration:\n  ADMIN_USERNAME and ADMIN_PASSWORD must be set together');
   }
-  // A share as large as its pool would let one client hold every connection: the share must leave one for the others.
+  // A share as large as its pool would let one client hold every connection: a share that is set must leave one for
+  // the others; the default is cut to fit a small pool instead.
   for (const [share, pool] of [
     ['QUERY_CLIENT_SHARE', 'QUERY_POOL_SIZE'],
     ['SEARCH_CLIENT_SHARE', 'SEARCH_POOL_SIZE'],
   ] as const) {
-    if (dto[share] >= dto[pool] && dto[pool] > 1) {
+    if (dto[share] < dto[pool] || dto[pool] === 1) continue;
+    if (defined[share] !== undefined) {
       throw new ConfigError(
         `Invalid configuration:\n  ${share} must be less than ${pool} (${dto[pool]}), so one client cannot hold every connection`,
       );
     }
+    dto[share] = dto[pool] - 1;
   }
   if (!!dto.AWS_ACCESS_KEY_ID !== !!dto.AWS_SECRET_ACCESS_KEY) {
     throw new ConfigError('Invalid configuration:\n  AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY must be set together');

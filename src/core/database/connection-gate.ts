@@ -1,8 +1,11 @@
 import { ArcgisError } from '../errors/arcgis-error';
 import { ByteBudget } from '../http/byte-budget';
 
-/** A client's requests that may wait for a connection beyond its share; more are refused at once. */
-export const WAITING_PER_CLIENT = 16;
+/**
+ * A client's requests that may wait for a connection beyond its share; more are refused at once. Many browsers behind
+ * one address (an office, a school) count as one anonymous client, so this is room for a crowd, not for one browser.
+ */
+export const WAITING_PER_CLIENT = 64;
 
 export interface GateLimits {
   /** Connections the gated work may hold together (at most the pool's size). */
@@ -11,18 +14,28 @@ export interface GateLimits {
   share: number;
   /** Longest a request waits for its turn before it is refused. */
   waitMs: number;
+  /** Requests of one client that may wait at once (default WAITING_PER_CLIENT). */
+  maxWaiting?: number;
 }
 
-/** The envelope a request gets when it cannot have a connection in time: busy, try again; never a 500. */
+/** The envelope a request gets when the pool is full of other clients' work: busy, try again; never a 500. */
 export function busy(): ArcgisError {
   return new ArcgisError(503, 'Unable to complete operation.', ['The server is too busy to answer this request now; try again shortly.']);
+}
+
+/** The envelope a request gets when its own client's requests hold its share: that client is asking too much at once. */
+export function tooMany(): ArcgisError {
+  return new ArcgisError(429, 'Too many requests.', [
+    'This client already has as many requests running as it may; try again when they have finished.',
+  ]);
 }
 
 /**
  * Per-client fair shares of one connection pool, the upload spool's rule applied to connections: no client holds more
  * than `share` of the pool, so one client's slow requests (a search over large descriptions, a CPU-burning where clause)
  * queue behind each other while every other client is served. Beyond its share a client's requests wait, at most
- * WAITING_PER_CLIENT of them and for at most `waitMs`; the rest are refused at once.
+ * `maxWaiting` of them and for at most `waitMs`; the rest are refused at once (429 when the client's own requests
+ * fill its share, 503 when other clients' fill the pool).
  */
 export class ConnectionGate {
   private readonly slots: ByteBudget;
@@ -32,12 +45,13 @@ export class ConnectionGate {
   }
 
   async run<T>(client: string, fn: () => Promise<T>): Promise<T> {
-    if (this.slots.waitingFor(client) >= WAITING_PER_CLIENT) throw busy();
+    if (this.slots.waitingFor(client) >= (this.limits.maxWaiting ?? WAITING_PER_CLIENT)) throw tooMany();
     let slot;
     try {
       slot = await this.slots.acquire(1, AbortSignal.timeout(this.limits.waitMs), client);
     } catch {
-      throw busy();
+      // Still waiting behind its own share: this client's doing (429); behind everyone else's: the server's (503).
+      throw this.slots.heldBy(client) >= this.slots.share ? tooMany() : busy();
     }
     try {
       return await fn();

@@ -46,7 +46,9 @@ export class AuthDatabase {
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     const size = config.auth.poolSize;
-    this.gate = new ConnectionGate({ capacity: size - 1, share: Math.max(1, size - 2), waitMs: AUTH_TIMEOUT_MS });
+    // Every request behind one address (a crowd behind a NAT, a proxy that is not trusted) checks its token here, so
+    // an address's requests may all wait: its share keeps a connection for the others, the wait bounds how long.
+    this.gate = new ConnectionGate({ capacity: size - 1, share: Math.max(1, size - 2), waitMs: AUTH_TIMEOUT_MS, maxWaiting: Infinity });
   }
 
   /** Runs `fn` (statements on `db`) within the share of the address `ip`: the caller is not known before its token is. */

@@ -40,6 +40,11 @@ export class ByteBudget {
     return new Hold(this, want, key);
   }
 
+  /** What `key` holds now. */
+  heldBy(key: string): number {
+    return this.byKey.get(key) ?? 0;
+  }
+
   /** Requests of `key` waiting now (a gate refuses a client's request at once beyond a bound). */
   waitingFor(key: string): number {
     return this.waiting.reduce((n, w) => n + (w.key === key ? 1 : 0), 0);
