@@ -115,8 +115,10 @@ export class ItemListRepository {
         return `(CASE WHEN i.access <> 'private' THEN i.access WHEN EXISTS (SELECT 1 FROM item_shares s2 WHERE s2.item_id = i.id) THEN 'shared' ELSE 'private' END) = ${v}`;
       }
       default: {
+        // Each branch matches a trigram index (migration ItemTextSearch), so PostgreSQL ORs four index lookups
+        // instead of reading every visible item; tags are one text there, a newline between them.
         const v = contains(value);
-        return `(i.title ILIKE ${v} OR i.snippet ILIKE ${v} OR i.description ILIKE ${v} OR EXISTS (SELECT 1 FROM unnest(i.tags) t WHERE t ILIKE ${v}))`;
+        return `(i.title ILIKE ${v} OR i.snippet ILIKE ${v} OR i.description ILIKE ${v} OR items_tags_text(i.tags) ILIKE ${v})`;
       }
     }
   }

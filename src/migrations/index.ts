@@ -7,6 +7,7 @@ import { ItemViews1732290000000 } from './1732290000000-ItemViews';
 import { JsonNumbers1732300000000 } from './1732300000000-JsonNumbers';
 import { JsonOrdinate1732310000000 } from './1732310000000-JsonOrdinate';
 import { FeatureDataVersions1732320000000 } from './1732320000000-FeatureDataVersions';
+import { ItemTextSearch1732335000000 } from './1732335000000-ItemTextSearch';
 
 /** Listed explicitly so the CLI, the tests and the build all load the same classes, in order. */
 export const migrations = [
@@ -19,4 +20,5 @@ export const migrations = [
   JsonNumbers1732300000000,
   JsonOrdinate1732310000000,
   FeatureDataVersions1732320000000,
+  ItemTextSearch1732335000000,
 ];
