@@ -3,6 +3,7 @@ import { IdentityController, PortalAdminController } from './identity.controller
 import { IdentityRepository } from './identity.repository';
 import { IdentityService } from './identity.service';
 import { PageSessions } from './page-sessions';
+import { SignInRepository } from './sign-in.repository';
 import { SignInThrottle } from './signin-throttle';
 import { TokenPurger } from './token-purger';
 import { TokenService } from './token.service';
@@ -10,7 +11,7 @@ import { UserCallers } from './user-callers';
 
 @Module({
   controllers: [IdentityController, PortalAdminController],
-  providers: [IdentityRepository, IdentityService, UserCallers, TokenService, PageSessions, SignInThrottle, TokenPurger],
+  providers: [IdentityRepository, SignInRepository, IdentityService, UserCallers, TokenService, PageSessions, SignInThrottle, TokenPurger],
   exports: [IdentityService, TokenService, PageSessions],
 })
 export class IdentityModule {}

@@ -5,9 +5,10 @@ import { APP_CONFIG } from '../core/config/config.module';
 import { AppConfig } from '../core/config/env';
 import { AuthDatabase } from '../core/database/request-pools.module';
 import { Errors } from '../core/errors/arcgis-error';
-import { IdentityRepository, TokenOwnerRow } from './identity.repository';
+import { IdentityRepository } from './identity.repository';
 import { configureHashConcurrency, dummyHash, verifyPassword } from './passwords';
 import { GenerateTokenDto } from './identity.dto';
+import { SignInRepository, TokenOwnerRow } from './sign-in.repository';
 import { SignInThrottle } from './signin-throttle';
 import { bindingMatches, canonicalIp, RequestOrigin } from './token-binding';
 
@@ -24,6 +25,7 @@ const refuse = (detail: string) => Errors.badRequest('Unable to generate token.'
 export class TokenService {
   constructor(
     private readonly repo: IdentityRepository,
+    private readonly signIns: SignInRepository,
     private readonly throttle: SignInThrottle,
     private readonly auth: AuthDatabase,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -48,7 +50,7 @@ export class TokenService {
     if (parent) expires = Math.min(expires, new Date(parent.expires_at).getTime());
     const token = randomBytes(32).toString('base64url');
     await this.auth.run(origin.ip, () =>
-      this.repo.insertToken({
+      this.signIns.insertToken({
         tokenHash: hashToken(token),
         userId,
         client,
@@ -92,7 +94,7 @@ export class TokenService {
     // Refused without hashing while throttled, checked again once a hash slot is ours, and the outcome recorded
     // before the slot passes on: however many attempts queue up, only the slots' worth can slip past a closing throttle.
     await this.throttle.assertOpen(username, address);
-    const user = await this.auth.run(ip, () => this.repo.findUserWithPassword(username));
+    const user = await this.auth.run(ip, () => this.signIns.findUserWithPassword(username));
     // User names are case-sensitive in generateToken; the unique index makes the row unique regardless of case.
     const valid = (matched: boolean) => !!user && matched && user.username === username && !user.disabled;
     const matched = await verifyPassword(password, user?.passwordHash ?? dummyHash(), {
@@ -105,7 +107,7 @@ export class TokenService {
 
   /** The token's row, if it is valid and used from where it is bound to; otherwise 498 (what ArcGIS answers). */
   private async lookup(token: string, origin: RequestOrigin): Promise<TokenOwnerRow> {
-    const row = await this.auth.run(origin.ip, () => this.repo.findTokenOwner(hashToken(token)));
+    const row = await this.auth.run(origin.ip, () => this.signIns.findTokenOwner(hashToken(token)));
     if (!row || !bindingMatches(row.client, row.binding, origin)) throw Errors.invalidToken();
     return row;
   }
