@@ -70,9 +70,11 @@ export class IdentityRepository {
   }
 
   /** The user a live (unrevoked) token belongs to, with what they hold, so a revocation can be checked against them. */
-  async findTokenUser(tokenHash: Buffer): Promise<Pick<TokenOwnerRow, 'user_id' | 'org_id' | 'role' | 'role_privileges'> | null> {
+  async findTokenUser(
+    tokenHash: Buffer,
+  ): Promise<Pick<TokenOwnerRow, 'client' | 'user_id' | 'org_id' | 'role' | 'role_privileges'> | null> {
     const rows = await this.db.query(
-      `SELECT u.id AS user_id, u.org_id, u.role, r.privileges AS role_privileges
+      `SELECT t.client, u.id AS user_id, u.org_id, u.role, r.privileges AS role_privileges
          FROM tokens t JOIN users u ON u.id = t.user_id LEFT JOIN roles r ON r.id = u.role_id
         WHERE t.token_hash = $1 AND t.revoked_at IS NULL`,
       [tokenHash],

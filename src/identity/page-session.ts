@@ -10,18 +10,23 @@ export const SESSION_COOKIE = 'arcgis_page_session';
 /** The header the pages' scripts send their session's CSRF value in; another origin cannot set it without a preflight. */
 export const CSRF_HEADER = 'x-csrf-token';
 
-/** The cookie's value, or undefined; a malformed escape is a cookie we did not set. */
+/**
+ * The cookie's value, or undefined; a malformed escape is a cookie we did not set, and so are two of that name (one
+ * planted by another port of the host or a sibling domain with a longer path): no session then.
+ */
 export function sessionCookie(headers: IncomingHttpHeaders): string | undefined {
+  let found: string | undefined;
   for (const part of (headers.cookie ?? '').split(';')) {
     const eq = part.indexOf('=');
     if (eq < 0 || part.slice(0, eq).trim() !== SESSION_COOKIE) continue;
+    if (found !== undefined) return undefined;
     try {
-      return decodeURIComponent(part.slice(eq + 1).trim()) || undefined;
+      found = decodeURIComponent(part.slice(eq + 1).trim());
     } catch {
       return undefined;
     }
   }
-  return undefined;
+  return found || undefined;
 }
 
 /**

@@ -22,7 +22,8 @@ export interface SignInForm {
 
 /**
  * Starts, reads and ends the pages' sessions (see page-session.ts for the rules). The token is made by the same
- * generateToken code as any client's (client=requestip), so it is throttled, bound, expires, and is revoked alike.
+ * generateToken code as any client's, bound to the address as client=requestip is, so it is throttled, expires, and is
+ * revoked alike; its client is `page` (PAGE_CLIENT), so it counts only as this cookie and the cookie only as it.
  */
 @Injectable()
 export class PageSessions {
@@ -66,7 +67,7 @@ export class PageSessions {
       throw new ArcgisError(498, 'Invalid token.', ["The page's session has ended or changed; reload the page."]);
     }
     try {
-      req.caller = await this.tokens.resolve(token, originOf(req));
+      req.caller = await this.tokens.resolve(token, originOf(req), 'page-cookie');
       req.pageSession = { csrf: csrfOf(token) };
     } catch (e) {
       if (!(e instanceof ArcgisError)) throw e;
@@ -89,8 +90,8 @@ export class PageSessions {
       expiration: String(minutes),
     });
     const opts = this.cookieOptions(req);
-    const { token } = await this.tokens.generate(p, originOf(req), opts.secure === true);
-    await this.revokeQuietly(req, sessionCookie(req.headers));
+    const { token } = await this.tokens.generate(p, originOf(req), opts.secure === true, undefined, true);
+    await this.revokeQuietly(sessionCookie(req.headers));
     res.cookie(SESSION_COOKIE, token, opts);
   }
 
@@ -98,20 +99,12 @@ export class PageSessions {
   async signOut(req: ArcgisRequest, res: Response, csrf: unknown): Promise<void> {
     const token = sessionCookie(req.headers);
     if (token && !(this.fromOwnPages(req) && csrfMatches(token, csrf))) throw Errors.forbidden('Sign out from a page of this site.');
-    await this.revokeQuietly(req, token);
+    await this.revokeQuietly(token);
     res.clearCookie(SESSION_COOKIE, this.cookieOptions(req));
   }
 
-  /** A token that no longer holds needs no revoking; any other failure is the server's and goes on. */
-  private async revokeQuietly(req: ArcgisRequest, token: string | undefined): Promise<void> {
-    if (!token) return;
-    let caller;
-    try {
-      caller = await this.tokens.resolve(token, originOf(req));
-    } catch (e) {
-      if (e instanceof ArcgisError) return;
-      throw e;
-    }
-    await this.tokens.revoke(caller, token);
+  /** Revokes the session's token wherever the browser now is; a token that is no page session's is left be. */
+  private async revokeQuietly(token: string | undefined): Promise<void> {
+    if (token) await this.tokens.revokePageToken(token);
   }
 }

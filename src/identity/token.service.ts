@@ -21,6 +21,17 @@ const MAX_DERIVATION_DEPTH = 4;
 
 const refuse = (detail: string) => Errors.badRequest('Unable to generate token.', [detail]);
 
+/**
+ * The `client` of the pages' own tokens (bound to the request's address as requestip is). They count only from the
+ * pages' cookie and the cookie counts only for them: a page token copied out of a cookie (a service on another port of
+ * the host receives it) is refused as a `token` parameter or Bearer header, and an ordinary token planted as the cookie
+ * never becomes a page session.
+ */
+export const PAGE_CLIENT = 'page';
+
+/** Where a token came from: the request itself (parameter, header), or the pages' session cookie. */
+export type TokenSource = 'request' | 'page-cookie';
+
 @Injectable()
 export class TokenService {
   constructor(
@@ -38,11 +49,11 @@ export class TokenService {
    * accept portal tokens, so the exchange hands out a token for the same user that never outlives the one it came
    * from, dies with it, and keeps its binding.
    */
-  async generate(p: GenerateTokenDto, origin: RequestOrigin, ssl: boolean, parentToken?: string) {
+  async generate(p: GenerateTokenDto, origin: RequestOrigin, ssl: boolean, parentToken?: string, forPages = false) {
     const parent = p.serverUrl && !p.username ? await this.parentOf(parentToken, origin) : null;
     // A derived token is bound where its parent is, whatever it asks for: otherwise one request from the bound address
     // (a page the victim opens can send it) would mint a token usable from anywhere.
-    const client = parent?.binding ? parent.client : (p.client ?? 'requestip');
+    const client = forPages ? PAGE_CLIENT : parent?.binding ? parent.client : (p.client ?? 'requestip');
     const binding = this.bindingFor(client, p, origin, parent);
     const userId = parent ? parent.user_id : await this.checkPassword(p.username, p.password, origin.ip);
     const minutes = Math.min(p.expiration ?? DEFAULT_EXPIRATION_MINUTES, this.config.limits.tokenMaxMinutes);
@@ -106,14 +117,15 @@ export class TokenService {
   }
 
   /** The token's row, if it is valid and used from where it is bound to; otherwise 498 (what ArcGIS answers). */
-  private async lookup(token: string, origin: RequestOrigin): Promise<TokenOwnerRow> {
+  private async lookup(token: string, origin: RequestOrigin, source: TokenSource = 'request'): Promise<TokenOwnerRow> {
     const row = await this.auth.run(origin.ip, () => this.signIns.findTokenOwner(hashToken(token)));
     if (!row || !bindingMatches(row.client, row.binding, origin)) throw Errors.invalidToken();
+    if ((row.client === PAGE_CLIENT) !== (source === 'page-cookie')) throw Errors.invalidToken();
     return row;
   }
 
-  async resolve(token: string, origin: RequestOrigin): Promise<Caller> {
-    const row = await this.lookup(token, origin);
+  async resolve(token: string, origin: RequestOrigin, source: TokenSource = 'request'): Promise<Caller> {
+    const row = await this.lookup(token, origin, source);
     return {
       userId: row.user_id,
       username: row.username,
@@ -140,5 +152,15 @@ export class TokenService {
     if (!revoked)
       throw Errors.badRequest('Unable to revoke token.', ['The token does not exist, has been revoked, or is not yours to revoke.']);
     return { success: true };
+  }
+
+  /**
+   * Ends a page session: its token is revoked by whoever holds the cookie, from any address (a sign-out after the
+   * browser's address changed must still end it). Only page tokens: an ordinary token planted as the cookie is left be.
+   */
+  async revokePageToken(token: string): Promise<void> {
+    const hash = hashToken(token);
+    const owner = await this.repo.findTokenUser(hash);
+    if (owner?.client === PAGE_CLIENT) await this.repo.revokeToken(hash, owner.user_id, null);
   }
 }

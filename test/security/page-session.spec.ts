@@ -8,11 +8,13 @@
  *   CORS credentials, cannot act or read with the cookie.
  * The "evil" origin is a loopback server on another port that records every request that reaches it.
  */
+import { createHash } from 'node:crypto';
 import { createServer, IncomingMessage, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startApp, TestApp } from '../support/app';
 import { launchChromium } from '../support/browser';
+import { csrfOf } from '../../src/identity/page-session';
 import { adminToken, createUser, get, post } from '../support/client';
 
 jest.setTimeout(120_000);
@@ -117,6 +119,13 @@ async function visitor(): Promise<{ context: BrowserContext; page: Page; urls: s
     void d.dismiss();
   });
   return { context, page, urls, referers, dialogs };
+}
+
+/** When the token was revoked, as the database has it (null: still live). */
+async function revokedAt(token: string): Promise<Date | null> {
+  const hash = createHash('sha256').update(token).digest();
+  const [row] = await t.db.query('SELECT revoked_at FROM tokens WHERE token_hash = $1', [hash]);
+  return row.revoked_at;
 }
 
 /** The session's token: the cookie's (a URL's, with the old pages, so a test of revocation fails for its reason). */
@@ -278,18 +287,39 @@ describe('page session', () => {
     await context.close();
   });
 
-  it('sign-out revokes the token on the server (498 afterwards) and clears the cookie', async () => {
+  it('sign-out revokes the token on the server and clears the cookie', async () => {
     const { context, page } = await visitor();
     await signIn(page, user);
     const token = (await sessionToken(context, page))!;
-    expect((await get(t.base, 'community/self', {}, token)).body.username).toBe(user.username);
+    expect(await revokedAt(token)).toBeNull();
     await Promise.all([
       page.waitForURL((u) => u.pathname.endsWith('/arcgis/rest/services')),
       page.getByRole('button', { name: 'Sign out' }).click(),
     ]);
-    expect((await get(t.base, 'community/self', {}, token)).body.error?.code).toBe(498);
+    expect(await revokedAt(token)).toBeInstanceOf(Date);
     expect((await context.cookies()).some((c) => c.name === SESSION)).toBe(false);
     expect(await page.locator('header .user').textContent()).toContain('Sign in');
+    await context.close();
+  });
+
+  it("the session's token counts only as the cookie, and only a page sign-in's token counts as the cookie", async () => {
+    const { context, page } = await visitor();
+    await signIn(page, user);
+    const token = (await sessionToken(context, page))!;
+    const self = (cookie: string, csrf: string) =>
+      fetch(`${t.base}/community/self`, {
+        method: 'POST',
+        body: new URLSearchParams({ f: 'json' }),
+        headers: { cookie, 'x-csrf-token': csrf, 'sec-fetch-site': 'same-origin' },
+      }).then((r) => r.json() as Promise<{ username?: string; error?: { code: number } }>);
+    expect((await self(`${SESSION}=${token}`, csrfOf(token))).username).toBe(user.username);
+    // Copied out of the cookie (a service on another port of the host receives it), it is no API token.
+    expect((await get(t.base, 'community/self', {}, token)).body.error?.code).toBe(498);
+    const bearer = await fetch(`${t.base}/community/self?f=json`, { headers: { authorization: `Bearer ${token}` } });
+    expect(((await bearer.json()) as { error?: { code: number } }).error?.code).toBe(498);
+    // An API token planted as the cookie, or a second cookie of the name beside the real one, is no session.
+    expect((await self(`${SESSION}=${attacker.token}`, csrfOf(attacker.token))).error?.code).toBe(499);
+    expect((await self(`${SESSION}=${token}; ${SESSION}=${token}`, csrfOf(token))).error?.code).toBe(499);
     await context.close();
   });
 
