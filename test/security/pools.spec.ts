@@ -13,6 +13,7 @@
 import { Client } from 'pg';
 import { startApp, TestApp } from '../support/app';
 import { adminToken, createUser, read, Reply } from '../support/client';
+import { deBruijnText } from '../support/hostile-text';
 
 const ATTACKER_IP = '198.51.100.66';
 const ANONYMOUS_ATTACKER_IP = '198.51.100.99';
@@ -39,32 +40,6 @@ async function timed<T>(fn: () => Promise<T>): Promise<{ ms: number; result: T }
   const start = Date.now();
   const result = await fn();
   return { ms: Date.now() - start, result };
-}
-
-/**
- * A description that holds every three-letter sequence of a..p (a de Bruijn sequence, repeated to 64,000 characters),
- * so the trigram index finds every term's trigrams in every item and PostgreSQL must read each description in full.
- */
-function deBruijnText(length: number): string {
-  const k = 16;
-  const n = 3;
-  const a = new Array(k * n).fill(0);
-  const seq: number[] = [];
-  const db = (t: number, p: number) => {
-    if (t > n) {
-      if (n % p === 0) seq.push(...a.slice(1, p + 1));
-      return;
-    }
-    a[t] = a[t - p];
-    db(t + 1, p);
-    for (let j = a[t - p] + 1; j < k; j++) {
-      a[t] = j;
-      db(t + 1, t);
-    }
-  };
-  db(1, 1);
-  const once = seq.map((d) => String.fromCharCode(97 + d)).join('');
-  return (once + once.slice(0, n - 1)).repeat(Math.ceil(length / once.length)).slice(0, length);
 }
 
 /** 32 terms of 16 letters of a..p, 8 of them with a wildcard, none in the text: every term rechecks every description. */
