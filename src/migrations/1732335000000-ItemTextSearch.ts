@@ -2,7 +2,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * Trigram indexes for the search's free text (title, snippet, description, tags), so a term is looked up rather than
- * matched against every item: at 100,000 items a sequential ILIKE took 2-3 s per search. pg_trgm ships with
+ * matched against every item, which is seconds per search at 100,000 items. pg_trgm ships with
  * PostgreSQL and is a trusted extension, so the database owner may create it. Tags are indexed as one text with a
  * newline between them (an IMMUTABLE function, as an index expression must be).
  */

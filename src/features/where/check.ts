@@ -47,8 +47,8 @@ const DESCRIBE: Record<ValueType, string> = {
 
 /**
  * Field values the string functions of one clause may copy per row, all together. CONCAT of CONCATs multiplies what a
- * row costs: forty CONCATs of forty copies of a long text field built 1.5 MB per row, minutes of CPU on a large layer,
- * from 3,300 characters of clause. 256 leaves room for any real expression (CONCAT takes at most 100 arguments).
+ * row costs: a clause of a few thousand characters can build megabytes per row and burn minutes of CPU on a large
+ * layer. 256 leaves room for any real expression (CONCAT takes at most 100 arguments).
  */
 export const MAX_TEXT_COPIES = 256;
 
