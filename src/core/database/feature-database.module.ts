@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSourceOptions } from 'typeorm';
 import { APP_CONFIG } from '../config/config.module';
 import { AppConfig } from '../config/env';
+import { requestPoolOptions } from './request-pools.module';
 
 /** Name of the DataSource feature reads and edits use (inject with `@InjectDataSource(FEATURE_DB)`). */
 export const FEATURE_DB = 'features';
@@ -15,22 +16,9 @@ export const FEATURE_DB = 'features';
  * never loads this module: exports and publishes read through GDAL and the main pool, without this timeout.
  */
 export function featureDataSourceOptions(config: AppConfig): DataSourceOptions {
-  return {
-    type: 'postgres',
-    name: FEATURE_DB,
-    url: config.databaseUrl,
-    entities: [],
-    synchronize: false,
-    migrationsRun: false,
-    extra: {
-      max: config.query.poolSize,
-      connectionTimeoutMillis: config.query.timeoutMs,
-      // No JIT: PostGIS functions carry high cost estimates, so a page of a few thousand features crossed
-      // jit_above_cost and spent 50 ms or more compiling a query that runs in a few. No parallel workers: they are
-      // backends outside the pool, so one request's scan took three cores and the per-client shares meant nothing.
-      options: `-c statement_timeout=${config.query.timeoutMs} -c jit=off -c max_parallel_workers_per_gather=0`,
-    },
-  };
+  // No JIT: PostGIS functions carry high cost estimates, so a page of a few thousand features crossed jit_above_cost
+  // and spent longer compiling a query than running it.
+  return requestPoolOptions(config, FEATURE_DB, config.query.poolSize, config.query.timeoutMs, ' -c jit=off');
 }
 
 @Module({

@@ -15,7 +15,12 @@ export const LISTING_DB = 'listing';
 /** Longest a sign-in or token-check statement runs, and waits for its connection: each is one indexed lookup. */
 export const AUTH_TIMEOUT_MS = 5000;
 
-function pool(config: AppConfig, name: string, max: number, timeoutMs: number): DataSourceOptions {
+/**
+ * A request pool's options: its size, and a statement timeout that is also the longest wait for a connection, sent as
+ * session settings at connect so they cost no round trip per statement. No parallel workers: they are backends
+ * outside the pool, so one request's scan could take more cores than its client's share. `settings` adds more.
+ */
+export function requestPoolOptions(config: AppConfig, name: string, max: number, timeoutMs: number, settings = ''): DataSourceOptions {
   return {
     type: 'postgres',
     name,
@@ -23,12 +28,10 @@ function pool(config: AppConfig, name: string, max: number, timeoutMs: number): 
     entities: [],
     synchronize: false,
     migrationsRun: false,
-    // Session settings sent at connect, so they cost no round trip per statement. No parallel workers: they are
-    // backends outside the pool, which would let one request take more cores than its share (feature-database.module.ts).
     extra: {
       max,
       connectionTimeoutMillis: timeoutMs,
-      options: `-c statement_timeout=${timeoutMs} -c max_parallel_workers_per_gather=0`,
+      options: `-c statement_timeout=${timeoutMs} -c max_parallel_workers_per_gather=0${settings}`,
     },
   };
 }
@@ -95,12 +98,20 @@ export class ListingDatabase {
     TypeOrmModule.forRootAsync({
       name: AUTH_DB,
       inject: [APP_CONFIG],
-      useFactory: (c: AppConfig) => ({ ...pool(c, AUTH_DB, c.auth.poolSize, AUTH_TIMEOUT_MS), retryAttempts: 3, retryDelay: 1000 }),
+      useFactory: (c: AppConfig) => ({
+        ...requestPoolOptions(c, AUTH_DB, c.auth.poolSize, AUTH_TIMEOUT_MS),
+        retryAttempts: 3,
+        retryDelay: 1000,
+      }),
     }),
     TypeOrmModule.forRootAsync({
       name: LISTING_DB,
       inject: [APP_CONFIG],
-      useFactory: (c: AppConfig) => ({ ...pool(c, LISTING_DB, c.search.poolSize, c.search.timeoutMs), retryAttempts: 3, retryDelay: 1000 }),
+      useFactory: (c: AppConfig) => ({
+        ...requestPoolOptions(c, LISTING_DB, c.search.poolSize, c.search.timeoutMs),
+        retryAttempts: 3,
+        retryDelay: 1000,
+      }),
     }),
   ],
   providers: [AuthDatabase, ListingDatabase],
