@@ -11,7 +11,7 @@ import { normaliseWkid } from '../features/layer-schema';
 import { parseWhereTree, renderWhereTreeSql, WhereNode } from '../features/where/compile';
 import { FORMATS } from './writer/formats';
 import type { ExportFormat, ExportTarget } from './writer/types';
-import { xyColumnNames, XyColumnsError } from './writer/xy-columns';
+import { xyColumnNames, XyColumnsError } from './xy-columns';
 
 /** A layer to export. `whereTree` is the clause parsed once, when the request arrived; `where` is its text, for people. */
 export interface ExportLayerParams {

@@ -2,7 +2,7 @@ import { Socket } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { Client, type ClientConfig } from 'pg';
 import { connectionOf } from '../../features/publish/load';
-import { directReadSocket } from './copy-rows';
+import { directReadSocket } from './copy/copy-rows';
 
 /**
  * How many sessions (and writers) an export runs at once on a large layer: one backend per core of this machine,

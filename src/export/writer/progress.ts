@@ -6,7 +6,7 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { LayerTarget } from './layout';
-import { dbfRecordsWritten } from './shapefile';
+import { dbfRecordsWritten } from './shapefile/shapefile';
 import type { ExportJob, ExportProgress } from './types';
 
 /** How often the ticker looks at the file being written. */

@@ -1,7 +1,7 @@
 /** The PostGIS side: connection settings, target SR resolution, the up-front measure, cancelling, probing. */
 import * as gdal from 'gdal-async';
 import { normaliseWkid } from '../../features/layer-schema';
-import type { ResolvedSrs } from './args';
+import type { ResolvedSrs } from './srs';
 import { ExportWriteError } from './errors';
 import { withSession } from './pg-session';
 import { buildEstimateSql, buildMeasureSql, buildReprojectionProbeSql, LayerMeasure } from './sql';

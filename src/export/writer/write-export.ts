@@ -9,20 +9,21 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import * as gdal from 'gdal-async';
-import { buildTranslateArgs, layerTargetSrs, packsGpkgIndex, ResolvedSrs } from './args';
+import { buildTranslateArgs, packsGpkgIndex } from './gdal/args';
+import { layerTargetSrs, ResolvedSrs } from './srs';
 import { releaseFreeMemory } from '../../core/memory/release-memory';
-import { addGpkgRtree, startRtreeEntries, stopRtreeEntries } from './gpkg-rtree';
+import { addGpkgRtree, startRtreeEntries, stopRtreeEntries } from './gpkg/gpkg-rtree';
 import { ExportWriteError } from './errors';
-import { appendLayer, COLLECTION_HEAD, COLLECTION_TAIL, esriSpatialReference, JsonSink } from './feature-collection';
+import { appendLayer, COLLECTION_HEAD, COLLECTION_TAIL, esriSpatialReference, JsonSink } from './gdal/feature-collection';
 import { FORMATS } from './formats';
 import { ExportPlan, planExport } from './layout';
 import { boundsPass, checkLimits } from './limits';
 import { mb, Progress, startTicker } from './progress';
-import { checkWrittenShapefile, shapefileReadme, writeFieldMapping } from './shapefile';
-import { copyLayer, needsGdal } from './copy-layer';
-import { planShapefileParts, writeShapefileParts } from './shapefile-parts';
-import { translateLayer } from './translate';
-import { writeWorkbook } from './xlsx-workbook';
+import { checkWrittenShapefile, shapefileReadme, writeFieldMapping } from './shapefile/shapefile';
+import { copyLayer, needsGdal } from './copy/copy-layer';
+import { planShapefileParts, writeShapefileParts } from './shapefile/shapefile-parts';
+import { translateLayer } from './gdal/translate';
+import { writeWorkbook } from './xlsx/xlsx-workbook';
 import {
   configureGdal,
   estimateLayers,
@@ -35,8 +36,8 @@ import {
 } from './source';
 import { geometryOutput, LayerMeasure, xyColumns } from './sql';
 import { EXPORT_FORMATS, ExportJob, ExportLayerSource, ExportOutput } from './types';
-import { DEFAULT_ZIP_LEVEL, zipDirectory } from './zip';
-import { ZipAhead } from './zip-ahead';
+import { DEFAULT_ZIP_LEVEL, zipDirectory } from './zip/zip';
+import { ZipAhead } from './zip/zip-ahead';
 
 /**
  * GDAL reports a feature it cannot reproject only as a generic failure ("Terminating translation prematurely",

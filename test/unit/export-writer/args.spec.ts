@@ -1,4 +1,5 @@
-import { buildTranslateArgs, layerTargetSrs, ResolvedSrs, WGS84 } from '../../../src/export/writer/args';
+import { buildTranslateArgs } from '../../../src/export/writer/gdal/args';
+import { layerTargetSrs, ResolvedSrs, WGS84 } from '../../../src/export/writer/srs';
 import type { ExportFormat } from '../../../src/export/writer';
 import { pointLayer, polygonLayer } from './fixtures';
 

@@ -1,7 +1,7 @@
 /** Shapefile extras: the field-name mapping read back from the written .dbf, the README, and size checks. */
 import { open, stat, writeFile } from 'node:fs/promises';
-import type { LayerField } from '../../features/layer-schema';
-import { checkShapefileSizes } from './limits';
+import type { LayerField } from '../../../features/layer-schema';
+import { checkShapefileSizes } from '../limits';
 
 /**
  * The .dbf field names GDAL actually wrote (laundered to 10 characters, de-duplicated with _1, _2 ...), read from the

@@ -3,7 +3,7 @@ import { open, readdir, type FileHandle } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import { constants as Z, crc32, deflateRaw, deflateRawSync } from 'node:zlib';
 import { promisify } from 'node:util';
-import { writeAll } from './write-all';
+import { writeAll } from '../write-all';
 
 /**
  * Deflate level 1 by default: on a 154 MB shapefile it took half the time of the default level 6 for a zip

@@ -5,7 +5,7 @@
  */
 import { type Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { dropSparePieces, givePiece } from './copy-rows';
+import { dropSparePieces, givePiece } from '../copy/copy-rows';
 import { valueDown, valueUp } from './gpkg-rtree-pack';
 
 /** One row: the fid as int8, then xmin, xmax, ymin, ymax as float8, all big-endian. */

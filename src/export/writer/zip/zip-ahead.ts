@@ -2,7 +2,7 @@ import { mkdir, open, stat, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { CHUNK, chunkRange, deflateChunk, DeflatedAhead, DeflatedChunk, listEntries } from './zip';
-import { writeAll } from './write-all';
+import { writeAll } from '../write-all';
 
 /** Polling is a readdir and a few stats; often enough that the deflater is never long behind GDAL. */
 const POLL_MS = 10;

@@ -17,7 +17,7 @@ import { open } from 'node:fs/promises';
 import { connect, Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import type { Client, Connection, Submittable } from 'pg';
-import { writeAll } from './write-all';
+import { writeAll } from '../write-all';
 
 /**
  * Bytes passed on at a time. The socket delivers what the backend has sent so far, often a few kilobytes, and a

@@ -11,7 +11,7 @@
 import { open, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Client } from 'pg';
-import type { ResolvedSrs } from './args';
+import type { ResolvedSrs } from '../srs';
 import {
   antimeridianSql,
   COPY_SESSION,
@@ -26,12 +26,12 @@ import {
   rangeCountSql,
 } from './copy-format';
 import { copyQueryToFile, dropSparePieces, givePiece, takePiece } from './copy-rows';
-import { closeSession, openSession, PARALLEL_SESSIONS as SESSIONS, withSession } from './pg-session';
+import { closeSession, openSession, PARALLEL_SESSIONS as SESSIONS, withSession } from '../pg-session';
 import { fixedRanges, oidRanges, RangeSource, shrinkingRanges, wholeLayer } from './oid-ranges';
-import { allSettledOrThrow } from './settle';
-import { writeAll } from './write-all';
-import { geometryOutput } from './sql';
-import type { ExportLayerSource } from './types';
+import { allSettledOrThrow } from '../settle';
+import { writeAll } from '../write-all';
+import { geometryOutput } from '../sql';
+import type { ExportLayerSource } from '../types';
 
 export type CopyFormat = 'csv' | 'geojson';
 
