@@ -35,7 +35,8 @@ import {
   terminateSessions,
 } from './source';
 import { geometryOutput, LayerMeasure, xyColumns } from './sql';
-import { EXPORT_FORMATS, ExportJob, ExportLayerSource, ExportOutput } from './types';
+import { EXPORT_FORMATS } from '../formats';
+import { ExportJob, ExportLayerSource, ExportOutput } from './types';
 import { DEFAULT_ZIP_LEVEL, zipDirectory } from './zip/zip';
 import { ZipAhead } from './zip/zip-ahead';
 
