@@ -18,6 +18,7 @@ import { connect, Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import type { Client, Connection, Submittable } from 'pg';
 import { writeAll } from '../write-all';
+import { cancelKeyOf, sendQuery, wireOf } from './pg-wire';
 
 /**
  * Bytes passed on at a time. The socket delivers what the backend has sent so far, often a few kilobytes, and a
@@ -140,8 +141,6 @@ export interface CopyRowsOptions {
   restMs?: number;
 }
 
-type Cancellable = Client & { processID: number | null; secretKey: number | null };
-
 /**
  * `COPY (query) TO STDOUT (FORMAT binary)` of a query selecting one text or bytea column, as a stream of the
  * column's bytes concatenated (a NULL adds nothing) in pieces of OUT_CHUNK, so that a huge row (a polygon with a
@@ -208,10 +207,10 @@ export class CopyRowsReader extends Readable implements Submittable {
   /** Called by node-postgres when the query's turn comes; an Error returned fails the query without sending it. */
   submit(connection: Connection): Error | void {
     if (this.destroyed) return new Error('COPY: cancelled before it started');
-    const socket = connection.stream;
-    const listeners = socket.listeners('data');
-    if (listeners.length !== 1) return new Error(`COPY: the connection's socket has ${listeners.length} data listeners, not 1`);
-    this.pgOnData = listeners[0] as (chunk: Buffer) => void;
+    const wire = wireOf(connection);
+    if (wire instanceof Error) return wire;
+    const { socket } = wire;
+    this.pgOnData = wire.pgOnData;
     this.socket = socket;
     this.directReads = DIRECT in socket;
     if (this.directReads) (socket as DirectSocket)[DIRECT] = this.onData;
@@ -219,7 +218,7 @@ export class CopyRowsReader extends Readable implements Submittable {
       socket.removeListener('data', this.pgOnData);
       socket.on('data', this.onData);
     }
-    connection.query(this.text);
+    sendQuery(connection, this.text);
   }
 
   handleCommandComplete(msg: { text?: string }): void {
@@ -552,8 +551,9 @@ export class CopyRowsReader extends Readable implements Submittable {
    * arriving after the next query had started would cancel that query instead.
    */
   private cancel(): void {
-    const { host, port, processID, secretKey } = this.client as Cancellable;
-    if (this.cancelling || processID === null || secretKey === null) return;
+    const key = cancelKeyOf(this.client);
+    if (this.cancelling || !key) return;
+    const { host, port, processID, secretKey } = key;
     this.cancelling = new Promise<void>((resolve) => {
       const socket = host?.startsWith('/') ? connect(`${host}/.s.PGSQL.${port}`) : connect(port, host);
       const done = () => {
