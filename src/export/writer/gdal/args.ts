@@ -19,9 +19,9 @@ export interface TranslateStep {
 }
 
 /**
- * FlatGeobuf's spatial index is sorted in Dataset.close(), which gdal-async runs synchronously: ~10 s of
- * blocked event loop per million points here. Larger layers are streamed without it. Empty layers always get
- * it: without the index GDAL 3.6 writes a 0-byte file for them.
+ * FlatGeobuf's spatial index is sorted in Dataset.close(), which gdal-async runs synchronously, blocking the event
+ * loop for as long. Larger layers are streamed without it. Empty layers always get it: without the index GDAL 3.6
+ * writes a 0-byte file for them.
  */
 export const FGB_INDEX_MAX_ROWS = 100_000;
 

@@ -6,7 +6,7 @@
  * Why: one translate keeps about one core busy (GDAL and its PostgreSQL backend take turns over the cursor, and a
  * third of GDAL's time is system calls: shapelib seeks and writes once per record and field block), so two run in
  * about the time of one. And shapelib holds every record's offset and size until the file closes, then builds the
- * whole .shx in one buffer (16 bytes a record: 88 MB for 5M points); a part holds only its own.
+ * whole .shx in one buffer (16 bytes a record); a part holds only its own.
  *
  * GDAL's PostgreSQL driver opens a transaction of its own per query, so the parts cannot share a snapshot as the
  * COPY sessions do (GDAL 3.6 ignores PRELUDE_STATEMENTS). Instead the layer's data version (a count of committed
@@ -37,8 +37,7 @@ import type { ExportLayerSource, ShapefileSplit } from '../types';
 /**
  * Parts of 250,000 rows: shapelib holds 4 MB for one. Layers of one part's size or less are written whole: with
  * bigger rows the two translates already fill both cores, and the zip, which deflates a whole translate's files on
- * the idle core while it runs (zip-ahead.ts), then waits for the joined file (100,000 polygons of 33 vertices:
- * 2.3-3.1 s whole, 2.4-2.8 s in 2 to 8 parts; 1M points: 14.7-17.2 s whole, 10.5-11.1 s in 4 or 8 parts).
+ * the idle core while it runs (zip-ahead.ts), then waits for the joined file (README.md has the measurements).
  */
 export const SHAPEFILE_SPLIT: ShapefileSplit = { minRows: 250_001, partRows: 250_000 };
 
