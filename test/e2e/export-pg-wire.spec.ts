@@ -39,6 +39,7 @@ class Probe implements Submittable {
   }
   handleError(err: Error): void {
     this.calls.push(`error ${err.message}`);
+    this.finish();
   }
   handleReadyForQuery(): void {
     this.calls.push('ready');
@@ -86,20 +87,20 @@ describe(`node-postgres ${PG_VERSION} as the COPY reader uses it`, () => {
     expect(key!.port).toBe(Number(u.port || 5432));
   });
 
-  it("drives a Submittable: submit with the connection, then the command's completion or error, then ready", async () => {
+  it("drives a Submittable: submit with the connection, then the command's completion and ready, or its error alone", async () => {
     const client = await connect();
     const ok = client.query(new Probe('DO $$ BEGIN END $$'));
     await ok.done;
     expect(ok.calls).toEqual(['submit', 'complete DO', 'ready']);
     const failed = client.query(new Probe('SELECT 1/0'));
     await failed.done;
-    expect(failed.calls).toEqual(['submit', 'error division by zero', 'ready']);
+    expect(failed.calls).toEqual(['submit', 'error division by zero']);
     expect((await client.query<{ one: number }>('SELECT 1 AS one')).rows[0].one).toBe(1);
   });
 
   it.each([
     ['node-postgres socket', false],
-    ['direct reads', true],
+    ['socket with direct reads', true],
   ])('yields the COPY bytes through the adapter on a %s, the client usable after', async (_, direct) => {
     const client = await connect(direct ? { stream: socketMaker(() => directReadSocket()) } : {});
     const rows = copyRows(client, `SELECT x::text || ',' FROM generate_series(1, 5) x`);
