@@ -48,9 +48,9 @@ const DESCRIBE: Record<ValueType, string> = {
 /**
  * Field values the string functions of one clause may copy per row, all together. CONCAT of CONCATs multiplies what a
  * row costs: a clause of a few thousand characters can build megabytes per row and burn minutes of CPU on a large
- * layer. 256 leaves room for any real expression (CONCAT takes at most 100 arguments).
+ * layer. 64 leaves room for any real expression while a clause at the bound costs a public layer's readers little.
  */
-export const MAX_TEXT_COPIES = 256;
+export const MAX_TEXT_COPIES = 64;
 
 export function checkTree(root: WhereNode, fields: WhereField[]): WhereNode {
   const checked = new Checker(fields).node(root);
