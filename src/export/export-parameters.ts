@@ -8,7 +8,7 @@ import { ArcgisError } from '../core/errors/arcgis-error';
 import { LayerRow } from '../features/features.repository';
 import { jsonParam, requiredJsonParam } from '../core/http/param-values';
 import { normaliseWkid } from '../features/layer-schema';
-import { parseWhereTree, renderWhereTreeSql, WhereNode } from '../features/where/compile';
+import { parseWhereTree, renderWhereTreeSql, WhereNode } from '../where/compile';
 import { FORMATS } from './writer/formats';
 import type { ExportFormat, ExportTarget } from './writer/types';
 import { xyColumnNames, XyColumnsError } from './writer/xy-columns';

@@ -13,7 +13,7 @@ import { FeaturesRepository, LayerRow, ServiceRow } from './features.repository'
 import { GeometryPool } from './geometry/geometry-pool.service';
 import { ParsedFeature } from './geometry/types';
 import { boolParam, idList, srParam } from './query-params';
-import { compileWhere } from './where/compile';
+import { compileWhere } from '../where/compile';
 
 export interface EditResult {
   objectId: number | null;

@@ -1,5 +1,5 @@
 import { ArcgisError, Errors } from '../core/errors/arcgis-error';
-import { whereRuntimeError } from './where/compile';
+import { whereRuntimeError } from '../where/compile';
 
 /** pg-pool's message when no connection came free within connectionTimeoutMillis. */
 const POOL_WAIT = /timeout exceeded when trying to connect/i;

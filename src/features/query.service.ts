@@ -16,7 +16,7 @@ import { boolParam, envelopeParam, idList, intParam, invalidQuery, srRequest } f
 import { aggregateRequest, isAggregated } from './query/statistics';
 import { aggregateReply } from './query/statistics-reply';
 import { geometryOutput } from './query/geometry-params';
-import { compileWhere } from './where/compile';
+import { compileWhere } from '../where/compile';
 
 /** Fields resolved case-insensitively, as ArcGIS does; `*` means all. */
 function resolveFields(layer: LayerRow, list: string | undefined): LayerField[] {

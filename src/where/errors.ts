@@ -1,4 +1,4 @@
-import { ArcgisError, Errors } from '../../core/errors/arcgis-error';
+import { ArcgisError, Errors } from '../core/errors/arcgis-error';
 
 /** The hosted (ArcGIS Online) wording for any bad `where`, with code 400 in an HTTP 200 envelope. */
 export const WHERE_ERROR_MESSAGE = 'Cannot perform query. Invalid query parameters.';

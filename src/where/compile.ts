@@ -6,7 +6,7 @@
  * Any problem with the clause throws ArcgisError 400 "Cannot perform query. Invalid query parameters." with one
  * detail line naming the problem and its 1-based position.
  */
-import { SqlParams } from '../../core/database/sql-params';
+import { SqlParams } from '../core/database/sql-params';
 import { WhereField, WhereNode } from './ast';
 import { checkTree } from './check';
 import { whereError } from './errors';
