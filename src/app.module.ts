@@ -10,7 +10,7 @@ import { FormatInterceptor } from './core/http/format';
 import { RequestClientInterceptor } from './core/http/request-client';
 import { entities } from './entities';
 import { ExportModule } from './export/export.module';
-import { DirectoryModule } from './features/directory/directory.module';
+import { PagesModule } from './pages/pages.module';
 import { FeaturesModule } from './features/features.module';
 import { GroupsModule } from './groups/groups.module';
 import { AuthGuard } from './identity/auth.guard';
@@ -37,7 +37,7 @@ export class AppModule {
         GroupsModule,
         SharingModule,
         FeaturesModule,
-        DirectoryModule,
+        PagesModule,
         ExportModule,
         OpsModule,
       ],

@@ -1,5 +1,5 @@
-import { HtmlReply } from '../../core/http/html-reply';
-import type { FeaturesService } from '../features.service';
+import { HtmlReply } from '../core/http/html-reply';
+import type { FeaturesService } from '../features/features.service';
 import { html, Html } from './html';
 import { facts, page, PageContext } from './layout';
 

@@ -1,13 +1,13 @@
 import { ArgumentsHost, Catch, ExceptionFilter, Inject } from '@nestjs/common';
 import type { Response } from 'express';
-import { APP_CONFIG } from '../../core/config/config.module';
-import { AppConfig } from '../../core/config/env';
-import { ArcgisError, Errors } from '../../core/errors/arcgis-error';
-import { InvalidInputError } from '../../core/errors/invalid-input';
-import { ArcgisRequest } from '../../core/http/arcgis-request';
-import { ERROR_REPLY } from '../../core/http/cache';
-import { HTML_HEADERS } from '../../core/http/html-reply';
-import { sendErrorReply } from '../../core/errors/arcgis-exception.filter';
+import { APP_CONFIG } from '../core/config/config.module';
+import { AppConfig } from '../core/config/env';
+import { ArcgisError, Errors } from '../core/errors/arcgis-error';
+import { InvalidInputError } from '../core/errors/invalid-input';
+import { ArcgisRequest } from '../core/http/arcgis-request';
+import { ERROR_REPLY } from '../core/http/cache';
+import { HTML_HEADERS } from '../core/http/html-reply';
+import { sendErrorReply } from '../core/errors/arcgis-exception.filter';
 import { pageContext } from './page-context';
 import { errorBox, page } from './layout';
 

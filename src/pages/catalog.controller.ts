@@ -1,9 +1,9 @@
 import { Controller, Inject, Req, UseFilters } from '@nestjs/common';
-import { Caller } from '../../core/auth/caller';
-import { APP_CONFIG } from '../../core/config/config.module';
-import { AppConfig } from '../../core/config/env';
-import { ArcgisRequest, publicRoot } from '../../core/http/arcgis-request';
-import { Formats, Operation, OptionalCaller, PageLink, Public } from '../../core/http/decorators';
+import { Caller } from '../core/auth/caller';
+import { APP_CONFIG } from '../core/config/config.module';
+import { AppConfig } from '../core/config/env';
+import { ArcgisRequest, publicRoot } from '../core/http/arcgis-request';
+import { Formats, Operation, OptionalCaller, PageLink, Public } from '../core/http/decorators';
 import { DirectoryRepository } from './directory.repository';
 import { HtmlWhenAskedErrorsFilter } from './html-errors.filter';
 import { pageContext } from './page-context';

@@ -1,4 +1,4 @@
-import { HtmlReply } from '../../core/http/html-reply';
+import { HtmlReply } from '../core/http/html-reply';
 import { html, Html, Links, SafeHtml } from './html';
 import { PORTAL_HTML_ROUTES } from './html-route';
 

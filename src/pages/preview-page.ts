@@ -1,4 +1,4 @@
-import { HtmlReply } from '../../core/http/html-reply';
+import { HtmlReply } from '../core/http/html-reply';
 import { html } from './html';
 import { page, PageContext } from './layout';
 import { LayerInfo } from './service-pages';

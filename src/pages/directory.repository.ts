@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { visibleSql } from '../../content/item-sql';
-import { Caller } from '../../core/auth/caller';
-import { ListingDatabase } from '../../core/database/request-pools.module';
-import { SqlParams } from '../../core/database/sql-params';
+import { visibleSql } from '../content/item-sql';
+import { Caller } from '../core/auth/caller';
+import { ListingDatabase } from '../core/database/request-pools.module';
+import { SqlParams } from '../core/database/sql-params';
 
 /** Web Mercator stops short of the poles: an extent reaching them would be infinitely tall. */
 const MERCATOR_LAT = 85.05112878;

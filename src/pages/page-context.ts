@@ -1,5 +1,5 @@
-import { AppConfig } from '../../core/config/env';
-import { ArcgisRequest } from '../../core/http/arcgis-request';
+import { AppConfig } from '../core/config/env';
+import { ArcgisRequest } from '../core/http/arcgis-request';
 import { Links } from './html';
 import { PageContext } from './layout';
 

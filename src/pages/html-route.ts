@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import { ArcgisRequest } from '../../core/http/arcgis-request';
+import { ArcgisRequest } from '../core/http/arcgis-request';
 
 /** Where the pages of the JSON resources live inside the app; the public URLs stay ArcGIS's own. */
 export const HTML_ROUTES = 'arcgis/rest/html/services';

@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
-import { ContentModule } from '../../content/content.module';
-import { GroupsModule } from '../../groups/groups.module';
-import { IdentityModule } from '../../identity/identity.module';
-import { FeaturesModule } from '../features.module';
+import { ContentModule } from '../content/content.module';
+import { GroupsModule } from '../groups/groups.module';
+import { IdentityModule } from '../identity/identity.module';
+import { FeaturesModule } from '../features/features.module';
 import { CatalogController } from './catalog.controller';
 import { DirectoryController } from './directory.controller';
 import { DirectoryRepository } from './directory.repository';
@@ -14,4 +14,4 @@ import { PortalPagesController } from './portal.controller';
   controllers: [CatalogController, DirectoryController, PortalPagesController],
   providers: [DirectoryRepository],
 })
-export class DirectoryModule {}
+export class PagesModule {}

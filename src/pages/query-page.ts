@@ -1,8 +1,8 @@
-import { HtmlReply } from '../../core/http/html-reply';
-import { readBool, readInt } from '../../core/http/param-values';
+import { HtmlReply } from '../core/http/html-reply';
+import { readBool, readInt } from '../core/http/param-values';
 import { html, Html, SafeHtml } from './html';
 import { errorBox, facts, page, PageContext } from './layout';
-import { ArcgisError } from '../../core/errors/arcgis-error';
+import { ArcgisError } from '../core/errors/arcgis-error';
 import { LayerInfo } from './service-pages';
 
 /** The query reply in any of its shapes: features, a count, ids, an extent, statistics or distinct values. */
