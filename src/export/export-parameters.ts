@@ -5,9 +5,9 @@
  */
 import { InvalidInputError } from '../core/errors/invalid-input';
 import { ArcgisError } from '../core/errors/arcgis-error';
-import { LayerRow } from '../features/features.repository';
+import { LayerRow } from '../layers/types';
 import { jsonParam, requiredJsonParam } from '../core/http/param-values';
-import { normaliseWkid } from '../features/layer-schema';
+import { normaliseWkid } from '../layers/layer-schema';
 import { parseWhereTree, renderWhereTreeSql, WhereNode } from '../where/compile';
 import { FORMATS } from './writer/formats';
 import type { ExportFormat, ExportTarget } from './writer/types';

@@ -1,4 +1,4 @@
-import { FieldType, LayerField } from './layer-schema';
+import { FieldType, LayerField } from '../layers/layer-schema';
 
 export class AttributeError extends Error {}
 

@@ -4,12 +4,13 @@ import { Caller } from '../core/auth/caller';
 import { SqlParams } from '../core/database/sql-params';
 import { Errors } from '../core/errors/arcgis-error';
 import { AttributeError, convertAttributes } from './attributes';
-import { GeometryError } from './esri-geometry';
+import { GeometryError } from '../layers/esri-geometry';
 import { FeatureDataRepository, FeatureWrite } from './feature-data.repository';
 import { FeatureGate } from './feature-gate';
 import { EditsDto } from './features.dto';
 import { FeaturesService } from './features.service';
-import { FeaturesRepository, LayerRow, ServiceRow } from './features.repository';
+import { LayersRepository } from '../layers/layers.repository';
+import { LayerRow, ServiceRow } from '../layers/types';
 import { GeometryPool } from './geometry/geometry-pool.service';
 import { ParsedFeature } from './geometry/types';
 import { boolParam, idList, srParam } from './query-params';
@@ -38,7 +39,7 @@ const ok = (oid: number): EditResult => ({ objectId: oid, globalId: null, succes
 export class EditsService {
   constructor(
     private readonly features: FeaturesService,
-    private readonly repo: FeaturesRepository,
+    private readonly repo: LayersRepository,
     private readonly data: FeatureDataRepository,
     private readonly geometry: GeometryPool,
     private readonly gate: FeatureGate,

@@ -6,7 +6,7 @@ import { APP_CONFIG } from '../core/config/config.module';
 import { AppConfig } from '../core/config/env';
 import { FEATURE_DB } from '../core/database/feature-database.module';
 import { SqlParams } from '../core/database/sql-params';
-import { LayerRow } from './features.repository';
+import { LayerRow } from '../layers/types';
 import { featureDbError } from './query-errors';
 import { layerBoxSql, layersBoxSql } from './layer-extent-sql';
 import type { PbfTransform } from './pbf/feature-collection';
@@ -16,8 +16,8 @@ import { PreparedStatements } from './query/prepared-statements';
 import { ResumePoint, ResumePoints } from './query/resume-points';
 import { AggregateQuery } from './query/statistics';
 import { aggregateSql, distinctCountSql } from './query/statistics-sql';
-import { dataVersionSql } from './data-version';
-import { FieldType, GEOMETRY_COLUMN, ident, LayerField } from './layer-schema';
+import { dataVersionSql } from '../layers/data-version';
+import { FieldType, GEOMETRY_COLUMN, ident, LayerField } from '../layers/layer-schema';
 
 /** Postgres type each field's text value is cast to on write. */
 const CAST: Record<FieldType, string> = {

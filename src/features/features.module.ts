@@ -2,11 +2,11 @@ import { Module } from '@nestjs/common';
 import { ContentModule } from '../content/content.module';
 import { FeatureDatabaseModule } from '../core/database/feature-database.module';
 import { IdentityModule } from '../identity/identity.module';
+import { LayersModule } from '../layers/layers.module';
 import { FeatureGate } from './feature-gate';
 import { EditsService } from './edits.service';
 import { FeatureDataRepository } from './feature-data.repository';
 import { CreateServiceController, FeatureAdminController, FeatureServerController, ServerInfoController } from './features.controller';
-import { FeaturesRepository } from './features.repository';
 import { FeaturesService } from './features.service';
 import { GeometryPool } from './geometry/geometry-pool.service';
 import { PbfQueryService } from './pbf/pbf-query.service';
@@ -15,11 +15,10 @@ import { PublishRequestService } from './publish/publish-request.service';
 import { QueryService } from './query.service';
 
 @Module({
-  imports: [IdentityModule, ContentModule, FeatureDatabaseModule],
+  imports: [IdentityModule, ContentModule, LayersModule, FeatureDatabaseModule],
   controllers: [CreateServiceController, FeatureServerController, FeatureAdminController, ServerInfoController, PublishController],
   providers: [
     FeatureGate,
-    FeaturesRepository,
     FeatureDataRepository,
     FeaturesService,
     QueryService,
@@ -28,6 +27,6 @@ import { QueryService } from './query.service';
     PublishRequestService,
     GeometryPool,
   ],
-  exports: [FeaturesService, FeaturesRepository, FeatureDataRepository, QueryService],
+  exports: [FeaturesService, FeatureDataRepository, QueryService],
 })
 export class FeaturesModule {}

@@ -9,10 +9,11 @@ import { IdentityService } from '../identity/identity.service';
 import { FeatureGate } from './feature-gate';
 import { FeatureDataRepository } from './feature-data.repository';
 import { AddToDefinitionDto, CreateServiceDto, DeleteFromDefinitionDto } from './features.dto';
-import { FeaturesRepository, LayerDefinitionError, LayerRow, NewService, ServiceRow } from './features.repository';
-import { assertMayCreateService } from './service-access';
+import { LayersRepository, LayerDefinitionError } from '../layers/layers.repository';
+import { LayerRow, NewService, ServiceRow } from '../layers/types';
+import { assertMayCreateService } from '../layers/service-access';
 import { drawingInfo, envelope, mapUnits, templates } from './layer-json';
-import { fieldInfo, LayerDefinition, normaliseWkid, parseLayerDefinition } from './layer-schema';
+import { fieldInfo, LayerDefinition, normaliseWkid, parseLayerDefinition } from '../layers/layer-schema';
 
 const SERVICE_NAME = /^[A-Za-z0-9_]{1,100}$/;
 const CAPABILITIES = ['Query', 'Create', 'Update', 'Delete', 'Editing', 'Extract', 'Sync', 'ChangeTracking'];
@@ -31,7 +32,7 @@ export class FeaturesService {
   private readonly unitsBySrid = new Map<number, string>();
 
   constructor(
-    private readonly repo: FeaturesRepository,
+    private readonly repo: LayersRepository,
     private readonly data: FeatureDataRepository,
     private readonly content: ContentRepository,
     private readonly identity: IdentityService,

@@ -1,6 +1,6 @@
 import { SqlParams } from '../core/database/sql-params';
-import { LayerRow } from './features.repository';
-import { GEOMETRY_COLUMN, ident } from './layer-schema';
+import { LayerRow } from '../layers/types';
+import { GEOMETRY_COLUMN, ident } from '../layers/layer-schema';
 
 /** Tables up to this size (rows and TOAST) get an exact extent; a scan of it takes a few milliseconds. */
 export const EXACT_EXTENT_BYTES = 1024 * 1024;

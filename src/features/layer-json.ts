@@ -1,4 +1,4 @@
-import { GeometryType, LayerField } from './layer-schema';
+import { GeometryType, LayerField } from '../layers/layer-schema';
 
 type Rgba = [number, number, number, number];
 

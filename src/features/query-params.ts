@@ -2,7 +2,7 @@ import { Errors } from '../core/errors/arcgis-error';
 import * as param from '../core/http/param-values';
 import type { QuerySpec } from './feature-data.repository';
 import type { QueryDto } from './features.dto';
-import { normaliseWkid } from './layer-schema';
+import { normaliseWkid } from '../layers/layer-schema';
 
 /** Query-parameter parsing shared by query and edits; every failure is the query error ArcGIS gives. */
 export function invalidQuery(detail: string) {

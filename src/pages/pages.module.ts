@@ -1,8 +1,9 @@
 import { Module } from '@nestjs/common';
 import { ContentModule } from '../content/content.module';
+import { FeaturesModule } from '../features/features.module';
 import { GroupsModule } from '../groups/groups.module';
 import { IdentityModule } from '../identity/identity.module';
-import { FeaturesModule } from '../features/features.module';
+import { LayersModule } from '../layers/layers.module';
 import { CatalogController } from './catalog.controller';
 import { DirectoryController } from './directory.controller';
 import { DirectoryRepository } from './directory.repository';
@@ -10,7 +11,7 @@ import { PortalPagesController } from './portal.controller';
 
 /** The services catalog, the HTML services directory over the hosted feature services, and the portal's pages. */
 @Module({
-  imports: [FeaturesModule, ContentModule, GroupsModule, IdentityModule],
+  imports: [FeaturesModule, LayersModule, ContentModule, GroupsModule, IdentityModule],
   controllers: [CatalogController, DirectoryController, PortalPagesController],
   providers: [DirectoryRepository],
 })

@@ -14,7 +14,7 @@ import { Params } from '../core/http/params.decorator';
 import { FORMATS } from '../export/writer/formats';
 import { GroupsService } from '../groups/groups.service';
 import { PageSessions } from '../identity/page-sessions';
-import { FeaturesRepository } from '../features/features.repository';
+import { LayersRepository } from '../layers/layers.repository';
 import { HtmlErrorsFilter } from './html-errors.filter';
 import { PORTAL_HTML_ROUTES } from './html-route';
 import { signInTarget } from './next-url';
@@ -31,7 +31,7 @@ export class PortalPagesController {
   constructor(
     private readonly content: ContentService,
     private readonly groups: GroupsService,
-    private readonly services: FeaturesRepository,
+    private readonly services: LayersRepository,
     private readonly sessions: PageSessions,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}

@@ -3,8 +3,8 @@
  * before any vertex is read, so an oversized geometry is refused at the cost of counting it.
  */
 import { jsonParam } from '../../core/http/param-values';
-import { GeoJson, GeometryError, geometryWkid } from '../esri-geometry';
-import type { GeometryType } from '../layer-schema';
+import { GeoJson, GeometryError, geometryWkid } from '../../layers/esri-geometry';
+import type { GeometryType } from '../../layers/layer-schema';
 import { assemblePolygons } from './rings';
 import { EditsTask, EditsTaskResult, GeometryLimits, ParsedFeature, ParsedGeometry } from './types';
 

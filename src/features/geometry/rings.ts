@@ -10,7 +10,7 @@
  * Input crafted so that boxes overlap anyway is stopped by a budget of tests, as a per-feature error.
  */
 import Flatbush from 'flatbush';
-import { GeometryError, signedArea2 } from '../esri-geometry';
+import { GeometryError, signedArea2 } from '../../layers/esri-geometry';
 
 /** Rings longer than this get an edge index the first time a hole is tested against them. */
 const INDEX_EDGES_FROM = 64;

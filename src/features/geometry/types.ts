@@ -1,4 +1,4 @@
-import type { GeometryType } from '../layer-schema';
+import type { GeometryType } from '../../layers/layer-schema';
 
 /** Bounds on edit geometry (GEOMETRY_MAX_*): per geometry, and over all geometries of one request. */
 export interface GeometryLimits {

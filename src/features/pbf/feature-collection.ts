@@ -7,7 +7,7 @@
  */
 import { join } from 'node:path';
 import { loadSync, Type } from 'protobufjs';
-import { FieldType, GeometryType } from '../layer-schema';
+import { FieldType, GeometryType } from '../../layers/layer-schema';
 
 const root = loadSync(join(__dirname, 'feature-collection.proto'));
 const featureCollection: Type = root.lookupType('esriPBuffer.FeatureCollectionPBuffer');

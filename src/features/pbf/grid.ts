@@ -7,7 +7,7 @@
  * how ArcGIS clients read quantized coordinates in both formats (they start every part from zero).
  */
 import { SqlParams } from '../../core/database/sql-params';
-import { GeometryType } from '../layer-schema';
+import { GeometryType } from '../../layers/layer-schema';
 import { PbfTransform } from './feature-collection';
 
 /** `g` (in the transform's spatial reference) on the grid: a geometry whose coordinates are whole numbers. */

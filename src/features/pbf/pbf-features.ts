@@ -2,7 +2,7 @@
  * Rows of an f=pbf page (page-sql.ts) as FeatureCollection features: typed attribute values, and geometries and
  * centroids on the transform's grid as part lengths plus coordinates (grid.ts).
  */
-import { FieldType, GeometryType } from '../layer-schema';
+import { FieldType, GeometryType } from '../../layers/layer-schema';
 import { PbfFeature, PbfGeometry, PbfValue } from './feature-collection';
 import { GridGeoJson, gridParts } from './grid';
 

@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { FEATURE_DB } from '../../core/database/feature-database.module';
 import { FeatureDataRepository, QuerySpec } from '../feature-data.repository';
 import { QueryDto } from '../features.dto';
-import { LayerRow } from '../features.repository';
+import { LayerRow } from '../../layers/types';
 import { boolParam, invalidQuery } from '../query-params';
 import { withCentroid } from '../query/geometry-sql';
 import { encodeCount, encodeFeatureResult, encodeObjectIds } from './feature-collection';

@@ -1,6 +1,6 @@
 /**
  * Publishing an uploaded file as hosted layers: inspectSource (what the file holds, as LayerDefinitions for
- * FeaturesRepository.addLayers) and loadLayer (the features into each created table). A library for the publish
+ * LayersRepository.addLayers) and loadLayer (the features into each created table). A library for the publish
  * job; routes, queue and metadata live elsewhere.
  */
 export { PublishAbortedError, PublishError } from './errors';

@@ -1,12 +1,12 @@
 /**
  * Step 1 of publishing: what an uploaded file holds, as layer definitions the service can create
- * (FeaturesRepository.addLayers) and the instructions loadLayer needs to fill them.
+ * (LayersRepository.addLayers) and the instructions loadLayer needs to fill them.
  */
 import { stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import * as gdal from 'gdal-async';
 import { ArcgisError } from '../../core/errors/arcgis-error';
-import { LayerDefinition, normaliseWkid, parseLayerDefinition } from '../layer-schema';
+import { LayerDefinition, normaliseWkid, parseLayerDefinition } from '../../layers/layer-schema';
 import { PublishError } from './errors';
 import {
   assignFieldNames,

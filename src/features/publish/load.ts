@@ -13,7 +13,7 @@ import * as gdal from 'gdal-async';
 import { Client, ClientConfig } from 'pg';
 import { gdalPgConnection } from '../../core/database/gdal-pg';
 import { OgrArgs } from '../../core/gdal/ogr-args';
-import { ident } from '../layer-schema';
+import { ident } from '../../layers/layer-schema';
 import { PublishAbortedError, PublishError } from './errors';
 import type { SourceLayer } from './inspect';
 import { openCsvForLoad, openGeojson, openGeopackage, openShapefile, PublishFileType } from './source';

@@ -9,8 +9,8 @@ import { PermanentJobError } from '../../core/jobs/failure';
 import { defineJob, JobContext, JobHandler, JobOutcome } from '../../core/jobs/job-contract';
 import { FileStore } from '../../core/storage/file-store';
 import { UserCallers } from '../../identity/user-callers';
-import { FeaturesRepository, LayerDefinitionError } from '../features.repository';
-import { assertMayCreateService } from '../service-access';
+import { LayersRepository, LayerDefinitionError } from '../../layers/layers.repository';
+import { assertMayCreateService } from '../../layers/service-access';
 import { PublishError } from './errors';
 import { PUBLISH_FILE_TYPES, PublishFileType } from './file-types';
 import { publishableSource } from './publish-access';
@@ -68,7 +68,7 @@ export const PublishJob = defineJob<PublishJobParams>({
 export class PublishJobHandler implements JobHandler<PublishJobParams> {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly features: FeaturesRepository,
+    private readonly features: LayersRepository,
     private readonly content: ContentRepository,
     private readonly files: FileStore,
     private readonly users: UserCallers,

@@ -6,7 +6,7 @@
  */
 import type { QuerySpec } from '../feature-data.repository';
 import type { QueryDto } from '../features.dto';
-import type { LayerRow } from '../features.repository';
+import type { LayerRow } from '../../layers/types';
 import { quantizationTransform } from '../pbf/quantization';
 import { boolParam, intParam, invalidQuery } from '../query-params';
 

@@ -4,8 +4,8 @@
  * (returnCentroid) next to it.
  */
 import type { QuerySpec } from '../feature-data.repository';
-import type { LayerRow } from '../features.repository';
-import { GEOMETRY_COLUMN, ident } from '../layer-schema';
+import type { LayerRow } from '../../layers/types';
+import { GEOMETRY_COLUMN, ident } from '../../layers/layer-schema';
 
 /** `g` (in the layer's reference) in the reply's spatial reference. */
 function projected(l: LayerRow, q: QuerySpec, g: string): string {

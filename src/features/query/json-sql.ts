@@ -6,7 +6,7 @@
  * that range, NaN and the infinities (null in JSON) go to arcgis_json_number, a database function (see the JsonNumbers
  * migration), so the rare cases are planned once rather than written out into every statement.
  */
-import { GeometryType } from '../layer-schema';
+import { GeometryType } from '../../layers/layer-schema';
 
 /** A JSON string literal inside SQL (field names come from the validated definition; quoted all the same). */
 export const sqlText = (s: string) => `'${s.replace(/'/g, "''")}'`;

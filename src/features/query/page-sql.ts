@@ -5,8 +5,8 @@
  * page comes the same way, each feature a JSON array of its values (pbfValue) that JavaScript parses in one go and
  * encodes: as 2,001 rows, node-postgres took about 1 ms of a 2,000-point page to read them.
  */
-import { GEOMETRY_COLUMN, GeometryType, ident, LayerField } from '../layer-schema';
-import type { LayerRow } from '../features.repository';
+import { GEOMETRY_COLUMN, GeometryType, ident, LayerField } from '../../layers/layer-schema';
+import type { LayerRow } from '../../layers/types';
 import type { QuerySpec } from '../feature-data.repository';
 import { gridGeoJson, gridSnapped } from '../pbf/grid';
 import { centroidGeometry, outputGeometry, withCentroid } from './geometry-sql';

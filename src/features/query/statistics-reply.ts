@@ -5,8 +5,8 @@
  */
 import { StreamableFile } from '@nestjs/common';
 import { FeatureDataRepository, QuerySpec } from '../feature-data.repository';
-import { LayerRow } from '../features.repository';
-import { fieldInfo, FieldType } from '../layer-schema';
+import { LayerRow } from '../../layers/types';
+import { fieldInfo, FieldType } from '../../layers/layer-schema';
 import { encodeCount, encodeFeatureResult } from '../pbf/feature-collection';
 import { pbfFeatures } from '../pbf/pbf-features';
 import { PBF_CONTENT_TYPE } from '../pbf/pbf-query.service';

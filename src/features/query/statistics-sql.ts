@@ -5,7 +5,7 @@
  * pages print them), and every count, sum and average as float8 so node-postgres hands over numbers, not text.
  */
 import { SqlParams } from '../../core/database/sql-params';
-import { FieldType, ident, LayerField } from '../layer-schema';
+import { FieldType, ident, LayerField } from '../../layers/layer-schema';
 import { AggregateColumn, AggregateQuery, StatisticType } from './statistics';
 
 const INTEGER = new Set<FieldType>(['esriFieldTypeOID', 'esriFieldTypeSmallInteger', 'esriFieldTypeInteger', 'esriFieldTypeBigInteger']);

@@ -6,8 +6,8 @@
  */
 import { requiredJsonParam } from '../../core/http/param-values';
 import { QueryDto } from '../features.dto';
-import { LayerRow } from '../features.repository';
-import { FieldType, LayerField } from '../layer-schema';
+import { LayerRow } from '../../layers/types';
+import { FieldType, LayerField } from '../../layers/layer-schema';
 import { boolParam, invalidQuery } from '../query-params';
 
 export const STATISTIC_TYPES = ['count', 'sum', 'min', 'max', 'avg', 'stddev', 'var'] as const;

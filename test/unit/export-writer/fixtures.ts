@@ -1,4 +1,4 @@
-import type { LayerField } from '../../../src/features/layer-schema';
+import type { LayerField } from '../../../src/layers/layer-schema';
 import type { ExportLayerSource } from '../../../src/export/writer';
 
 export const field = (name: string, type: LayerField['type'], length?: number): LayerField => ({

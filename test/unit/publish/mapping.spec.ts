@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { parseLayerDefinition } from '../../../src/features/layer-schema';
+import { parseLayerDefinition } from '../../../src/layers/layer-schema';
 import { PublishError } from '../../../src/features/publish';
 import { connectionOf, describeCopyError, parseConninfo } from '../../../src/features/publish/load';
 import {

@@ -6,50 +6,8 @@ import { visibleSql } from '../content/item-sql';
 import { Caller } from '../core/auth/caller';
 import { SqlParams } from '../core/database/sql-params';
 import { DEFINITION_STAMP } from './known-layers';
-import { createTableSql, ident, LayerDefinition, LayerField } from './layer-schema';
-
-export interface ServiceRow {
-  item_id: string;
-  org_id: string;
-  owner_id: string;
-  owner: string;
-  name: string;
-  schema_name: string;
-  max_record_count: number;
-  capabilities: string;
-  spatial_reference: { wkid: number; latestWkid?: number };
-  description: string;
-  title: string;
-}
-
-export interface LayerRow {
-  service_item_id: string;
-  layer_id: number;
-  name: string;
-  kind: 'Feature Layer' | 'Table';
-  geometry_type: LayerDefinition['geometryType'];
-  srid: number;
-  table_name: string;
-  object_id_field: string;
-  display_field: string | null;
-  fields: LayerField[];
-}
-
-export interface NewService {
-  itemId: string;
-  ownerId: string;
-  orgId: string;
-  name: string;
-  title: string;
-  url: string;
-  description: string;
-  tags: string[];
-  capabilities: string;
-  maxRecordCount: number;
-  spatialReference: { wkid: number; latestWkid?: number };
-  /** 'processing' while a publish job fills the service. */
-  status?: 'processing' | 'completed';
-}
+import { createTableSql, ident, LayerDefinition } from './layer-schema';
+import { LayerRow, NewService, ServiceRow } from './types';
 
 /** The columns of a LayerRow. */
 const LAYER_COLUMNS = [
@@ -72,7 +30,7 @@ export class LayerDefinitionError extends Error {
 
 /** Service and layer metadata, and the DDL that goes with it; always in one transaction with the metadata. */
 @Injectable()
-export class FeaturesRepository {
+export class LayersRepository {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly items: ContentRepository,
