@@ -18,6 +18,7 @@ import { IdentityModule } from './identity/identity.module';
 import { jobKinds } from './jobs';
 import { migrations } from './migrations';
 import { OpsModule } from './ops/ops.module';
+import { PublishModule } from './publish/publish.module';
 import { SharingModule } from './sharing/sharing.module';
 
 /**
@@ -37,6 +38,7 @@ export class AppModule {
         GroupsModule,
         SharingModule,
         FeaturesModule,
+        PublishModule,
         PagesModule,
         ExportModule,
         OpsModule,

@@ -10,13 +10,11 @@ import { CreateServiceController, FeatureAdminController, FeatureServerControlle
 import { FeaturesService } from './features.service';
 import { GeometryPool } from './geometry/geometry-pool.service';
 import { PbfQueryService } from './pbf/pbf-query.service';
-import { PublishController } from './publish/publish.controller';
-import { PublishRequestService } from './publish/publish-request.service';
 import { QueryService } from './query.service';
 
 @Module({
   imports: [IdentityModule, ContentModule, LayersModule, FeatureDatabaseModule],
-  controllers: [CreateServiceController, FeatureServerController, FeatureAdminController, ServerInfoController, PublishController],
+  controllers: [CreateServiceController, FeatureServerController, FeatureAdminController, ServerInfoController],
   providers: [
     FeatureGate,
     FeatureDataRepository,
@@ -24,7 +22,6 @@ import { QueryService } from './query.service';
     QueryService,
     PbfQueryService,
     EditsService,
-    PublishRequestService,
     GeometryPool,
   ],
   exports: [FeaturesService, FeatureDataRepository, QueryService],

@@ -10,7 +10,7 @@ import * as gdal from 'gdal-async';
 import { Client } from 'pg';
 import { gdalPgConnection } from '../../src/core/database/gdal-pg';
 import { createTableSql, LayerDefinition } from '../../src/layers/layer-schema';
-import { inspectSource, loadLayer, PublishAbortedError, PublishError, PublishFileType, SourceLayer } from '../../src/features/publish';
+import { inspectSource, loadLayer, PublishAbortedError, PublishError, PublishFileType, SourceLayer } from '../../src/publish';
 
 jest.setTimeout(120_000);
 

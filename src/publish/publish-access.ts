@@ -1,7 +1,7 @@
-import { ContentRepository } from '../../content/content.repository';
-import { ItemRow } from '../../content/item-sql';
-import { Caller } from '../../core/auth/caller';
-import { Errors } from '../../core/errors/arcgis-error';
+import { ContentRepository } from '../content/content.repository';
+import { ItemRow } from '../content/item-sql';
+import { Caller } from '../core/auth/caller';
+import { Errors } from '../core/errors/arcgis-error';
 
 /** The file item `caller` may publish: one they see and own. The request asks it, and the publish job again when it runs. */
 export async function publishableSource(content: ContentRepository, caller: Caller, sourceId: string): Promise<ItemRow> {

@@ -5,8 +5,8 @@
 import { stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import * as gdal from 'gdal-async';
-import { ArcgisError } from '../../core/errors/arcgis-error';
-import { LayerDefinition, normaliseWkid, parseLayerDefinition } from '../../layers/layer-schema';
+import { ArcgisError } from '../core/errors/arcgis-error';
+import { LayerDefinition, normaliseWkid, parseLayerDefinition } from '../layers/layer-schema';
 import { PublishError } from './errors';
 import {
   assignFieldNames,
