@@ -11,7 +11,7 @@ import { RequestClientInterceptor } from './core/http/request-client';
 import { entities } from './entities';
 import { ExportModule } from './export/export.module';
 import { PagesModule } from './pages/pages.module';
-import { FeaturesModule } from './features/features.module';
+import { FeatureServerModule } from './feature-server/feature-server.module';
 import { GroupsModule } from './groups/groups.module';
 import { AuthGuard } from './identity/auth.guard';
 import { IdentityModule } from './identity/identity.module';
@@ -37,7 +37,7 @@ export class AppModule {
         ContentModule,
         GroupsModule,
         SharingModule,
-        FeaturesModule,
+        FeatureServerModule,
         PublishModule,
         PagesModule,
         ExportModule,

@@ -9,9 +9,9 @@ import { ArcgisRequest } from '../core/http/arcgis-request';
 import { Formats, NotArcgis, Operation, OptionalCaller, Public } from '../core/http/decorators';
 import { JsonText } from '../core/http/json-text';
 import { Params } from '../core/http/params.decorator';
-import { QueryDto } from '../features/features.dto';
-import { FeaturesService } from '../features/features.service';
-import { QueryService } from '../features/query.service';
+import { QueryDto } from '../feature-server/feature-server.dto';
+import { FeatureServerService } from '../feature-server/feature-server.service';
+import { QueryService } from '../feature-server/query.service';
 import { DirectoryRepository } from './directory.repository';
 import { HtmlErrorsFilter } from './html-errors.filter';
 import { HTML_ROUTES } from './html-route';
@@ -47,7 +47,7 @@ function asResult(reply: unknown): QueryResult {
 @UseFilters(HtmlErrorsFilter)
 export class DirectoryController {
   constructor(
-    private readonly features: FeaturesService,
+    private readonly features: FeatureServerService,
     private readonly queries: QueryService,
     private readonly directory: DirectoryRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,

@@ -9,7 +9,7 @@ import { SqlParams } from '../core/database/sql-params';
 /** Web Mercator stops short of the poles: an extent reaching them would be infinitely tall. */
 const MERCATOR_LAT = 85.05112878;
 
-/** What the catalog and the map preview read besides what FeaturesService already answers. */
+/** What the catalog and the map preview read besides what FeatureServerService already answers. */
 @Injectable()
 export class DirectoryRepository {
   constructor(

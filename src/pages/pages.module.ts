@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ContentModule } from '../content/content.module';
-import { FeaturesModule } from '../features/features.module';
+import { FeatureServerModule } from '../feature-server/feature-server.module';
 import { GroupsModule } from '../groups/groups.module';
 import { IdentityModule } from '../identity/identity.module';
 import { LayersModule } from '../layers/layers.module';
@@ -11,7 +11,7 @@ import { PortalPagesController } from './portal.controller';
 
 /** The services catalog, the HTML services directory over the hosted feature services, and the portal's pages. */
 @Module({
-  imports: [FeaturesModule, LayersModule, ContentModule, GroupsModule, IdentityModule],
+  imports: [FeatureServerModule, LayersModule, ContentModule, GroupsModule, IdentityModule],
   controllers: [CatalogController, DirectoryController, PortalPagesController],
   providers: [DirectoryRepository],
 })

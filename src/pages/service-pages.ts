@@ -1,10 +1,10 @@
 import { HtmlReply } from '../core/http/html-reply';
-import type { FeaturesService } from '../features/features.service';
+import type { FeatureServerService } from '../feature-server/feature-server.service';
 import { html, Html } from './html';
 import { facts, page, PageContext } from './layout';
 
-export type ServiceInfo = Awaited<ReturnType<FeaturesService['serviceInfo']>>;
-export type LayerInfo = Awaited<ReturnType<FeaturesService['layerInfo']>>;
+export type ServiceInfo = Awaited<ReturnType<FeatureServerService['serviceInfo']>>;
+export type LayerInfo = Awaited<ReturnType<FeatureServerService['layerInfo']>>;
 
 /** What a page shows of a spatial reference: the wkid, and the current one when ArcGIS renumbered it. */
 export function srText(sr: { wkid?: number; latestWkid?: number } | undefined | null): string {

@@ -7,7 +7,7 @@ import { Errors } from '../core/errors/arcgis-error';
 import { jsonParam, requiredJsonParam } from '../core/http/param-values';
 import { JobsService } from '../core/jobs/jobs.service';
 import { FileStore } from '../core/storage/file-store';
-import { FeaturesService } from '../features/features.service';
+import { FeatureServerService } from '../feature-server/feature-server.service';
 import { PublishError } from './errors';
 import { PUBLISH_FILE_TYPES, publishFileType } from './file-types';
 import { publishableSource } from './publish-access';
@@ -18,7 +18,7 @@ import { checkZipDirectory } from './zip-limits';
 @Injectable()
 export class PublishRequestService {
   constructor(
-    private readonly features: FeaturesService,
+    private readonly features: FeatureServerService,
     private readonly content: ContentRepository,
     private readonly jobs: JobsService,
     private readonly files: FileStore,

@@ -8,7 +8,7 @@
 import { DataSource } from 'typeorm';
 import { geoJsonToEsri, GeoJson } from '../../src/layers/esri-geometry';
 import { fieldInfo, LayerField } from '../../src/layers/layer-schema';
-import { coordinatesOf, esriGeometry, jsCoordinates, jsonNumber } from '../../src/features/query/json-sql';
+import { coordinatesOf, esriGeometry, jsCoordinates, jsonNumber } from '../../src/feature-server/query/json-sql';
 import { startApp, TestApp } from '../support/app';
 import { adminToken, createUser, get, post, uniq } from '../support/client';
 

@@ -6,8 +6,8 @@ import { LayersModule } from '../layers/layers.module';
 import { FeatureGate } from './feature-gate';
 import { EditsService } from './edits.service';
 import { FeatureDataRepository } from './feature-data.repository';
-import { CreateServiceController, FeatureAdminController, FeatureServerController, ServerInfoController } from './features.controller';
-import { FeaturesService } from './features.service';
+import { CreateServiceController, FeatureAdminController, FeatureServerController, ServerInfoController } from './feature-server.controller';
+import { FeatureServerService } from './feature-server.service';
 import { GeometryPool } from './geometry/geometry-pool.service';
 import { PbfQueryService } from './pbf/pbf-query.service';
 import { QueryService } from './query.service';
@@ -18,12 +18,12 @@ import { QueryService } from './query.service';
   providers: [
     FeatureGate,
     FeatureDataRepository,
-    FeaturesService,
+    FeatureServerService,
     QueryService,
     PbfQueryService,
     EditsService,
     GeometryPool,
   ],
-  exports: [FeaturesService, FeatureDataRepository, QueryService],
+  exports: [FeatureServerService, FeatureDataRepository, QueryService],
 })
-export class FeaturesModule {}
+export class FeatureServerModule {}

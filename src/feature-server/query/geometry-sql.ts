@@ -3,7 +3,7 @@
  * generalized when the client asked for it (maxAllowableOffset), wound as the format wants; and the centroid
  * (returnCentroid) next to it.
  */
-import type { QuerySpec } from '../feature-data.repository';
+import type { QuerySpec } from './query-spec';
 import type { LayerRow } from '../../layers/types';
 import { GEOMETRY_COLUMN, ident } from '../../layers/layer-schema';
 

@@ -5,7 +5,7 @@
  * output names only ever appear in the reply.
  */
 import { requiredJsonParam } from '../../core/http/param-values';
-import { QueryDto } from '../features.dto';
+import { QueryDto } from '../feature-server.dto';
 import { LayerRow } from '../../layers/types';
 import { FieldType, LayerField } from '../../layers/layer-schema';
 import { boolParam, invalidQuery } from '../query-params';

@@ -4,9 +4,10 @@ import { SqlParams } from '../core/database/sql-params';
 import { Errors } from '../core/errors/arcgis-error';
 import { JsonText } from '../core/http/json-text';
 import { FeatureGate } from './feature-gate';
-import { FeatureDataRepository, QuerySpec } from './feature-data.repository';
-import { QueryDto } from './features.dto';
-import { FeaturesService } from './features.service';
+import { FeatureDataRepository } from './feature-data.repository';
+import { QuerySpec } from './query/query-spec';
+import { QueryDto } from './feature-server.dto';
+import { FeatureServerService } from './feature-server.service';
 import { KnownLayer, knownLayerGuard, KnownLayers } from '../layers/known-layers';
 import { LayerRow, ServiceRow } from '../layers/types';
 import { fieldInfo, LayerField } from '../layers/layer-schema';
@@ -58,7 +59,7 @@ export class QueryService {
   private readonly known = new KnownLayers();
 
   constructor(
-    private readonly features: FeaturesService,
+    private readonly features: FeatureServerService,
     private readonly data: FeatureDataRepository,
     private readonly gate: FeatureGate,
     private readonly pbf: PbfQueryService,

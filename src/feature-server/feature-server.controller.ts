@@ -7,14 +7,14 @@ import { CurrentCaller, Formats, Operation, OptionalCaller, PageLink, Public } f
 import { UsernamePipe } from '../core/http/id-params';
 import { Params } from '../core/http/params.decorator';
 import { EditsService } from './edits.service';
-import { AddToDefinitionDto, CreateServiceDto, DeleteFromDefinitionDto, EditsDto, QueryDto } from './features.dto';
-import { FeaturesService } from './features.service';
+import { AddToDefinitionDto, CreateServiceDto, DeleteFromDefinitionDto, EditsDto, QueryDto } from './feature-server.dto';
+import { FeatureServerService } from './feature-server.service';
 import { QueryService } from './query.service';
 
 @Controller('sharing/rest/content/users/:owner')
 export class CreateServiceController {
   constructor(
-    private readonly features: FeaturesService,
+    private readonly features: FeatureServerService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -39,7 +39,7 @@ export class CreateServiceController {
 @Controller('arcgis/rest/services/:name/FeatureServer')
 export class FeatureServerController {
   constructor(
-    private readonly features: FeaturesService,
+    private readonly features: FeatureServerService,
     private readonly queries: QueryService,
     private readonly edits: EditsService,
   ) {}
@@ -125,7 +125,7 @@ export class FeatureServerController {
 
 @Controller('arcgis/rest/admin/services/:name/FeatureServer')
 export class FeatureAdminController {
-  constructor(private readonly features: FeaturesService) {}
+  constructor(private readonly features: FeatureServerService) {}
 
   @Public()
   @Post('addToDefinition')

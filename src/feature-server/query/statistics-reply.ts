@@ -4,7 +4,8 @@
  * set without geometries. At most one page of rows crosses into JavaScript, so the reply is built here.
  */
 import { StreamableFile } from '@nestjs/common';
-import { FeatureDataRepository, QuerySpec } from '../feature-data.repository';
+import { FeatureDataRepository } from '../feature-data.repository';
+import { QuerySpec } from './query-spec';
 import { LayerRow } from '../../layers/types';
 import { fieldInfo, FieldType } from '../../layers/layer-schema';
 import { encodeCount, encodeFeatureResult } from '../pbf/feature-collection';

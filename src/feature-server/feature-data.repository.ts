@@ -9,15 +9,15 @@ import { SqlParams } from '../core/database/sql-params';
 import { LayerRow } from '../layers/types';
 import { featureDbError } from './query-errors';
 import { layerBoxSql, layersBoxSql } from './layer-extent-sql';
-import type { PbfTransform } from './pbf/feature-collection';
 import { gridEsriJson } from './pbf/grid';
 import { PageFormat, pageSql, quantizedPageSql } from './query/page-sql';
 import { PreparedStatements } from './query/prepared-statements';
+import { QuerySpec } from './query/query-spec';
 import { ResumePoint, ResumePoints } from './query/resume-points';
 import { AggregateQuery } from './query/statistics';
 import { aggregateSql, distinctCountSql } from './query/statistics-sql';
 import { dataVersionSql } from '../layers/data-version';
-import { FieldType, GEOMETRY_COLUMN, ident, LayerField } from '../layers/layer-schema';
+import { FieldType, GEOMETRY_COLUMN, ident } from '../layers/layer-schema';
 
 /** Postgres type each field's text value is cast to on write. */
 const CAST: Record<FieldType, string> = {
@@ -38,38 +38,6 @@ export interface FeatureWrite {
   oid?: number;
   attributes: Record<string, string | null>;
   geometry?: { geojson: string; srid: number } | null;
-}
-
-export interface QuerySpec {
-  /** Boolean SQL from the where compiler; its parameters are already in `p`. */
-  where: string;
-  /** The columns `where` reads; undefined when not known (the page then assumes any). */
-  whereColumns?: string[];
-  /** How many of `p`'s values, the first ones, are the where clause's. */
-  whereParams?: number;
-  /** The where clause reads the clock, so the rows it selects change without any edit. */
-  whereReadsClock?: boolean;
-  p: SqlParams;
-  objectIds?: number[];
-  outFields: LayerField[];
-  returnGeometry: boolean;
-  outSrid: number;
-  /** The wkid as the caller named it (102100 stays 102100 in replies; PostGIS computes with 3857). */
-  outWkid: number;
-  /** GeoJSON output keeps RFC 7946's counter-clockwise exteriors; ArcGIS JSON wants clockwise. */
-  orientation: 'cw' | 'ccw';
-  orderBy: { field: LayerField; desc: boolean }[];
-  offset: number;
-  limit: number;
-  envelope?: { xmin: number; ymin: number; xmax: number; ymax: number; srid: number };
-  /** maxAllowableOffset: generalization tolerance in the output spatial reference's units (lines and polygons). */
-  generalize?: number;
-  /** geometryPrecision: decimals of output coordinates, when fewer than the 15 replies carry. */
-  decimals?: number;
-  /** returnCentroid: each polygon's centroid next to its geometry. */
-  centroid?: boolean;
-  /** quantizationParameters: coordinates on this integer grid (f=json and f=pbf). */
-  quantize?: PbfTransform;
 }
 
 const table = (schema: string, l: LayerRow) => `${ident(schema)}.${ident(l.table_name)}`;

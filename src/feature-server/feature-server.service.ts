@@ -8,7 +8,7 @@ import { newId } from '../core/ids';
 import { IdentityService } from '../identity/identity.service';
 import { FeatureGate } from './feature-gate';
 import { FeatureDataRepository } from './feature-data.repository';
-import { AddToDefinitionDto, CreateServiceDto, DeleteFromDefinitionDto } from './features.dto';
+import { AddToDefinitionDto, CreateServiceDto, DeleteFromDefinitionDto } from './feature-server.dto';
 import { LayersRepository, LayerDefinitionError } from '../layers/layers.repository';
 import { LayerRow, NewService, ServiceRow } from '../layers/types';
 import { assertMayCreateService } from '../layers/service-access';
@@ -28,7 +28,7 @@ export interface ResolvedLayer {
 
 /** Services, layers and who may reach them: a service follows its item's sharing. */
 @Injectable()
-export class FeaturesService {
+export class FeatureServerService {
   private readonly unitsBySrid = new Map<number, string>();
 
   constructor(

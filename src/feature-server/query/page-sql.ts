@@ -7,7 +7,7 @@
  */
 import { GEOMETRY_COLUMN, GeometryType, ident, LayerField } from '../../layers/layer-schema';
 import type { LayerRow } from '../../layers/types';
-import type { QuerySpec } from '../feature-data.repository';
+import type { QuerySpec } from './query-spec';
 import { gridGeoJson, gridSnapped } from '../pbf/grid';
 import { centroidGeometry, outputGeometry, withCentroid } from './geometry-sql';
 import { coordinatesOf, esriGeometry, jsCoordinates, jsonDate, jsonNumber, jsonOrdinate, sqlText } from './json-sql';

@@ -7,8 +7,8 @@ import { AttributeError, convertAttributes } from './attributes';
 import { GeometryError } from '../layers/esri-geometry';
 import { FeatureDataRepository, FeatureWrite } from './feature-data.repository';
 import { FeatureGate } from './feature-gate';
-import { EditsDto } from './features.dto';
-import { FeaturesService } from './features.service';
+import { EditsDto } from './feature-server.dto';
+import { FeatureServerService } from './feature-server.service';
 import { LayersRepository } from '../layers/layers.repository';
 import { LayerRow, ServiceRow } from '../layers/types';
 import { GeometryPool } from './geometry/geometry-pool.service';
@@ -38,7 +38,7 @@ const ok = (oid: number): EditResult => ({ objectId: oid, globalId: null, succes
 @Injectable()
 export class EditsService {
   constructor(
-    private readonly features: FeaturesService,
+    private readonly features: FeatureServerService,
     private readonly repo: LayersRepository,
     private readonly data: FeatureDataRepository,
     private readonly geometry: GeometryPool,
