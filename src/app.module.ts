@@ -10,7 +10,6 @@ import { FormatInterceptor } from './core/http/format';
 import { RequestClientInterceptor } from './core/http/request-client';
 import { entities } from './entities';
 import { ExportModule } from './export/export.module';
-import { PagesModule } from './pages/pages.module';
 import { FeatureServerModule } from './feature-server/feature-server.module';
 import { GroupsModule } from './groups/groups.module';
 import { AuthGuard } from './identity/auth.guard';
@@ -18,6 +17,7 @@ import { IdentityModule } from './identity/identity.module';
 import { jobKinds } from './jobs';
 import { migrations } from './migrations';
 import { OpsModule } from './ops/ops.module';
+import { PagesModule } from './pages/pages.module';
 import { PublishModule } from './publish/publish.module';
 import { SharingModule } from './sharing/sharing.module';
 

@@ -7,10 +7,10 @@ import { JobRunner } from './core/jobs/job-runner';
 import { WorkerHeartbeat } from './core/jobs/worker-heartbeat';
 import { entities } from './entities';
 import { ExportAccess } from './export/export-access';
-import { LayersRepository } from './layers/layers.repository';
 import { IdentityRepository } from './identity/identity.repository';
 import { UserCallers } from './identity/user-callers';
 import { jobKinds } from './jobs';
+import { LayersRepository } from './layers/layers.repository';
 import { migrations } from './migrations';
 
 /**

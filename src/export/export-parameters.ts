@@ -10,7 +10,7 @@ import { jsonParam, requiredJsonParam } from '../core/http/param-values';
 import { normaliseWkid } from '../layers/layer-schema';
 import { parseWhereTree, renderWhereTreeSql, WhereNode } from '../where/compile';
 import { FORMATS } from './writer/formats';
-import type { ExportFormat, ExportTarget } from './writer/types';
+import { ExportFormat, ExportTarget } from './writer/types';
 import { xyColumnNames, XyColumnsError } from './writer/xy-columns';
 
 /** A layer to export. `whereTree` is the clause parsed once, when the request arrived; `where` is its text, for people. */

@@ -11,7 +11,7 @@ import { UserCallers } from '../identity/user-callers';
 import { ExportAccess } from './export-access';
 import { checkLayers, exportJobParams, ExportJobParams } from './export-parameters';
 import { ExportWriteError } from './writer/errors';
-import type { ExportLayerSource } from './writer/types';
+import { ExportLayerSource } from './writer/types';
 
 /**
  * An export: the layers of a hosted feature service written to one file, which becomes the result item's data.

@@ -6,7 +6,12 @@ import { LayersModule } from '../layers/layers.module';
 import { FeatureGate } from './feature-gate';
 import { EditsService } from './edits.service';
 import { FeatureDataRepository } from './feature-data.repository';
-import { CreateServiceController, FeatureAdminController, FeatureServerController, ServerInfoController } from './feature-server.controller';
+import {
+  CreateServiceController,
+  FeatureAdminController,
+  FeatureServerController,
+  ServerInfoController,
+} from './feature-server.controller';
 import { FeatureServerService } from './feature-server.service';
 import { GeometryPool } from './geometry/geometry-pool.service';
 import { PbfQueryService } from './pbf/pbf-query.service';
@@ -15,15 +20,7 @@ import { QueryService } from './query.service';
 @Module({
   imports: [IdentityModule, ContentModule, LayersModule, FeatureDatabaseModule],
   controllers: [CreateServiceController, FeatureServerController, FeatureAdminController, ServerInfoController],
-  providers: [
-    FeatureGate,
-    FeatureDataRepository,
-    FeatureServerService,
-    QueryService,
-    PbfQueryService,
-    EditsService,
-    GeometryPool,
-  ],
+  providers: [FeatureGate, FeatureDataRepository, FeatureServerService, QueryService, PbfQueryService, EditsService, GeometryPool],
   exports: [FeatureServerService, FeatureDataRepository, QueryService],
 })
 export class FeatureServerModule {}

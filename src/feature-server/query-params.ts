@@ -1,7 +1,7 @@
 import { Errors } from '../core/errors/arcgis-error';
 import * as param from '../core/http/param-values';
-import type { QuerySpec } from './query/query-spec';
-import type { QueryDto } from './feature-server.dto';
+import { QuerySpec } from './query/query-spec';
+import { QueryDto } from './feature-server.dto';
 import { normaliseWkid } from '../layers/layer-schema';
 
 /** Query-parameter parsing shared by query and edits; every failure is the query error ArcGIS gives. */

@@ -7,7 +7,7 @@
 import { visibleSql } from '../content/item-sql';
 import { Caller } from '../core/auth/caller';
 import { SqlParams } from '../core/database/sql-params';
-import type { LayerRow, ServiceRow } from './types';
+import { LayerRow, ServiceRow } from './types';
 
 /** The text of a service's row and a layer's (aliases `s` and `l`): it changes whenever either row does. */
 export const DEFINITION_STAMP = `row_to_json(s)::text || row_to_json(l)::text`;

@@ -1,6 +1,6 @@
-import type { ContentService } from '../content/content.service';
+import { ContentService } from '../content/content.service';
 import { HtmlReply } from '../core/http/html-reply';
-import type { GroupsService } from '../groups/groups.service';
+import { GroupsService } from '../groups/groups.service';
 import { html, Html, Links, SafeHtml } from './html';
 import { Crumb, facts, page, PageContext } from './layout';
 

@@ -1,5 +1,5 @@
 import { HtmlReply } from '../core/http/html-reply';
-import type { FeatureServerService } from '../feature-server/feature-server.service';
+import { FeatureServerService } from '../feature-server/feature-server.service';
 import { html, Html } from './html';
 import { facts, page, PageContext } from './layout';
 

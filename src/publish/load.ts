@@ -15,7 +15,7 @@ import { gdalPgConnection } from '../core/database/gdal-pg';
 import { OgrArgs } from '../core/gdal/ogr-args';
 import { ident } from '../layers/layer-schema';
 import { PublishAbortedError, PublishError } from './errors';
-import type { SourceLayer } from './inspect';
+import { SourceLayer } from './inspect';
 import { openCsvForLoad, openGeojson, openGeopackage, openShapefile, PublishFileType } from './source';
 
 export interface LoadTarget {

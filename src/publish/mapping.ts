@@ -2,7 +2,7 @@
  * Pure mapping rules from what GDAL/OGR reports about a source file to the service's layer definitions:
  * field types, field names, string lengths and geometry types. No GDAL calls here, so they are unit-tested alone.
  */
-import type { FieldType, GeometryType } from '../layers/layer-schema';
+import { FieldType, GeometryType } from '../layers/layer-schema';
 import { PublishError } from './errors';
 
 /** Postgres identifier limit, and the layer-schema rule `^[A-Za-z_][A-Za-z0-9_]{0,62}$`. */

@@ -6,7 +6,7 @@
 import { ArcgisError } from '../../src/core/errors/arcgis-error';
 import { InvalidInputError } from '../../src/core/errors/invalid-input';
 import { parseTargetSR } from '../../src/export/export-parameters';
-import type { LayerRow } from '../../src/layers/types';
+import { LayerRow } from '../../src/layers/types';
 import { envelopeParam, idList, srParam, srRequest } from '../../src/feature-server/query-params';
 import { aggregateRequest } from '../../src/feature-server/query/statistics';
 

@@ -4,7 +4,7 @@
  */
 import { jsonParam } from '../../core/http/param-values';
 import { GeoJson, GeometryError, geometryWkid } from '../../layers/esri-geometry';
-import type { GeometryType } from '../../layers/layer-schema';
+import { GeometryType } from '../../layers/layer-schema';
 import { assemblePolygons } from './rings';
 import { EditsTask, EditsTaskResult, GeometryLimits, ParsedFeature, ParsedGeometry } from './types';
 

@@ -5,7 +5,7 @@ import { Piscina } from 'piscina';
 import { APP_CONFIG } from '../../core/config/config.module';
 import { AppConfig } from '../../core/config/env';
 import { Errors } from '../../core/errors/arcgis-error';
-import type { GeometryType } from '../../layers/layer-schema';
+import { GeometryType } from '../../layers/layer-schema';
 import { EditsTask, EditsTaskResult, ParsedFeature } from './types';
 
 /**

@@ -1,4 +1,4 @@
-import type { GeometryType } from '../../layers/layer-schema';
+import { GeometryType } from '../../layers/layer-schema';
 
 /** Bounds on edit geometry (GEOMETRY_MAX_*): per geometry, and over all geometries of one request. */
 export interface GeometryLimits {

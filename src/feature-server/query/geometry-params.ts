@@ -4,9 +4,9 @@
  * every polygon tile, maxAllowableOffset on line tiles, quantizationParameters on all), and other clients send them
  * blank; answering features without them would be a wrong answer, so what cannot be honoured is refused.
  */
-import type { QuerySpec } from './query-spec';
-import type { QueryDto } from '../feature-server.dto';
-import type { LayerRow } from '../../layers/types';
+import { QuerySpec } from './query-spec';
+import { QueryDto } from '../feature-server.dto';
+import { LayerRow } from '../../layers/types';
 import { quantizationTransform } from '../pbf/quantization';
 import { boolParam, intParam, invalidQuery } from '../query-params';
 

@@ -3,8 +3,8 @@
  * generalized when the client asked for it (maxAllowableOffset), wound as the format wants; and the centroid
  * (returnCentroid) next to it.
  */
-import type { QuerySpec } from './query-spec';
-import type { LayerRow } from '../../layers/types';
+import { QuerySpec } from './query-spec';
+import { LayerRow } from '../../layers/types';
 import { GEOMETRY_COLUMN, ident } from '../../layers/layer-schema';
 
 /** `g` (in the layer's reference) in the reply's spatial reference. */

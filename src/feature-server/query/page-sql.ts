@@ -6,8 +6,8 @@
  * encodes: as 2,001 rows, node-postgres took about 1 ms of a 2,000-point page to read them.
  */
 import { GEOMETRY_COLUMN, GeometryType, ident, LayerField } from '../../layers/layer-schema';
-import type { LayerRow } from '../../layers/types';
-import type { QuerySpec } from './query-spec';
+import { LayerRow } from '../../layers/types';
+import { QuerySpec } from './query-spec';
 import { gridGeoJson, gridSnapped } from '../pbf/grid';
 import { centroidGeometry, outputGeometry, withCentroid } from './geometry-sql';
 import { coordinatesOf, esriGeometry, jsCoordinates, jsonDate, jsonNumber, jsonOrdinate, sqlText } from './json-sql';
