@@ -3,9 +3,9 @@
  * exports polled and downloaded) and the hostile mix of the hardening issue. Every request is timed to its last
  * byte and classified; the hostile bodies are built once, so the benchmark spends its CPU on sending, not building.
  */
-import { MAX_TEXT_COPIES } from '../../src/features/where/check';
+import { MAX_TEXT_COPIES } from '../../src/where/check';
 import { boundedWhere, hostileSearch } from '../../test/support/hostile-text';
-import { ATTACKER_ITEMS, type Fixtures } from './load-fixtures';
+import { ATTACKER_ITEMS, Fixtures } from './load-fixtures';
 
 /** A request the service has not answered by then counts as unanswered; it bounds every client's loop. */
 const REQUEST_TIMEOUT_MS = 30_000;

@@ -151,7 +151,12 @@ const TEXT_COLUMNS: Record<TextField, string[]> = {
  * reads it once per pattern.
  */
 function containsSql(field: TextField, values: string[], p: SqlParams): string {
-  const alternatives = values.map((v) => v.split('*').map((part) => part.replace(/[^\p{L}\p{N}\s]/gu, '\\$&')).join('.*'));
+  const alternatives = values.map((v) =>
+    v
+      .split('*')
+      .map((part) => part.replace(/[^\p{L}\p{N}\s]/gu, '\\$&'))
+      .join('.*'),
+  );
   const re = p.add(alternatives.join('|'));
   const cols = TEXT_COLUMNS[field];
   return cols.length === 1 ? `${cols[0]} ~* ${re}` : `(${cols.map((c) => `${c} ~* ${re}`).join(' OR ')})`;

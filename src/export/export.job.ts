@@ -6,12 +6,12 @@ import { gdalPgConnection } from '../core/database/gdal-pg';
 import { InvalidInputError } from '../core/errors/invalid-input';
 import { PermanentJobError } from '../core/jobs/failure';
 import { defineJob, JobContext, JobHandler, JobOutcome } from '../core/jobs/job-contract';
-import { FeaturesRepository } from '../features/features.repository';
+import { LayersRepository } from '../layers/layers.repository';
 import { UserCallers } from '../identity/user-callers';
 import { ExportAccess } from './export-access';
 import { checkLayers, exportJobParams, ExportJobParams } from './export-parameters';
 import { ExportWriteError } from './writer/errors';
-import type { ExportLayerSource } from './writer/types';
+import { ExportLayerSource } from './writer/types';
 
 /**
  * An export: the layers of a hosted feature service written to one file, which becomes the result item's data.
@@ -31,7 +31,7 @@ export const ExportJob = defineJob<ExportJobParams>({
 export class ExportJobHandler implements JobHandler<ExportJobParams> {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly features: FeaturesRepository,
+    private readonly features: LayersRepository,
     private readonly access: ExportAccess,
     private readonly users: UserCallers,
   ) {}

@@ -13,7 +13,7 @@
 import { Client } from 'pg';
 import { startApp, TestApp } from '../support/app';
 import { adminToken, createUser, read, Reply } from '../support/client';
-import { MAX_TEXT_COPIES } from '../../src/features/where/check';
+import { MAX_TEXT_COPIES } from '../../src/where/check';
 import { boundedWhere, deBruijnText, hostileSearch } from '../support/hostile-text';
 
 const ATTACKER_IP = '198.51.100.66';
@@ -203,7 +203,7 @@ describe('connection pools: no client can starve sign-in or public readers', () 
       await Promise.all([...searches, ...burners]);
       // The server's side of the aborted requests: cancel what still runs, including statements that were between
       // their turn and their start at the first cancel, so the suite ends now instead of at their timeouts.
-      for (let quiet = 0; quiet < 5; ) {
+      for (let quiet = 0; quiet < 5;) {
         const { rowCount } = await watch.query(
           `SELECT pg_cancel_backend(pid) FROM pg_stat_activity
             WHERE datname = current_database() AND state = 'active' AND pid <> pg_backend_pid() AND (query LIKE '%~*%' OR query LIKE '%concat%')`,

@@ -7,7 +7,7 @@
  *
  * Number formatting depends on the session (extra_float_digits): COPY_SESSION must be set on the connection that runs the COPY, and the connection must run in UTC (exportConnection does that for GDAL).
  */
-import { GEOMETRY_COLUMN, ident, type LayerField } from '../../features/layer-schema';
+import { GEOMETRY_COLUMN, ident, type LayerField } from '../../layers/layer-schema';
 import type { ResolvedSrs } from './args';
 import { geometryOutput, sqlText, transformed, xyColumns } from './sql';
 import type { ExportLayerSource } from './types';

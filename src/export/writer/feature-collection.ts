@@ -6,8 +6,8 @@
 import { once } from 'node:events';
 import { createReadStream, createWriteStream, WriteStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { geoJsonToEsri, type GeoJson } from '../../features/esri-geometry';
-import { fieldInfo } from '../../features/layer-schema';
+import { geoJsonToEsri, type GeoJson } from '../../layers/esri-geometry';
+import { fieldInfo } from '../../layers/layer-schema';
 import type { ResolvedSrs } from './args';
 import type { ExportLayerSource } from './types';
 

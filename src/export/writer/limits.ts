@@ -1,4 +1,4 @@
-import type { LayerField } from '../../features/layer-schema';
+import type { LayerField } from '../../layers/layer-schema';
 import { ExportWriteError } from './errors';
 import { FORMATS } from './formats';
 import { geometryOutput, type LayerMeasure } from './sql';

@@ -1,7 +1,7 @@
 import { Socket } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { Client, type ClientConfig } from 'pg';
-import { connectionOf } from '../../features/publish/load';
+import { connectionOf } from '../../publish/load';
 import { directReadSocket } from './copy-rows';
 
 /**

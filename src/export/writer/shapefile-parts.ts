@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import type * as gdal from 'gdal-async';
 import type { Client } from 'pg';
 import { SqlParams } from '../../core/database/sql-params';
-import { dataVersionSql } from '../../features/data-version';
+import { dataVersionSql } from '../../layers/data-version';
 import { buildTranslateArgs, type ResolvedSrs } from './args';
 import { oidRanges } from './oid-ranges';
 import { oidBoundsSql, rangeFilter, type OidRange } from './copy-format';

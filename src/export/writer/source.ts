@@ -1,6 +1,6 @@
 /** The PostGIS side: connection settings, target SR resolution, the up-front measure, cancelling, probing. */
 import * as gdal from 'gdal-async';
-import { normaliseWkid } from '../../features/layer-schema';
+import { normaliseWkid } from '../../layers/layer-schema';
 import type { ResolvedSrs } from './args';
 import { ExportWriteError } from './errors';
 import { withSession } from './pg-session';

@@ -1,4 +1,4 @@
-import { GEOMETRY_COLUMN, ident } from '../../features/layer-schema';
+import { GEOMETRY_COLUMN, ident } from '../../layers/layer-schema';
 import { ExportWriteError } from './errors';
 import type { ResolvedSrs } from './args';
 import { FORMATS } from './formats';

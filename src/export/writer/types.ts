@@ -1,4 +1,4 @@
-import type { GeometryType, LayerField } from '../../features/layer-schema';
+import type { GeometryType, LayerField } from '../../layers/layer-schema';
 
 export const EXPORT_FORMATS = [
   'shapefile',

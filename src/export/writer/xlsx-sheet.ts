@@ -12,7 +12,7 @@
  * as the very double that is stored. Every cell carries its reference (r="B7"): some readers require it, and a
  * cell left out for a null would otherwise shift the cells after it.
  */
-import { GEOMETRY_COLUMN, ident, type LayerField } from '../../features/layer-schema';
+import { GEOMETRY_COLUMN, ident, type LayerField } from '../../layers/layer-schema';
 import type { ResolvedSrs } from './args';
 import { type OidRange, rowsInOrder } from './copy-format';
 import { geometryOutput, transformed, xyColumns } from './sql';

@@ -1,5 +1,5 @@
 import { buildTranslateArgs, layerTargetSrs, ResolvedSrs, WGS84 } from '../../../src/export/writer/args';
-import type { ExportFormat } from '../../../src/export/writer';
+import { ExportFormat } from '../../../src/export/writer';
 import { pointLayer, polygonLayer } from './fixtures';
 
 const POINT_COLS = '"objectid" AS "OBJECTID", "name" AS "Name", "pop" AS "Pop", "founded" AS "Founded"';
