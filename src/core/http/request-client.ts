@@ -12,6 +12,11 @@ export function clientKey(userId: string | undefined, ip: string | undefined): s
   return userId ? `user:${userId}` : `net:${clientNetwork(ip ?? 'unknown')}`;
 }
 
+/** Whether a client key is an anonymous caller's network rather than a signed-in user. */
+export function isAnonymousClient(key: string): boolean {
+  return key.startsWith('net:');
+}
+
 /** The client the running request acts for; work outside a request (start-up, timers) counts as one 'internal' client. */
 export function currentClient(): string {
   return current.getStore()?.key ?? 'internal';
