@@ -93,7 +93,8 @@ export class ListingDatabase {
         ]);
       }
       // 2201B: a pattern the regex engine refuses (too complex); the terms are escaped, so only their size can do it.
-      if (code === '2201B') throw Errors.badRequest('Unable to complete operation.', ['The search terms are too complex; use fewer terms.']);
+      if (code === '2201B')
+        throw Errors.badRequest('Unable to complete operation.', ['The search terms are too complex; use fewer terms.']);
       throw e;
     }
   }
