@@ -55,9 +55,10 @@ export class ExportJobHandler implements JobHandler<ExportJobParams> {
       onProgress: (e) => ctx.progress(e.overall, `(layer ${e.layerIndex + 1} of ${e.layerCount}) ${e.message}`.trim()),
       escapeFormulas: p.escapeFormulas,
     });
-    // Access lost while the file was written: the file is dropped with the job's folder, never handed over.
+    // Access lost while the file was written: the file is dropped with the job's folder, never handed over; and
+    // asked once more when the file is stored (on S3 the upload ends after this), right before the hand-over.
     await this.stillAllowed(p);
-    return { file };
+    return { file, confirm: () => this.stillAllowed(p) };
   }
 
   /**
