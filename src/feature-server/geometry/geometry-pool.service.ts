@@ -12,7 +12,7 @@ import { EditsTask, EditsTaskResult, ParsedFeature } from './types';
  * Parses and converts edit geometry on worker threads (Piscina, the maintained pool for node:worker_threads), so the
  * event loop only hands over the request's JSON text and gets GeoJSON text back: a request at the limits costs the
  * loop a copy of its strings, not seconds of parsing and ring assembly. Every request goes through the threads, small
- * ones too (about 0.2 ms more), so there is one code path and the limits hold everywhere. A task that runs past
+ * ones too (a fraction of a millisecond more), so there is one code path and the limits hold everywhere. A task that runs past
  * GEOMETRY_TIMEOUT_MS (queueing included) is aborted, which terminates its thread, and the request gets a 400.
  */
 @Injectable()

@@ -3,7 +3,7 @@
  * with require() but jest's module system does not; nothing the API or the tests import directly may import this).
  *
  * Clockwise rings are exteriors, the others holes of the smallest exterior that contains them. Matching every hole
- * against every exterior is quadratic (30,000 + 30,000 rings took 170 s); here the exteriors' bounding boxes go into
+ * against every exterior is quadratic (minutes for tens of thousands of rings); here the exteriors' bounding boxes go into
  * a static R-tree (flatbush: packed Hilbert R-tree, the well-kept choice for build-once, query-many), so a hole only
  * meets the exteriors whose box holds it, smallest first. Large exteriors answer point-in-ring through an R-tree of
  * their edges, so a country outline with thousands of lakes costs a few edge tests per lake, not its whole length.
@@ -17,7 +17,7 @@ const INDEX_EDGES_FROM = 64;
 /**
  * Work units per polygon: an edge test is one, an exterior a hole's box search returns is four (search and sort cost
  * more than an edge test). Real data needs tens per hole, a few thousand when lakes sit in a long coastline; 20 M
- * units take about a second on a busy core, and crafted overlapping boxes reach them well before that.
+ * units keep one polygon within GEOMETRY_TIMEOUT_MS on a busy core, and crafted overlapping boxes reach them first.
  */
 export const RING_TEST_BUDGET = 20_000_000;
 const CANDIDATE_COST = 4;

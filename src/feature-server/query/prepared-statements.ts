@@ -1,6 +1,6 @@
 /**
  * Query page statements as named prepared statements, so PostgreSQL parses and analyses a page statement once per
- * connection instead of for every page (0.9-1.4 ms of a 2,000-feature page's 8.5). TypeORM's query() cannot name a
+ * connection instead of for every page (a measurable share of a page's time). TypeORM's query() cannot name a
  * statement, so pages go to the pool under the feature DataSource directly, here and nowhere else.
  *
  * The texts are unbounded (one per where clause shape, field list, format, output reference…), and PostgreSQL's plan
