@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import { gdalPgConnection } from '../src/core/database/gdal-pg';
 import { buildTranslateArgs } from '../src/export/writer/gdal/args';
-import type { ExportFormat, ExportLayerSource } from '../src/export/writer';
+import { ExportFormat, ExportLayerSource } from '../src/export/writer';
 import { layerField } from '../test/support/layer-field';
 
 const POINTS = Number(process.env.POINTS ?? 1_000_000);

@@ -34,8 +34,8 @@ interface RunResult {
 // ---------------------------------------------------------------- child: the service's path
 
 async function childOurs(format: 'csv' | 'gpkg', file: string, table: string, databaseUrl: string): Promise<void> {
-  const { inspectSource, loadLayer } = await import('../src/features/publish');
-  const { createTableSql } = await import('../src/features/layer-schema');
+  const { inspectSource, loadLayer } = await import('../src/publish');
+  const { createTableSql } = await import('../src/layers/layer-schema');
   const type = format === 'csv' ? 'csv' : 'geopackage';
   const t0 = performance.now();
   const [layer] = await inspectSource(file, type);
@@ -68,8 +68,8 @@ async function childOurs(format: 'csv' | 'gpkg', file: string, table: string, da
 
 async function childBaseline(): Promise<void> {
   // Same modules loaded, nothing done: the floor of the child's RSS (node + gdal-async + pg).
-  await import('../src/features/publish');
-  await import('../src/features/layer-schema');
+  await import('../src/publish');
+  await import('../src/layers/layer-schema');
   process.stdout.write(JSON.stringify({ ms: 0, rows: 0, rssMB: process.resourceUsage().maxRSS / 1024 }));
 }
 

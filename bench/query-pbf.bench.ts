@@ -9,7 +9,7 @@
  *
  *   npm run bench:query        (runs this after query.bench.ts; POINTS=100000 PAGES=20 ROUNDS=5)
  */
-import { decodeFeatureCollection } from '../src/features/pbf/feature-collection';
+import { decodeFeatureCollection } from '../src/feature-server/pbf/feature-collection';
 import { pct, startBenchApp } from './support/bench-app';
 import { getPage } from './support/http-page';
 import { createPointLayer } from './support/point-layer';

@@ -5,9 +5,9 @@
  *   npm run bench:query        (POINTS=100000 PAGES=20 ROUNDS=5 CLIENTS=20 SECONDS=4 QUERY_BASELINE=<commit>)
  *
  * The baseline is the service as it was before PostgreSQL wrote the replies: the source tree of the commit before
- * src/features/query/page-sql.ts was added (or QUERY_BASELINE), unpacked with `git archive` into a temporary
- * directory and started in this process against the same database, beside the current code. Both serve the same
- * layer to the same client; the sides take turns every round and the figures are medians over the rounds.
+ * page-sql.ts was added (then in src/features/query/; or QUERY_BASELINE), unpacked with `git archive` into a
+ * temporary directory and started in this process against the same database, beside the current code. Both serve the
+ * same layer to the same client; the sides take turns every round and the figures are medians over the rounds.
  */
 import { execFileSync, execSync } from 'node:child_process';
 import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
@@ -34,6 +34,7 @@ const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, encodi
 /** The commit just before replies were built in PostgreSQL, or QUERY_BASELINE. */
 function baselineCommit(): string {
   if (process.env.QUERY_BASELINE) return git('rev-parse', '--verify', process.env.QUERY_BASELINE);
+  // The path page-sql.ts was added under; it now lives in src/feature-server/query/.
   const added = git('log', '--diff-filter=A', '--format=%H', '--', 'src/features/query/page-sql.ts').split('\n').pop();
   return git('rev-parse', '--verify', added ? `${added}^` : 'HEAD');
 }

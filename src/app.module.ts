@@ -10,14 +10,15 @@ import { FormatInterceptor } from './core/http/format';
 import { RequestClientInterceptor } from './core/http/request-client';
 import { entities } from './entities';
 import { ExportModule } from './export/export.module';
-import { DirectoryModule } from './features/directory/directory.module';
-import { FeaturesModule } from './features/features.module';
+import { FeatureServerModule } from './feature-server/feature-server.module';
 import { GroupsModule } from './groups/groups.module';
 import { AuthGuard } from './identity/auth.guard';
 import { IdentityModule } from './identity/identity.module';
 import { jobKinds } from './jobs';
 import { migrations } from './migrations';
 import { OpsModule } from './ops/ops.module';
+import { PagesModule } from './pages/pages.module';
+import { PublishModule } from './publish/publish.module';
 import { SharingModule } from './sharing/sharing.module';
 
 /**
@@ -36,8 +37,9 @@ export class AppModule {
         ContentModule,
         GroupsModule,
         SharingModule,
-        FeaturesModule,
-        DirectoryModule,
+        FeatureServerModule,
+        PublishModule,
+        PagesModule,
         ExportModule,
         OpsModule,
       ],

@@ -8,7 +8,7 @@ import { AppConfig } from './core/config/env';
 import { arcgisBodyMiddleware } from './core/http/body';
 import { cachePolicy } from './core/http/cache';
 import { corsOptions } from './core/http/cors';
-import { htmlRouting } from './features/directory/html-route';
+import { htmlRouting } from './pages/html-route';
 import { originOf } from './identity/token-binding';
 import { TokenService } from './identity/token.service';
 import { mountBullBoard } from './ops/bull-board';

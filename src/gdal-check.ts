@@ -1,7 +1,7 @@
 import * as gdal from 'gdal-async';
 import { assertGdalDrivers, DriverNeed, GdalInstallError } from './core/gdal-drivers';
 import { FORMAT_CATALOGUE } from './export/formats';
-import { PUBLISH_FILE_TYPES } from './features/publish/file-types';
+import { PUBLISH_FILE_TYPES } from './publish/file-types';
 
 /**
  * Derived from the export formats and the publish readers, so a format added there is checked without a second

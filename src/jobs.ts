@@ -1,5 +1,5 @@
 import { ExportJob } from './export/export.job';
-import { PublishJob } from './features/publish/publish.job';
+import { PublishJob } from './publish/publish.job';
 
 /**
  * Every job kind. Listed here, beside the composition roots, so core's job module takes it as a parameter and the

@@ -7,10 +7,10 @@ import { JobRunner } from './core/jobs/job-runner';
 import { WorkerHeartbeat } from './core/jobs/worker-heartbeat';
 import { entities } from './entities';
 import { ExportAccess } from './export/export-access';
-import { FeaturesRepository } from './features/features.repository';
 import { IdentityRepository } from './identity/identity.repository';
 import { UserCallers } from './identity/user-callers';
 import { jobKinds } from './jobs';
+import { LayersRepository } from './layers/layers.repository';
 import { migrations } from './migrations';
 
 /**
@@ -29,7 +29,7 @@ export class WorkerModule {
         JobReconciler,
         WorkerHeartbeat,
         ...jobKinds.map((k) => k.handler()),
-        FeaturesRepository,
+        LayersRepository,
         ContentRepository,
         // What a job needs to ask the request's access rules again when it runs.
         IdentityRepository,

@@ -2,7 +2,7 @@
  * Data for the load benchmark, quick to make: a few users and groups, a few hundred web maps, and a public feature
  * service with a point layer loaded in SQL (generate_series) and an empty polygon layer that edits go to.
  */
-import type { Cluster } from './load-cluster';
+import { Cluster } from './load-cluster';
 import { createHostedService, form } from './bench-app';
 import { deBruijnText } from '../../test/support/hostile-text';
 

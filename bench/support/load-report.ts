@@ -1,6 +1,6 @@
 /** Figures and Markdown tables of the load benchmark. */
 import { readFileSync } from 'node:fs';
-import type { Sample } from './load-traffic';
+import { Sample } from './load-traffic';
 
 export const pct = (sorted: number[], p: number) =>
   sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : NaN;

@@ -3,7 +3,9 @@
  * exports polled and downloaded) and the hostile mix of the hardening issue. Every request is timed to its last
  * byte and classified; the hostile bodies are built once, so the benchmark spends its CPU on sending, not building.
  */
-import { ATTACKER_ITEMS, type Fixtures } from './load-fixtures';
+import { MAX_TEXT_COPIES } from '../../src/where/check';
+import { boundedWhere, hostileSearch } from '../../test/support/hostile-text';
+import { ATTACKER_ITEMS, Fixtures } from './load-fixtures';
 
 /** A request the service has not answered by then counts as unanswered; it bounds every client's loop. */
 const REQUEST_TIMEOUT_MS = 30_000;
@@ -258,14 +260,8 @@ export function hostileOps(fx: Fixtures): [weight: number, op: Op][] {
   const bomb = encoded({ features: ringBomb(20_000), token: fx.publisher.token });
   const burn = cpuBurningWhere(Number(process.env.LOAD_BURN_DEPTH ?? 400));
   const concat = `CONCAT(${Array.from({ length: 1000 }, () => 'name').join(', ')}) = 'x'`;
-  // The costliest clause the where checker lets through: its string functions copy the field 250 times per row.
-  const bounded = [100, 100, 50].map((n) => `CHAR_LENGTH(CONCAT(${Array(n).fill('name').join(',')})) > 0`).join(' OR ');
-  // The costliest search: 32 terms of a..p, 512 characters, 8 wildcards, none found, so each rereads every description.
-  const terms = Array.from({ length: 32 }, (_, i) => {
-    const word = Array.from({ length: 16 }, (_, j) => String.fromCharCode(97 + ((i * 7 + j * j * 3 + j) % 16))).join('');
-    return i < 8 ? `${word.slice(0, 8)}*${word.slice(9)}` : word;
-  });
-  const search = terms.join(' OR ');
+  const bounded = boundedWhere('name', MAX_TEXT_COPIES);
+  const search = hostileSearch();
   return [
     [
       1,

@@ -68,8 +68,9 @@ export class ItemListRepository {
   private searchSql(node: SearchNode, p: SqlParams): string {
     switch (node.kind) {
       case 'and':
+        return `(${this.searchSql(node.left, p)} AND ${this.searchSql(node.right, p)})`;
       case 'or':
-        return `(${this.searchSql(node.left, p)} ${node.kind.toUpperCase()} ${this.searchSql(node.right, p)})`;
+        return this.anySql(orBranches(node), p);
       case 'not':
         return `(NOT ${this.searchSql(node.node, p)})`;
       case 'term':
@@ -85,10 +86,25 @@ export class ItemListRepository {
     }
   }
 
+  /**
+   * OR'd branches, with the free-text terms of each field merged into one regular expression: the text is then read
+   * once per field, however many terms the client ORs, where one pattern per term read it once per term.
+   */
+  private anySql(branches: SearchNode[], p: SqlParams): string {
+    const text = new Map<TextField, string[]>();
+    const rest: string[] = [];
+    for (const b of branches) {
+      if (b.kind === 'term' && isTextField(b.field)) text.set(b.field ?? '', [...(text.get(b.field ?? '') ?? []), b.value]);
+      else rest.push(this.searchSql(b, p));
+    }
+    for (const [field, values] of text) rest.push(containsSql(field, values, p));
+    return `(${rest.join(' OR ')})`;
+  }
+
   /** `*` is the client's wildcard; LIKE's own wildcards in the value are escaped. */
   private termSql(field: string | null, value: string, p: SqlParams): string {
+    if (isTextField(field)) return containsSql(field ?? '', [value], p);
     const like = (v: string) => p.add(v.replace(/[\\%_]/g, '\\$&').replace(/\*/g, '%'));
-    const contains = (v: string) => p.add(`%${v.replace(/[\\%_]/g, '\\$&').replace(/\*/g, '%')}%`);
     switch (field) {
       case 'id':
         return `i.id = ${p.add(value.toLowerCase())}`;
@@ -102,10 +118,6 @@ export class ItemListRepository {
         return `i.type ILIKE ${like(value)}`;
       case 'name':
         return `i.name ILIKE ${like(value)}`;
-      case 'title':
-      case 'description':
-      case 'snippet':
-        return `i.${field} ILIKE ${contains(value)}`;
       case 'tags':
         return `EXISTS (SELECT 1 FROM unnest(i.tags) t WHERE t ILIKE ${like(value)})`;
       case 'typekeywords':
@@ -114,12 +126,43 @@ export class ItemListRepository {
         const v = p.add(value.toLowerCase());
         return `(CASE WHEN i.access <> 'private' THEN i.access WHEN EXISTS (SELECT 1 FROM item_shares s2 WHERE s2.item_id = i.id) THEN 'shared' ELSE 'private' END) = ${v}`;
       }
-      default: {
-        // Each branch matches a trigram index (migration ItemTextSearch), so PostgreSQL ORs four index lookups
-        // instead of reading every visible item; tags are one text there, a newline between them.
-        const v = contains(value);
-        return `(i.title ILIKE ${v} OR i.snippet ILIKE ${v} OR i.description ILIKE ${v} OR items_tags_text(i.tags) ILIKE ${v})`;
-      }
+      default:
+        throw new Error(`No SQL for search field ${field}`);
     }
   }
+}
+
+/** Fields whose terms match anywhere in the text (`''` is a term without a field: title, snippet, description, tags). */
+type TextField = '' | 'title' | 'description' | 'snippet';
+const isTextField = (field: string | null): field is Exclude<TextField, ''> | null =>
+  field === null || field === 'title' || field === 'description' || field === 'snippet';
+
+/** Each column is matched through its trigram index (migration ItemTextSearch); tags are one text, a newline between. */
+const TEXT_COLUMNS: Record<TextField, string[]> = {
+  '': ['i.title', 'i.snippet', 'i.description', 'items_tags_text(i.tags)'],
+  title: ['i.title'],
+  description: ['i.description'],
+  snippet: ['i.snippet'],
+};
+
+/**
+ * Any of `values` anywhere in the field, case-insensitively, as one regular expression: `*` is the client's wildcard,
+ * every other character is literal. PostgreSQL's regex engine reads the text once for all alternatives, where LIKE
+ * reads it once per pattern.
+ */
+function containsSql(field: TextField, values: string[], p: SqlParams): string {
+  const alternatives = values.map((v) =>
+    v
+      .split('*')
+      .map((part) => part.replace(/[^\p{L}\p{N}\s]/gu, '\\$&'))
+      .join('.*'),
+  );
+  const re = p.add(alternatives.join('|'));
+  const cols = TEXT_COLUMNS[field];
+  return cols.length === 1 ? `${cols[0]} ~* ${re}` : `(${cols.map((c) => `${c} ~* ${re}`).join(' OR ')})`;
+}
+
+/** The leaves of a chain of ORs, in order: `a OR (b OR c)` and `(a OR b) OR c` both give a, b, c. */
+function orBranches(node: SearchNode): SearchNode[] {
+  return node.kind === 'or' ? [...orBranches(node.left), ...orBranches(node.right)] : [node];
 }

@@ -35,8 +35,8 @@ type Token =
 const MAX_Q = 2048;
 /**
  * What one search may make the database do, bounded before it runs: each term is a pattern matched against every
- * visible item's title, snippet, description (up to 64,000 characters) and tags, so the work grows with the terms,
- * their length and their wildcards (each `*` lets LIKE retry the rest of the pattern at every position).
+ * visible item's title, snippet, description (up to 64,000 characters) and tags that the trigram indexes cannot rule
+ * out, so the work grows with the terms (OR'd ones share one pass over the text), their length and their wildcards.
  */
 export const SEARCH_BOUNDS = { terms: 32, patternChars: 512, wildcards: 8 } as const;
 

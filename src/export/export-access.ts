@@ -3,7 +3,8 @@ import { ContentRepository } from '../content/content.repository';
 import { ItemRow } from '../content/item-sql';
 import { Caller, isAdminFor, Privilege } from '../core/auth/caller';
 import { Errors } from '../core/errors/arcgis-error';
-import { FeaturesRepository, ServiceRow } from '../features/features.repository';
+import { LayersRepository } from '../layers/layers.repository';
+import { ServiceRow } from '../layers/types';
 
 /**
  * Who may export a service into whose content, in one place: the API asks it when the request arrives
@@ -15,7 +16,7 @@ import { FeaturesRepository, ServiceRow } from '../features/features.repository'
 export class ExportAccess {
   constructor(
     private readonly content: ContentRepository,
-    private readonly features: FeaturesRepository,
+    private readonly features: LayersRepository,
   ) {}
 
   /**

@@ -5,12 +5,12 @@
  */
 import { InvalidInputError } from '../core/errors/invalid-input';
 import { ArcgisError } from '../core/errors/arcgis-error';
-import { LayerRow } from '../features/features.repository';
+import { LayerRow } from '../layers/types';
 import { jsonParam, requiredJsonParam } from '../core/http/param-values';
-import { normaliseWkid } from '../features/layer-schema';
-import { parseWhereTree, renderWhereTreeSql, WhereNode } from '../features/where/compile';
-import { type ExportFormat, FORMAT_CATALOGUE } from './formats';
-import type { ExportTarget } from './writer';
+import { normaliseWkid } from '../layers/layer-schema';
+import { parseWhereTree, renderWhereTreeSql, WhereNode } from '../where/compile';
+import { ExportFormat, FORMAT_CATALOGUE } from './formats';
+import { ExportTarget } from './writer';
 import { xyColumnNames, XyColumnsError } from './xy-columns';
 
 /** A layer to export. `whereTree` is the clause parsed once, when the request arrived; `where` is its text, for people. */

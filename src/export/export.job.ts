@@ -6,11 +6,11 @@ import { gdalPgConnection } from '../core/database/gdal-pg';
 import { InvalidInputError } from '../core/errors/invalid-input';
 import { PermanentJobError } from '../core/jobs/failure';
 import { defineJob, JobContext, JobHandler, JobOutcome } from '../core/jobs/job-contract';
-import { FeaturesRepository } from '../features/features.repository';
+import { LayersRepository } from '../layers/layers.repository';
 import { UserCallers } from '../identity/user-callers';
 import { ExportAccess } from './export-access';
 import { checkLayers, exportJobParams, ExportJobParams } from './export-parameters';
-import { type ExportLayerSource, ExportWriteError, writeExport } from './writer';
+import { ExportLayerSource, ExportWriteError, writeExport } from './writer';
 
 /**
  * An export: the layers of a hosted feature service written to one file, which becomes the result item's data.
@@ -30,7 +30,7 @@ export const ExportJob = defineJob<ExportJobParams>({
 export class ExportJobHandler implements JobHandler<ExportJobParams> {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly features: FeaturesRepository,
+    private readonly features: LayersRepository,
     private readonly access: ExportAccess,
     private readonly users: UserCallers,
   ) {}
@@ -52,9 +52,10 @@ export class ExportJobHandler implements JobHandler<ExportJobParams> {
       onProgress: (e) => ctx.progress(e.overall, `(layer ${e.layerIndex + 1} of ${e.layerCount}) ${e.message}`.trim()),
       escapeFormulas: p.escapeFormulas,
     });
-    // Access lost while the file was written: the file is dropped with the job's folder, never handed over.
+    // Access lost while the file was written: the file is dropped with the job's folder, never handed over; and
+    // asked once more when the file is stored (on S3 the upload ends after this), right before the hand-over.
     await this.stillAllowed(p);
-    return { file };
+    return { file, confirm: () => this.stillAllowed(p) };
   }
 
   /**

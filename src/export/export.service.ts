@@ -4,7 +4,7 @@ import { Caller } from '../core/auth/caller';
 import { Errors } from '../core/errors/arcgis-error';
 import { newId } from '../core/ids';
 import { JobsService } from '../core/jobs/jobs.service';
-import { FeaturesRepository } from '../features/features.repository';
+import { LayersRepository } from '../layers/layers.repository';
 import { IdentityService } from '../identity/identity.service';
 import { ExportAccess } from './export-access';
 import { ExportJob } from './export.job';
@@ -17,7 +17,7 @@ import { ExportRepository } from './export.repository';
 export class ExportService {
   constructor(
     private readonly repo: ExportRepository,
-    private readonly features: FeaturesRepository,
+    private readonly features: LayersRepository,
     private readonly content: ContentRepository,
     private readonly identity: IdentityService,
     private readonly jobs: JobsService,

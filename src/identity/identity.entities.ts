@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
-import type { BuiltInRole } from '../core/auth/caller';
+import { BuiltInRole } from '../core/auth/caller';
 
 @Entity('orgs')
 export class OrgEntity {

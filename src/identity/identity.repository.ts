@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { BuiltInRole } from '../core/auth/caller';
 import { newId } from '../core/ids';
 import { OrgEntity, RoleEntity, UserEntity } from './identity.entities';
-import type { TokenOwnerRow } from './sign-in.repository';
+import { TokenOwnerRow } from './sign-in.repository';
 
 export interface MembershipRow {
   id: string;

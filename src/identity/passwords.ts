@@ -7,7 +7,7 @@ const KEYLEN = 32;
 
 /**
  * Longest password accepted anywhere (sign-in, user creation, ADMIN_PASSWORD). scrypt first runs PBKDF2 over the
- * whole password, so without a cap its cost grows with the body size (a 50 MB password took 1.8 s).
+ * whole password, so without a cap its cost grows with the body size.
  */
 export const MAX_PASSWORD_LENGTH = 256;
 

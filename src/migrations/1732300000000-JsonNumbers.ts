@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * The rare cases of printing numbers as JavaScript does, for query replies PostgreSQL writes (features/query/json-sql.ts
+ * The rare cases of printing numbers as JavaScript does, for query replies PostgreSQL writes (feature-server/query/json-sql.ts
  * handles the common case inline). As functions they are planned once, not expanded into every reply's statement.
  *
  * PostgreSQL and V8 print the same shortest digits of a double but switch to exponent notation at different

@@ -2,7 +2,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * Each hosted table's count of committed edits, which query pages check before resuming where an earlier page ended
- * (src/features/data-version.ts says why it is kept this way, without locks).
+ * (src/layers/data-version.ts says why it is kept this way, without locks).
  */
 export class FeatureDataVersions1732320000000 implements MigrationInterface {
   name = 'FeatureDataVersions1732320000000';

@@ -18,7 +18,7 @@ import { Client } from 'pg';
 import { gdalPgConnection } from '../../src/core/database/gdal-pg';
 import { ExportFormat, ExportJob, ExportLayerSource, ExportProgress, ExportWriteError, writeExport } from '../../src/export/writer';
 import { writeWorkbook } from '../../src/export/writer/xlsx/xlsx-workbook';
-import { renderWhereSql } from '../../src/features/where/compile';
+import { renderWhereSql } from '../../src/where/compile';
 import { Cell, readPart, readWorkbook } from '../support/openpyxl';
 import { exportLayer, layerField } from '../support/layer-field';
 import { waitFor } from '../support/wait-for';

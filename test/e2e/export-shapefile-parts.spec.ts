@@ -16,7 +16,7 @@ import { planShapefileParts } from '../../src/export/writer/shapefile/shapefile-
 import { ShapefileMergeError, ShapefileMerger } from '../../src/export/writer/shapefile/shapefile-merge';
 import { openPg } from '../../src/export/writer/source';
 import { translateLayer } from '../../src/export/writer/gdal/translate';
-import { dataVersionTriggerSql } from '../../src/features/data-version';
+import { dataVersionTriggerSql } from '../../src/layers/data-version';
 import { exportLayer, layerField as field } from '../support/layer-field';
 import { waitFor } from '../support/wait-for';
 

@@ -13,7 +13,7 @@ import { gdalPgConnection } from '../../src/core/database/gdal-pg';
 import { ExportFormat, ExportJob, ExportLayerSource, ExportProgress, ExportWriteError, writeExport } from '../../src/export/writer';
 import { estimateShapefile } from '../../src/export/writer/limits';
 import { buildMeasureSql } from '../../src/export/writer/sql';
-import { renderWhereSql } from '../../src/features/where/compile';
+import { renderWhereSql } from '../../src/where/compile';
 import { layerField } from '../support/layer-field';
 
 const SCHEMA = `svc_exportwriter_${process.pid}`;

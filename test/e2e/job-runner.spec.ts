@@ -21,7 +21,7 @@ import { entities } from '../../src/entities';
 import { migrations } from '../../src/migrations';
 import { startApp, TestApp } from '../support/app';
 
-type Mode = 'file' | 'progress' | 'cancel' | 'user-error' | 'flaky' | 'unknown-error';
+type Mode = 'file' | 'progress' | 'cancel' | 'user-error' | 'flaky' | 'unknown-error' | 'refused-at-hand-over';
 interface Params {
   mode: Mode;
 }
@@ -29,7 +29,9 @@ interface Params {
 class UserError extends Error {}
 
 /** What each run of the handler saw, by job id, for the assertions. */
-const seen = new Map<string, { attempts: number[]; aborted?: number; workDir?: string }>();
+const seen = new Map<string, { attempts: number[]; aborted?: number; workDir?: string; storedWhenConfirming?: boolean }>();
+/** The item files' folder of the app under test (set once it starts). */
+let dataDir = '';
 
 const QUEUE = `runner-test-${randomBytes(4).toString('hex')}`;
 
@@ -38,7 +40,7 @@ const RunnerTestJob = defineJob<Params>({
   queue: QUEUE,
   params: (raw) => {
     const mode = (raw as { mode?: unknown })?.mode;
-    if (!['file', 'progress', 'cancel', 'user-error', 'flaky', 'unknown-error'].includes(mode as string))
+    if (!['file', 'progress', 'cancel', 'user-error', 'flaky', 'unknown-error', 'refused-at-hand-over'].includes(mode as string))
       throw new InvalidInputError(`Unknown mode '${String(mode)}'.`);
     return { mode: mode as Mode };
   },
@@ -59,6 +61,15 @@ class RunnerTestHandler implements JobHandler<Params> {
         const file = path.join(s.workDir, 'out.txt');
         await fs.writeFile(file, 'hello');
         return { file: { path: file, fileName: 'result.txt', contentType: 'text/plain', size: 5 } };
+      }
+      case 'refused-at-hand-over': {
+        const file = path.join(s.workDir, 'out.txt');
+        await fs.writeFile(file, 'secret');
+        const confirm = async () => {
+          s.storedWhenConfirming = existsSync(path.join(dataDir, 'items', ctx.resultItemId!, 'result.txt'));
+          throw new UserError('Export refused: access was lost.');
+        };
+        return { file: { path: file, fileName: 'result.txt', contentType: 'text/plain', size: 6 }, confirm };
       }
       case 'progress':
         // 2,500 reports in about 2.5 s: the runner must write a handful, not thousands.
@@ -107,6 +118,7 @@ describe('job runner', () => {
 
   beforeAll(async () => {
     t = await startApp();
+    dataDir = t.config.dataDir;
     ctx = await NestFactory.createApplicationContext(RunnerTestModule.forRoot(t), { logger: false });
     await ctx.init();
     jobs = ctx.get(JobsService);
@@ -179,6 +191,14 @@ describe('job runner', () => {
     expect(await fs.readFile(path.join(t.config.dataDir, i.file_path), 'utf8')).toBe('hello');
     expect(path.dirname(seen.get(jobId)!.workDir!)).toBe(jobsTempDir(t.config));
     expect(existsSync(seen.get(jobId)!.workDir!)).toBe(false);
+  });
+
+  it('asks the handler to confirm once the file is stored, and drops the file when it refuses', async () => {
+    const { jobId, itemId } = await create({ mode: 'refused-at-hand-over' });
+    expect(await settled(jobId)).toMatchObject({ status: 'failed', status_message: 'Export refused: access was lost.' });
+    expect(seen.get(jobId)!.storedWhenConfirming).toBe(true);
+    expect((await item(itemId)).file_path).toBeNull();
+    expect(existsSync(path.join(t.config.dataDir, 'items', itemId))).toBe(false);
   });
 
   it('writes progress at most about once a second, ending at 100%', async () => {

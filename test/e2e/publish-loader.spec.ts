@@ -1,6 +1,6 @@
 /**
  * The publish loader against the run's real database: files of every supported type are generated in a temp dir,
- * inspected, their tables created with createTableSql (as FeaturesRepository.addLayers does), loaded, and checked.
+ * inspected, their tables created with createTableSql (as LayersRepository.addLayers does), loaded, and checked.
  */
 import { execFileSync } from 'node:child_process';
 import { createWriteStream, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -9,8 +9,8 @@ import * as path from 'node:path';
 import * as gdal from 'gdal-async';
 import { Client } from 'pg';
 import { gdalPgConnection } from '../../src/core/database/gdal-pg';
-import { createTableSql, LayerDefinition } from '../../src/features/layer-schema';
-import { inspectSource, loadLayer, PublishAbortedError, PublishError, PublishFileType, SourceLayer } from '../../src/features/publish';
+import { createTableSql, LayerDefinition } from '../../src/layers/layer-schema';
+import { inspectSource, loadLayer, PublishAbortedError, PublishError, PublishFileType, SourceLayer } from '../../src/publish';
 
 jest.setTimeout(120_000);
 
@@ -36,7 +36,7 @@ afterAll(async () => {
 
 const file = (name: string) => path.join(dir, name);
 
-/** A table as FeaturesRepository.addLayers would create it for the definition. */
+/** A table as LayersRepository.addLayers would create it for the definition. */
 async function createTable(def: LayerDefinition): Promise<string> {
   const table = `l${tableNo++}`;
   for (const sql of createTableSql(SCHEMA, table, def)) await db.query(sql);

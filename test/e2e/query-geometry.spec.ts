@@ -5,7 +5,7 @@
  * no further than the offset, coordinates carry the decimals asked for, and quantized integers decode to the
  * coordinates within half a grid step. f=pbf must say the same.
  */
-import { decodeFeatureCollection } from '../../src/features/pbf/feature-collection';
+import { decodeFeatureCollection } from '../../src/feature-server/pbf/feature-collection';
 import { startApp, TestApp } from '../support/app';
 import { adminToken, createHostedService, createUser, get, post, Reply } from '../support/client';
 import { square } from '../support/rings';

@@ -6,9 +6,9 @@
  * as text, so a drift in number formatting, key order, escaping, ring order or the paging flags fails here.
  */
 import { DataSource } from 'typeorm';
-import { geoJsonToEsri, GeoJson } from '../../src/features/esri-geometry';
-import { fieldInfo, LayerField } from '../../src/features/layer-schema';
-import { coordinatesOf, esriGeometry, jsCoordinates, jsonNumber } from '../../src/features/query/json-sql';
+import { geoJsonToEsri, GeoJson } from '../../src/layers/esri-geometry';
+import { fieldInfo, LayerField } from '../../src/layers/layer-schema';
+import { coordinatesOf, esriGeometry, jsCoordinates, jsonNumber } from '../../src/feature-server/query/json-sql';
 import { startApp, TestApp } from '../support/app';
 import { adminToken, createUser, get, post, uniq } from '../support/client';
 

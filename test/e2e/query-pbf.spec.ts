@@ -8,7 +8,7 @@ import { queryFeatures } from '@esri/arcgis-rest-feature-service';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { FEATURE_DB } from '../../src/core/database/feature-database.module';
-import { decodeFeatureCollection } from '../../src/features/pbf/feature-collection';
+import { decodeFeatureCollection } from '../../src/feature-server/pbf/feature-collection';
 import { startApp, TestApp } from '../support/app';
 import { adminToken, createHostedService, createUser, get, post, Reply } from '../support/client';
 import { square } from '../support/rings';

@@ -1,9 +1,9 @@
 /**
- * Page statements are prepared per connection (src/features/query/prepared-statements.ts): a connection holds at
+ * Page statements are prepared per connection (src/feature-server/query/prepared-statements.ts): a connection holds at
  * most so many, the least recently used deallocated, and node-postgres's record of them stays what the server holds.
  */
 import { Pool, PoolClient } from 'pg';
-import { PreparedStatements } from '../../src/features/query/prepared-statements';
+import { PreparedStatements } from '../../src/feature-server/query/prepared-statements';
 
 const url = process.env.TEST_DATABASE_URL!;
 

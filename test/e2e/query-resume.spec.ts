@@ -1,13 +1,13 @@
 /**
  * Pages in object id order start where the caller's previous page of the same selection ended (resume points,
- * src/features/query/resume-points.ts), but only while the layer's data version, read in the page statement's own
- * snapshot, says no edit was committed since. Every page here is compared with the rows PostgreSQL selects for it
+ * src/feature-server/query/resume-points.ts), but only while the layer's data version, read in the page statement's
+ * own snapshot, says no edit was committed since. Every page here is compared with the rows PostgreSQL selects for it
  * with a plain OFFSET, and with the reply of a clause that reads the clock (which never resumes); what each page
  * statement read is counted from EXPLAIN ANALYZE of the very statement the page ran.
  */
 import { Client } from 'pg';
-import { FeatureDataRepository } from '../../src/features/feature-data.repository';
-import { decodeFeatureCollection } from '../../src/features/pbf/feature-collection';
+import { FeatureDataRepository } from '../../src/feature-server/feature-data.repository';
+import { decodeFeatureCollection } from '../../src/feature-server/pbf/feature-collection';
 import { FeatureDataVersions1732320000000 } from '../../src/migrations/1732320000000-FeatureDataVersions';
 import { startApp, TestApp } from '../support/app';
 import { adminToken, createHostedService, createUser, get, post } from '../support/client';

@@ -3,7 +3,7 @@
  * returnDistinctValues (with the distinct count), in f=json, f=pbf and the HTML directory's query page. Every
  * expected value is computed here in JavaScript from the features inserted, never read back from the server.
  */
-import { decodeFeatureCollection } from '../../src/features/pbf/feature-collection';
+import { decodeFeatureCollection } from '../../src/feature-server/pbf/feature-collection';
 import { startApp, TestApp } from '../support/app';
 import { adminToken, createHostedService, createUser, get, post } from '../support/client';
 

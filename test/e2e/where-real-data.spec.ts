@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { Client } from 'pg';
 import { SqlParams } from '../../src/core/database/sql-params';
-import { compileWhere, printWhere, renderWhereSql, whereRuntimeError } from '../../src/features/where/compile';
+import { compileWhere, printWhere, renderWhereSql, whereRuntimeError } from '../../src/where/compile';
 import { whereTree } from '../unit/where/arbitraries';
 import { FIELDS, rejection } from '../unit/where/fixtures';
 import { HARMLESS, HOSTILE } from '../unit/where/hostile-inputs';

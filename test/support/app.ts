@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { INestApplication } from '@nestjs/common';
 import { mkdtempSync, rmSync } from 'node:fs';
+import type { Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -57,6 +58,8 @@ export async function startApp(env: Record<string, string> = {}): Promise<TestAp
     root,
     base: `${root}/sharing/rest`,
     async close() {
+      // A client's keep-alive sockets (undici keeps them for the server's 65 s hint) must not hold the suite open.
+      (app.getHttpServer() as Server).closeAllConnections();
       await app.close();
       rmSync(dataDir, { recursive: true, force: true });
       await releaseS3?.();

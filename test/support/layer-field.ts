@@ -1,5 +1,5 @@
-import type { ExportLayerSource } from '../../src/export/writer';
-import type { LayerField } from '../../src/features/layer-schema';
+import { ExportLayerSource } from '../../src/export/writer';
+import { LayerField } from '../../src/layers/layer-schema';
 
 /** A nullable, editable field whose column is its name in lower case, as the export tests' tables are made. */
 export const layerField = (name: string, type: LayerField['type'], length?: number): LayerField => ({

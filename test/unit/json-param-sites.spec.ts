@@ -6,9 +6,9 @@
 import { ArcgisError } from '../../src/core/errors/arcgis-error';
 import { InvalidInputError } from '../../src/core/errors/invalid-input';
 import { parseTargetSR } from '../../src/export/export-parameters';
-import type { LayerRow } from '../../src/features/features.repository';
-import { envelopeParam, idList, srParam, srRequest } from '../../src/features/query-params';
-import { aggregateRequest } from '../../src/features/query/statistics';
+import { LayerRow } from '../../src/layers/types';
+import { envelopeParam, idList, srParam, srRequest } from '../../src/feature-server/query-params';
+import { aggregateRequest } from '../../src/feature-server/query/statistics';
 
 const QUERY = 'Cannot perform query. Invalid query parameters.';
 

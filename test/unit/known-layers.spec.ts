@@ -1,6 +1,6 @@
 import { Caller } from '../../src/core/auth/caller';
-import { KnownLayer, KnownLayers } from '../../src/features/known-layers';
-import type { LayerRow, ServiceRow } from '../../src/features/features.repository';
+import { KnownLayer, KnownLayers } from '../../src/layers/known-layers';
+import { LayerRow, ServiceRow } from '../../src/layers/types';
 
 const caller = (userId: string): Caller => ({ userId, username: userId, orgId: 'org', role: 'org_user', roleId: null, privileges: [] });
 

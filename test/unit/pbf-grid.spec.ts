@@ -1,5 +1,5 @@
-import { gridParts, gridPoint } from '../../src/features/pbf/grid';
-import { pbfGeometry } from '../../src/features/pbf/pbf-features';
+import { gridParts, gridPoint } from '../../src/feature-server/pbf/grid';
+import { pbfGeometry } from '../../src/feature-server/pbf/pbf-features';
 
 /** Points as PostGIS writes them on the grid (ST_AsGeoJSON with no decimals), empty, signed, huge, with a third ordinate. */
 const POINTS = [

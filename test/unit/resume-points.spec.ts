@@ -1,4 +1,4 @@
-import { ResumePoints } from '../../src/features/query/resume-points';
+import { ResumePoints } from '../../src/feature-server/query/resume-points';
 
 describe('resume points', () => {
   it('give the nearest point at or before the offset, of the selection asked about', () => {

@@ -1,5 +1,6 @@
 import { ArcgisError } from '../errors/arcgis-error';
 import { ByteBudget } from '../http/byte-budget';
+import { requestClosed } from '../http/request-client';
 
 /**
  * A client's requests that may wait for a connection beyond its share; more are refused at once. Many browsers behind
@@ -30,6 +31,11 @@ export function tooMany(): ArcgisError {
   ]);
 }
 
+/** What a request whose client has gone gets instead of its turn: nobody reads it, so it only ends the handler. */
+export function clientGone(): ArcgisError {
+  return new ArcgisError(400, 'Request cancelled.', ['The client closed the connection before its turn came.']);
+}
+
 /**
  * Per-client fair shares of one connection pool, the upload spool's rule applied to connections: no client holds more
  * than `share` of the pool, so one client's slow requests (a search over large descriptions, a CPU-burning where clause)
@@ -46,10 +52,15 @@ export class ConnectionGate {
 
   async run<T>(client: string, fn: () => Promise<T>): Promise<T> {
     if (this.slots.waitingFor(client) >= (this.limits.maxWaiting ?? WAITING_PER_CLIENT)) throw tooMany();
+    // A request whose client has gone leaves the queue, so clients that send and hang up cannot stack work.
+    const gone = requestClosed();
+    if (gone?.aborted) throw clientGone();
+    const timeout = AbortSignal.timeout(this.limits.waitMs);
     let slot;
     try {
-      slot = await this.slots.acquire(1, AbortSignal.timeout(this.limits.waitMs), client);
+      slot = await this.slots.acquire(1, gone ? AbortSignal.any([timeout, gone]) : timeout, client);
     } catch {
+      if (gone?.aborted) throw clientGone();
       // Still waiting behind its own share: this client's doing (429); behind everyone else's: the server's (503).
       throw this.slots.heldBy(client) >= this.slots.share ? tooMany() : busy();
     }

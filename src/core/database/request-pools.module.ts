@@ -4,7 +4,7 @@ import { DataSource, DataSourceOptions } from 'typeorm';
 import { APP_CONFIG } from '../config/config.module';
 import { AppConfig } from '../config/env';
 import { Errors } from '../errors/arcgis-error';
-import { clientKey, currentClient } from '../http/request-client';
+import { clientKey, currentClient, isAnonymousClient } from '../http/request-client';
 import { ConnectionGate } from './connection-gate';
 
 /** Sign-in, token checks and /health: `@InjectDataSource(AUTH_DB)`. */
@@ -62,11 +62,13 @@ export class AuthDatabase {
 
 /**
  * The listing pool: statements whose cost a request chooses (search terms, a window count over every visible item),
- * cut after SEARCH_TIMEOUT_MS, with each client (user, or anonymous network) holding at most SEARCH_CLIENT_SHARE.
+ * cut after SEARCH_TIMEOUT_MS, with each client (user, or anonymous network) holding at most SEARCH_CLIENT_SHARE, and
+ * anonymous networks together all but one connection, so signed-in users always find one however many addresses search.
  */
 @Injectable()
 export class ListingDatabase {
   private readonly gate: ConnectionGate;
+  private readonly anonymous: ConnectionGate;
 
   constructor(
     @InjectDataSource(LISTING_DB) private readonly db: DataSource,
@@ -74,18 +76,25 @@ export class ListingDatabase {
   ) {
     const { poolSize, clientShare, timeoutMs } = config.search;
     this.gate = new ConnectionGate({ capacity: poolSize, share: clientShare, waitMs: timeoutMs });
+    this.anonymous = new ConnectionGate({ capacity: Math.max(1, poolSize - 1), share: clientShare, waitMs: timeoutMs });
   }
 
   async query<T>(sql: string, values: unknown[]): Promise<T[]> {
+    const client = currentClient();
+    const run = () => this.gate.run(client, () => this.db.query<T[]>(sql, values));
     try {
-      return await this.gate.run(currentClient(), () => this.db.query(sql, values));
+      return await (isAnonymousClient(client) ? this.anonymous.run(client, run) : run());
     } catch (e) {
+      const code = (e as { code?: unknown }).code;
       // 57014: statement_timeout; the request's own cost, answered as such (never a 500 with the SQL).
-      if ((e as { code?: unknown }).code === '57014') {
+      if (code === '57014') {
         throw Errors.badRequest('Unable to complete operation.', [
           `The search took longer than ${this.config.search.timeoutMs} ms (the server's limit); use fewer or longer terms.`,
         ]);
       }
+      // 2201B: a pattern the regex engine refuses (too complex); the terms are escaped, so only their size can do it.
+      if (code === '2201B')
+        throw Errors.badRequest('Unable to complete operation.', ['The search terms are too complex; use fewer terms.']);
       throw e;
     }
   }

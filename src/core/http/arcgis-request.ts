@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import type { Caller } from '../auth/caller';
+import { Caller } from '../auth/caller';
 
 /** A multipart file part streamed to DATA_DIR/tmp (core/http/body.ts); deleted after the response unless adopted. */
 export interface UploadedFile {

@@ -1,5 +1,5 @@
 import { All, createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
-import type { Caller } from '../auth/caller';
+import { Caller } from '../auth/caller';
 import { Errors } from '../errors/arcgis-error';
 import { ArcgisRequest } from './arcgis-request';
 

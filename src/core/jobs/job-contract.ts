@@ -61,7 +61,14 @@ export interface JobFile {
   size: number;
 }
 
-export type JobOutcome = { file?: JobFile } | void;
+export type JobOutcome = {
+  file?: JobFile;
+  /**
+   * Asked once the file is stored and before the row says completed, the last moment before the hand-over: a throw
+   * drops the stored file and fails the job as the handler's own error would.
+   */
+  confirm?: () => Promise<void>;
+} | void;
 
 /** The kinds of this deployment, given by the composition roots (src/jobs.ts), so core imports no feature. */
 export const JOB_KINDS = Symbol('JOB_KINDS');

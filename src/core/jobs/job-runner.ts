@@ -9,7 +9,18 @@ import { AppConfig } from '../config/env';
 import { FileInFlight, FileStore } from '../storage/file-store';
 import { classifyFailure, failureMessage, PermanentJobError } from './failure';
 import { bullConnection } from './job-queue.service';
-import { DEFAULT_JOB_OPTIONS, JOB_KINDS, JobContext, JobFile, JobHandler, JobKind, jobSessionName, kindOf, queuesOf } from './job-contract';
+import {
+  DEFAULT_JOB_OPTIONS,
+  JOB_KINDS,
+  JobContext,
+  JobFile,
+  JobHandler,
+  JobKind,
+  JobOutcome,
+  jobSessionName,
+  kindOf,
+  queuesOf,
+} from './job-contract';
 import { JobRow, JobsRepository } from './jobs.repository';
 import { JOB_TEMP_NAME, jobsTempDir, JobsService } from './jobs.service';
 import { releaseFreeMemory } from '../memory/release-memory';
@@ -81,7 +92,7 @@ export class JobRunner implements OnApplicationBootstrap, BeforeApplicationShutd
       const params = kind.params(row.params);
       const outcome = await this.handlerOf(kind).run(params, this.context(job, row, cancel.signal, temp, inFlight));
       if (cancel.signal.aborted) return;
-      await this.complete(row, outcome ? outcome.file : undefined, cancel.signal, inFlight);
+      await this.complete(row, outcome || {}, cancel.signal, inFlight);
     } catch (e) {
       if (cancel.signal.aborted) return; // cancelled: the row already says so
       if (kind.permanent(e)) throw new PermanentJobError(failureMessage(e));
@@ -127,8 +138,9 @@ export class JobRunner implements OnApplicationBootstrap, BeforeApplicationShutd
    * object (its parts are aborted by the storage sweep); the job is then handed to another worker and uploads again
    * to the same key, so exactly one object remains.
    */
-  private async complete(row: JobRow, file: JobFile | undefined, signal: AbortSignal, inFlight: FileInFlight[]): Promise<void> {
+  private async complete(row: JobRow, { file, confirm }: Exclude<JobOutcome, void>, signal: AbortSignal, inFlight: FileInFlight[]) {
     if (!file) {
+      await confirm?.();
       await this.repo.finish(row.id, 'completed', 'completed');
       return;
     }
@@ -140,6 +152,12 @@ export class JobRunner implements OnApplicationBootstrap, BeforeApplicationShutd
     } catch (e) {
       // Cancelled mid-upload: the cancel removed the item's objects before this upload could finish; make sure.
       if (signal.aborted) await this.files.removeItem(itemId).catch(() => undefined);
+      throw e;
+    }
+    try {
+      await confirm?.();
+    } catch (e) {
+      await this.files.removeItem(itemId);
       throw e;
     }
     const done = await this.repo.finish(row.id, 'completed', 'completed', {

@@ -1,9 +1,9 @@
 import type * as gdal from 'gdal-async';
-import type { ExportPlan } from './layout';
-import type { Progress } from './progress';
-import type { LayerMeasure } from './sql';
-import type { ResolvedSrs } from './srs';
-import type { ExportJob } from './types';
+import { ExportPlan } from './layout';
+import { Progress } from './progress';
+import { LayerMeasure } from './sql';
+import { ResolvedSrs } from './srs';
+import { ExportJob } from './types';
 
 /** What an export's engine is handed before anything is written: the job, its plan and its connections. */
 export interface RunContext {

@@ -1,4 +1,4 @@
-import { type ExportFormat, type ExportFormatInfo, FORMAT_CATALOGUE } from '../formats';
+import { ExportFormat, ExportFormatInfo, FORMAT_CATALOGUE } from '../formats';
 
 /**
  * How each format is laid out on disk:

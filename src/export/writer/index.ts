@@ -8,7 +8,7 @@
  * ExportWriteError: the user can fix it (limits, targetSR, data the format cannot hold): fail without retry.
  * An abort (job.signal) rejects with signal.reason. Anything else may be transient.
  */
-import type { ExportJob, ExportOutput } from './types';
+import { ExportJob, ExportOutput } from './types';
 
 export { ExportWriteError } from './errors';
 export type { ExportFormat, ExportJob, ExportLayerSource, ExportOutput, ExportProgress, ExportTarget } from './types';

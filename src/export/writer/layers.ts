@@ -1,11 +1,11 @@
 /** The per-layer steps every engine shares: progress messages, failures classified, aborted writes never kept. */
-import type { ExportRun } from './engine';
+import { ExportRun } from './engine';
 import { ExportWriteError } from './errors';
-import type { LayerTarget } from './layout';
+import { LayerTarget } from './layout';
 import { reprojectionFails } from './source';
-import type { LayerMeasure } from './sql';
-import { layerTargetSrs, type ResolvedSrs } from './srs';
-import type { ExportLayerSource } from './types';
+import { LayerMeasure } from './sql';
+import { layerTargetSrs, ResolvedSrs } from './srs';
+import { ExportLayerSource } from './types';
 
 export interface LayerStep {
   index: number;

@@ -1,7 +1,7 @@
 import { exportContentType } from '../formats';
 import { FORMATS } from './formats';
 import { safeBaseName, uniqueLayerNames } from './names';
-import type { ExportFormat } from './types';
+import { ExportFormat } from './types';
 
 export interface LayerTarget {
   /** -nln: sanitised and unique within the export. */

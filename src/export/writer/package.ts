@@ -1,9 +1,9 @@
 /** How the staged files become the one download: zipped (deflated while they are written), or as they are. */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ExportPlan } from './layout';
-import type { Progress } from './progress';
-import type { OpenRun } from './run';
+import { ExportPlan } from './layout';
+import { Progress } from './progress';
+import { OpenRun } from './run';
 import { shapefileReadme } from './shapefile/shapefile';
 import { zipDirectory } from './zip/zip';
 import { ZipAhead } from './zip/zip-ahead';

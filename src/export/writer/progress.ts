@@ -5,9 +5,9 @@
  */
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { LayerTarget } from './layout';
+import { LayerTarget } from './layout';
 import { dbfRecordsWritten } from './shapefile/shapefile';
-import type { ExportJob, ExportProgress } from './types';
+import { ExportJob, ExportProgress } from './types';
 
 /** How often the ticker looks at the file being written. */
 export const TICK_MS = 1000;

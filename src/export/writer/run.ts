@@ -3,10 +3,10 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type * as gdal from 'gdal-async';
-import type { RunContext } from './engine';
+import { RunContext } from './engine';
 import { planExport } from './layout';
 import { exportConnection, openPg, resolveTarget, terminateSessions } from './source';
-import type { ExportJob } from './types';
+import { ExportJob } from './types';
 import { DEFAULT_ZIP_LEVEL } from './zip/zip';
 
 export interface OpenRun extends RunContext {

@@ -1,11 +1,11 @@
 /** The PostGIS side: connection settings, target SR resolution, the up-front measure, cancelling, probing. */
 import * as gdal from 'gdal-async';
-import { normaliseWkid } from '../../features/layer-schema';
-import type { ResolvedSrs } from './srs';
+import { normaliseWkid } from '../../layers/layer-schema';
+import { ResolvedSrs } from './srs';
 import { ExportWriteError } from './errors';
 import { withSession } from './pg-session';
 import { buildEstimateSql, buildMeasureSql, buildReprojectionProbeSql, LayerMeasure } from './sql';
-import type { ExportJob, ExportLayerSource } from './types';
+import { ExportJob, ExportLayerSource } from './types';
 
 let configured = false;
 

@@ -1,8 +1,8 @@
-import { GEOMETRY_COLUMN, ident } from '../../features/layer-schema';
+import { GEOMETRY_COLUMN, ident } from '../../layers/layer-schema';
 import { ExportWriteError } from './errors';
-import type { ResolvedSrs } from './srs';
+import { ResolvedSrs } from './srs';
 import { FORMATS } from './formats';
-import type { ExportFormat, ExportLayerSource } from './types';
+import { ExportFormat, ExportLayerSource } from './types';
 import { xyColumnNames, XyColumnsError } from '../xy-columns';
 
 /**

@@ -1,5 +1,5 @@
 import { FORMATS } from './formats';
-import type { ExportFormat, ExportLayerSource } from './types';
+import { ExportFormat, ExportLayerSource } from './types';
 
 /** A resolved target SR: what GDAL/PROJ read ('EPSG:3857', 'ESRI:102003' or WKT) and its wkid when it has one. */
 export interface ResolvedSrs {

@@ -1,5 +1,5 @@
-import type { GeometryType, LayerField } from '../../features/layer-schema';
-import type { ExportFormat } from '../formats';
+import { GeometryType, LayerField } from '../../layers/layer-schema';
+import { ExportFormat } from '../formats';
 
 export type { ExportFormat };
 

@@ -6,7 +6,7 @@ import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { EXPORT_FORMATS } from '../formats';
 import { copyEngine } from './copy/engine';
-import type { ExportEngine, RunContext } from './engine';
+import { ExportEngine, RunContext } from './engine';
 import { ExportWriteError } from './errors';
 import { FORMATS } from './formats';
 import { collectionEngine } from './gdal/collection-engine';
@@ -16,9 +16,9 @@ import { packagingShare, startPackaging } from './package';
 import { mb, Progress } from './progress';
 import { openRun } from './run';
 import { configureGdal, measureLayers } from './source';
-import type { LayerMeasure } from './sql';
+import { LayerMeasure } from './sql';
 import { geometryOutput, xyColumns } from './sql';
-import type { ExportJob, ExportOutput } from './types';
+import { ExportJob, ExportOutput } from './types';
 import { workbookEngine } from './xlsx/engine';
 
 /** How the job's layers are written: GDAL, or the format's own engine (FORMATS[].engine). */

@@ -1,4 +1,4 @@
-import type { ExportFormat, ExportLayerSource } from '../../../src/export/writer';
+import { ExportFormat, ExportLayerSource } from '../../../src/export/writer';
 import { buildTranslateArgs } from '../../../src/export/writer/gdal/args';
 import { layerTargetSrs, ResolvedSrs, WGS84 } from '../../../src/export/writer/srs';
 import { pointLayer, polygonLayer } from './fixtures';

@@ -1,5 +1,5 @@
-import type { LayerField } from '../../../src/features/layer-schema';
-import type { ExportLayerSource } from '../../../src/export/writer';
+import { LayerField } from '../../../src/layers/layer-schema';
+import { ExportLayerSource } from '../../../src/export/writer';
 
 export const field = (name: string, type: LayerField['type'], length?: number): LayerField => ({
   name,

@@ -1,4 +1,4 @@
-import type { OidRange } from '../../../src/export/writer/copy/copy-format';
+import { OidRange } from '../../../src/export/writer/copy/copy-format';
 import { fixedRanges, oidRanges, RangeSource, shrinkingRanges, wholeLayer } from '../../../src/export/writer/copy/oid-ranges';
 
 /** Takes ranges as the sessions would, `order` saying which end each take is from, until none is left. */

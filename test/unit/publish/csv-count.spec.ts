@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import * as gdal from 'gdal-async';
-import { countCsvRows } from '../../../src/features/publish/source';
+import { countCsvRows } from '../../../src/publish/source';
 
 /** The fast row count must agree with the GDAL CSV driver's own count. */
 describe('countCsvRows', () => {

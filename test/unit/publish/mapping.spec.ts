@@ -1,7 +1,7 @@
 import fc from 'fast-check';
-import { parseLayerDefinition } from '../../../src/features/layer-schema';
-import { PublishError } from '../../../src/features/publish';
-import { describeCopyError } from '../../../src/features/publish/load';
+import { parseLayerDefinition } from '../../../src/layers/layer-schema';
+import { PublishError } from '../../../src/publish';
+import { describeCopyError } from '../../../src/publish/load';
 import {
   assignFieldNames,
   classifyGeometryName,
@@ -15,7 +15,7 @@ import {
   sanitizeFieldName,
   stringFieldLength,
   wkbTypeName,
-} from '../../../src/features/publish/mapping';
+} from '../../../src/publish/mapping';
 
 describe('esriFieldType', () => {
   it.each([

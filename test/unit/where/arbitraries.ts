@@ -3,8 +3,8 @@
  * Trees use only canonical literals, so printWhere(tree) parses back to a tree that prints identically.
  */
 import fc from 'fast-check';
-import { ArithOp, CompareOp, WhereNode } from '../../../src/features/where/ast';
-import { floatText } from '../../../src/features/where/literals';
+import { ArithOp, CompareOp, WhereNode } from '../../../src/where/ast';
+import { floatText } from '../../../src/where/literals';
 
 type Kind = 'int' | 'float' | 'text' | 'temporal' | 'uuid' | 'bool';
 type Arb = fc.Arbitrary<WhereNode>;

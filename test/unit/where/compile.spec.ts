@@ -1,5 +1,5 @@
 import { SqlParams } from '../../../src/core/database/sql-params';
-import { compileWhere, renderWhereSql, whereRuntimeError } from '../../../src/features/where/compile';
+import { compileWhere, renderWhereSql, whereRuntimeError } from '../../../src/where/compile';
 import { FIELDS, rejection } from './fixtures';
 
 function compiled(where: string, alias?: string) {

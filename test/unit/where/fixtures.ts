@@ -1,5 +1,5 @@
 import { ArcgisError } from '../../../src/core/errors/arcgis-error';
-import { WhereField, WhereNode } from '../../../src/features/where/compile';
+import { WhereField, WhereNode } from '../../../src/where/compile';
 
 /** One field of every kind, plus awkward names: a quote inside, and a keyword ("DATE"). */
 export const FIELDS: WhereField[] = [

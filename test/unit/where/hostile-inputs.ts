@@ -94,13 +94,13 @@ export const HOSTILE: [string, string][] = [
     `CHAR_LENGTH(CONCAT(${Array(40)
       .fill(`CONCAT(${Array(40).fill('name').join(',')})`)
       .join(',')})) > 0`,
-    'copy field values 3200 times per row (at most 256)',
+    'copy field values 3200 times per row (at most 64)',
   ],
   [
-    Array(3)
-      .fill(`CHAR_LENGTH(CONCAT(${Array(100).fill('name').join(',')})) > 0`)
+    Array(5)
+      .fill(`CHAR_LENGTH(CONCAT(${Array(13).fill('name').join(',')})) > 0`)
       .join(' OR '),
-    'copy field values 300 times per row',
+    'copy field values 65 times per row',
   ],
   // pathological lexer input
   [`name = '${"''".repeat(4_990)}`, 'Unterminated string'],
@@ -125,4 +125,8 @@ export const HARMLESS: string[] = [
   "UPPER(name) = 'EXISTS(SELECT 1 FROM PG_USER)'",
   "name = '’ ʼ ＇'",
   "name = '' OR '1'='1'",
+  // string growth at the bound: 64 copies of a field per row
+  Array(4)
+    .fill(`CONCAT(${Array(16).fill('name').join(',')}) = 'x'`)
+    .join(' OR '),
 ];

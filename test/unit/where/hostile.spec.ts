@@ -1,5 +1,5 @@
 import { SqlParams } from '../../../src/core/database/sql-params';
-import { compileWhere, parseWhere } from '../../../src/features/where/compile';
+import { compileWhere, parseWhere } from '../../../src/where/compile';
 import { FIELDS, rejection } from './fixtures';
 import { HARMLESS, HOSTILE } from './hostile-inputs';
 

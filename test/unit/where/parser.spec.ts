@@ -1,4 +1,4 @@
-import { parseWhere, printWhere } from '../../../src/features/where/compile';
+import { parseWhere, printWhere } from '../../../src/where/compile';
 import { FIELDS, bare, rejection } from './fixtures';
 
 const print = (where: string) => printWhere(parseWhere(where, FIELDS));

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { SqlParams } from '../../../src/core/database/sql-params';
 import { ArcgisError } from '../../../src/core/errors/arcgis-error';
-import { compileWhere, parseWhere, printWhere, renderWhereSql } from '../../../src/features/where/compile';
+import { compileWhere, parseWhere, printWhere, renderWhereSql } from '../../../src/where/compile';
 import { tokenSoup, whereTree } from './arbitraries';
 import { FIELDS, WHERE_MESSAGE } from './fixtures';
 

@@ -7,10 +7,10 @@
  *
  * Number formatting depends on the session (extra_float_digits): COPY_SESSION must be set on the connection that runs the COPY, and the connection must run in UTC (exportConnection does that for GDAL).
  */
-import { GEOMETRY_COLUMN, ident, type LayerField } from '../../../features/layer-schema';
-import type { ResolvedSrs } from '../srs';
+import { GEOMETRY_COLUMN, ident, LayerField } from '../../../layers/layer-schema';
+import { ResolvedSrs } from '../srs';
 import { geometryOutput, sqlText, transformed, xyColumns } from '../sql';
-import type { ExportLayerSource } from '../types';
+import { ExportLayerSource } from '../types';
 
 /**
  * The session of every COPY export (CSV, GeoJSON, Excel's sheets): doubles in their shortest exact form, so a reader

@@ -8,7 +8,7 @@
 import { open, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Client } from 'pg';
-import type { ResolvedSrs } from '../srs';
+import { ResolvedSrs } from '../srs';
 import {
   antimeridianSql,
   COPY_SESSION,
@@ -28,7 +28,7 @@ import { fixedRanges, oidRanges, RangeSource, shrinkingRanges, wholeLayer } from
 import { allSettledOrThrow } from '../settle';
 import { writeAll } from '../write-all';
 import { geometryOutput } from '../sql';
-import type { ExportLayerSource } from '../types';
+import { ExportLayerSource } from '../types';
 
 export type CopyFormat = 'csv' | 'geojson';
 

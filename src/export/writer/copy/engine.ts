@@ -3,7 +3,7 @@
  * GDAL must write it (needsGdal).
  */
 import { join } from 'node:path';
-import type { ExportEngine } from '../engine';
+import { ExportEngine } from '../engine';
 import { writeGdalLayer } from '../gdal/engine';
 import { forEachLayer, writeLayer } from '../layers';
 import { estimateLayers } from '../source';

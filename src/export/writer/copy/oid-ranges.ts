@@ -2,7 +2,7 @@
  * How a large layer is cut by OID for the sessions that write it in parallel. The filtered rows' OIDs are close to
  * evenly spread in practice, so a span of OIDs stands for about that share of the rows.
  */
-import type { OidRange } from './copy-format';
+import { OidRange } from './copy-format';
 
 /** Splits [lo, hi] into n ranges of OIDs. */
 export function oidRanges(lo: number, hi: number, n: number): OidRange[] {

@@ -1,9 +1,9 @@
 import { OgrArgs } from '../../../core/gdal/ogr-args';
 import { FORMATS, GDAL_GEOMETRY_TYPE } from '../formats';
 import { geometryOutput } from '../sql';
-import type { ResolvedSrs } from '../srs';
+import { ResolvedSrs } from '../srs';
 import { buildSelectSql } from './select';
-import type { ExportFormat, ExportLayerSource } from '../types';
+import { ExportFormat, ExportLayerSource } from '../types';
 
 export interface TranslateStep {
   layer: ExportLayerSource;

@@ -1,7 +1,7 @@
 /** Feature Collection, which GDAL has no driver for: GDAL writes each layer as GeoJSON, streamed into the collection. */
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ExportEngine } from '../engine';
+import { ExportEngine } from '../engine';
 import { forEachLayer } from '../layers';
 import { geometryOutput } from '../sql';
 import { gdalEngine, writeGdalLayer } from './engine';

@@ -5,14 +5,14 @@
  */
 import { dirname, join } from 'node:path';
 import { releaseFreeMemory } from '../../../core/memory/release-memory';
-import type { ExportEngine, ExportRun, RunContext } from '../engine';
+import { ExportEngine, ExportRun, RunContext } from '../engine';
 import { addGpkgRtree, startRtreeEntries, stopRtreeEntries } from '../gpkg/gpkg-rtree';
-import { forEachLayer, type LayerStep, writeLayer } from '../layers';
+import { forEachLayer, LayerStep, writeLayer } from '../layers';
 import { startTicker } from '../progress';
 import { checkWrittenShapefile, writeFieldMapping } from '../shapefile/shapefile';
 import { planShapefileParts, writeShapefileParts } from '../shapefile/shapefile-parts';
 import { measureLayers } from '../source';
-import type { LayerMeasure } from '../sql';
+import { LayerMeasure } from '../sql';
 import { buildTranslateArgs, packsGpkgIndex } from './args';
 import { translateLayer } from './translate';
 

@@ -1,7 +1,7 @@
-import { GEOMETRY_COLUMN, ident } from '../../../features/layer-schema';
+import { GEOMETRY_COLUMN, ident } from '../../../layers/layer-schema';
 import { geometryOutput, layerFrom, layerWhere, transformed, xyColumns } from '../sql';
-import type { ResolvedSrs } from '../srs';
-import type { ExportFormat, ExportLayerSource } from '../types';
+import { ResolvedSrs } from '../srs';
+import { ExportFormat, ExportLayerSource } from '../types';
 
 /**
  * The single SELECT GDAL runs for a layer: every field aliased to its ArcGIS name, the where applied and the

@@ -13,12 +13,12 @@
 import { rm } from 'node:fs/promises';
 import * as gdal from 'gdal-async';
 import type { Client } from 'pg';
-import { copyRows, type CopyRowsReader } from '../copy/copy-rows';
+import { copyRows, CopyRowsReader } from '../copy/copy-rows';
 import { closeSession, openSession } from '../pg-session';
 import { encodeLeaf, encodeUpper, packUpper, rtreeShape, RtreeShape, sliceSize } from './gpkg-rtree-pack';
 import { EntrySums, streamRtreeLeaves, sumScale } from './gpkg-rtree-source';
 import { buildRtreeCountSql, buildRtreeEntriesSql } from './rtree-sql';
-import type { ExportLayerSource } from '../types';
+import { ExportLayerSource } from '../types';
 
 const quoteId = (s: string) => `"${s.replace(/"/g, '""')}"`;
 const quoteText = (s: string) => `'${s.replace(/'/g, "''")}'`;

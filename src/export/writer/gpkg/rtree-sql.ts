@@ -1,6 +1,6 @@
-import { GEOMETRY_COLUMN, ident } from '../../../features/layer-schema';
+import { GEOMETRY_COLUMN, ident } from '../../../layers/layer-schema';
 import { layerFrom, layerWhere } from '../sql';
-import type { ExportLayerSource } from '../types';
+import { ExportLayerSource } from '../types';
 
 const rtreeRows = (layer: ExportLayerSource) => {
   const shape = ident(GEOMETRY_COLUMN);

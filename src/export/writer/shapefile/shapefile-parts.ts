@@ -19,11 +19,11 @@ import { join } from 'node:path';
 import type * as gdal from 'gdal-async';
 import type { Client } from 'pg';
 import { SqlParams } from '../../../core/database/sql-params';
-import { dataVersionSql } from '../../../features/data-version';
+import { dataVersionSql } from '../../../layers/data-version';
 import { buildTranslateArgs } from '../gdal/args';
-import type { ResolvedSrs } from '../srs';
+import { ResolvedSrs } from '../srs';
 import { oidRanges } from '../copy/oid-ranges';
-import { oidBoundsSql, rangeFilter, type OidRange } from '../copy/copy-format';
+import { oidBoundsSql, rangeFilter, OidRange } from '../copy/copy-format';
 import { checkShapefileSizes } from '../limits';
 import { PARALLEL_SESSIONS, withSession } from '../pg-session';
 import { allSettledOrThrow } from '../settle';
@@ -32,7 +32,7 @@ import { dbfRecordsWritten } from './shapefile';
 import { ShapefileMerger } from './shapefile-merge';
 import { openPg } from '../source';
 import { translateLayer } from '../gdal/translate';
-import type { ExportLayerSource, ShapefileSplit } from '../types';
+import { ExportLayerSource, ShapefileSplit } from '../types';
 
 /**
  * Parts of 250,000 rows: shapelib holds 4 MB for one. Layers of one part's size or less are written whole: with

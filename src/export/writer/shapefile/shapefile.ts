@@ -1,6 +1,6 @@
 /** Shapefile extras: the field-name mapping read back from the written .dbf, the README, and size checks. */
 import { open, stat, writeFile } from 'node:fs/promises';
-import type { LayerField } from '../../../features/layer-schema';
+import { LayerField } from '../../../layers/layer-schema';
 import { checkShapefileSizes } from '../limits';
 
 /**

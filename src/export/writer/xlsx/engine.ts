@@ -1,6 +1,6 @@
 /** Excel: every layer a sheet of the one workbook, printed by PostgreSQL (xlsx-workbook.ts). */
 import { join } from 'node:path';
-import type { ExportEngine } from '../engine';
+import { ExportEngine } from '../engine';
 import { classifyWriteError, written } from '../layers';
 import { measureLayers } from '../source';
 import { layerTargetSrs } from '../srs';

@@ -12,11 +12,11 @@
  * as the very double that is stored. Every cell carries its reference (r="B7"): some readers require it, and a
  * cell left out for a null would otherwise shift the cells after it.
  */
-import { GEOMETRY_COLUMN, ident, type LayerField } from '../../../features/layer-schema';
-import type { ResolvedSrs } from '../srs';
-import { type OidRange, rowsInOrder } from '../copy/copy-format';
+import { GEOMETRY_COLUMN, ident, LayerField } from '../../../layers/layer-schema';
+import { ResolvedSrs } from '../srs';
+import { OidRange, rowsInOrder } from '../copy/copy-format';
 import { geometryOutput, transformed, xyColumns } from '../sql';
-import type { ExportLayerSource } from '../types';
+import { ExportLayerSource } from '../types';
 
 /** The spreadsheet namespaces every part uses. */
 export const SPREADSHEET_NS = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';

@@ -7,11 +7,11 @@
  */
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { ResolvedSrs } from '../srs';
+import { ResolvedSrs } from '../srs';
 import { COPY_SESSION } from '../copy/copy-format';
 import { copyDocument } from '../copy/copy-layer';
 import { checkExcelRows } from '../limits';
-import type { ExportLayerSource } from '../types';
+import { ExportLayerSource } from '../types';
 import { DEFAULT_ZIP_LEVEL, zipDirectory } from '../zip/zip';
 import { ZipAhead } from '../zip/zip-ahead';
 import { packageParts, sheetPart } from './xlsx-package';

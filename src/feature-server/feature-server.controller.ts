@@ -1,0 +1,171 @@
+import { Controller, Inject, Param, Post, Req } from '@nestjs/common';
+import { Caller } from '../core/auth/caller';
+import { APP_CONFIG } from '../core/config/config.module';
+import { AppConfig } from '../core/config/env';
+import { ArcgisRequest, publicRoot } from '../core/http/arcgis-request';
+import { CurrentCaller, Formats, Operation, OptionalCaller, PageLink, Public } from '../core/http/decorators';
+import { UsernamePipe } from '../core/http/id-params';
+import { Params } from '../core/http/params.decorator';
+import { EditsService } from './edits.service';
+import { AddToDefinitionDto, CreateServiceDto, DeleteFromDefinitionDto, EditsDto, QueryDto } from './feature-server.dto';
+import { FeatureServerService } from './feature-server.service';
+import { QueryService } from './query.service';
+
+@Controller('sharing/rest/content/users/:owner')
+export class CreateServiceController {
+  constructor(
+    private readonly features: FeatureServerService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  @Post('createService')
+  create(
+    @CurrentCaller() caller: Caller,
+    @Param('owner', UsernamePipe) owner: string,
+    @Req() req: ArcgisRequest,
+    @Params(CreateServiceDto) p: CreateServiceDto,
+  ) {
+    return this.features.createService(caller, owner, p, publicRoot(req, this.config));
+  }
+}
+
+/**
+ * Hosted services under {CONTEXT_PATH}/arcgis/rest: the client takes what precedes /rest/services as the server root, so
+ * services at the host root would send it to `//rest/info`.
+ *
+ * `:layerId` has no pipe: it is checked once the service is known to be readable, so a caller who may not see the
+ * service learns nothing about its layers, and "Layer does not exist." names the service as it is stored.
+ */
+@Controller('arcgis/rest/services/:name/FeatureServer')
+export class FeatureServerController {
+  constructor(
+    private readonly features: FeatureServerService,
+    private readonly queries: QueryService,
+    private readonly edits: EditsService,
+  ) {}
+
+  @Public()
+  @PageLink()
+  @Operation('')
+  service(@OptionalCaller() caller: Caller | undefined, @Param('name') name: string) {
+    return this.features.serviceInfo(caller, name);
+  }
+
+  /** Declared before ':layerId' so 'layers' is not read as a layer id. */
+  @Public()
+  @Operation('layers')
+  layers(@OptionalCaller() caller: Caller | undefined, @Param('name') name: string) {
+    return this.features.allLayerInfo(caller, name);
+  }
+
+  @Public()
+  @PageLink()
+  @Operation(':layerId')
+  layer(@OptionalCaller() caller: Caller | undefined, @Param('name') name: string, @Param('layerId') layerId: string) {
+    return this.features.layerInfo(caller, name, layerId);
+  }
+
+  @Public()
+  @PageLink()
+  @Formats('geojson', 'pbf')
+  @Operation(':layerId/query')
+  query(
+    @OptionalCaller() caller: Caller | undefined,
+    @Param('name') name: string,
+    @Param('layerId') layerId: string,
+    @Params(QueryDto) p: QueryDto,
+  ) {
+    return this.queries.query(caller, name, layerId, p);
+  }
+
+  @Public()
+  @Post(':layerId/addFeatures')
+  add(
+    @OptionalCaller() caller: Caller | undefined,
+    @Param('name') name: string,
+    @Param('layerId') layerId: string,
+    @Params(EditsDto) p: EditsDto,
+  ) {
+    return this.edits.addFeatures(caller, name, layerId, p);
+  }
+
+  @Public()
+  @Post(':layerId/updateFeatures')
+  update(
+    @OptionalCaller() caller: Caller | undefined,
+    @Param('name') name: string,
+    @Param('layerId') layerId: string,
+    @Params(EditsDto) p: EditsDto,
+  ) {
+    return this.edits.updateFeatures(caller, name, layerId, p);
+  }
+
+  @Public()
+  @Post(':layerId/deleteFeatures')
+  delete(
+    @OptionalCaller() caller: Caller | undefined,
+    @Param('name') name: string,
+    @Param('layerId') layerId: string,
+    @Params(EditsDto) p: EditsDto,
+  ) {
+    return this.edits.deleteFeatures(caller, name, layerId, p);
+  }
+
+  @Public()
+  @Post(':layerId/applyEdits')
+  applyEdits(
+    @OptionalCaller() caller: Caller | undefined,
+    @Param('name') name: string,
+    @Param('layerId') layerId: string,
+    @Params(EditsDto) p: EditsDto,
+  ) {
+    return this.edits.applyEdits(caller, name, layerId, p);
+  }
+}
+
+@Controller('arcgis/rest/admin/services/:name/FeatureServer')
+export class FeatureAdminController {
+  constructor(private readonly features: FeatureServerService) {}
+
+  @Public()
+  @Post('addToDefinition')
+  add(@OptionalCaller() caller: Caller | undefined, @Param('name') name: string, @Params(AddToDefinitionDto) p: AddToDefinitionDto) {
+    return this.features.addToDefinition(caller, name, p);
+  }
+
+  @Public()
+  @Post('deleteFromDefinition')
+  remove(
+    @OptionalCaller() caller: Caller | undefined,
+    @Param('name') name: string,
+    @Params(DeleteFromDefinitionDto) p: DeleteFromDefinitionDto,
+  ) {
+    return this.features.deleteFromDefinition(caller, name, p);
+  }
+}
+
+/**
+ * What the client reads, without a token, to find the token service for a server root outside the portal URL:
+ * `owningSystemUrl` and `authInfo.tokenServicesUrl`, before it exchanges its portal token with `serverUrl`.
+ */
+@Controller()
+export class ServerInfoController {
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+
+  private info(req: ArcgisRequest) {
+    const root = publicRoot(req, this.config);
+    return { owningSystemUrl: root, authInfo: { isTokenBasedSecurity: true, tokenServicesUrl: `${root}/sharing/rest/generateToken` } };
+  }
+
+  @Public()
+  @Operation('arcgis/rest/info')
+  serverInfo(@Req() req: ArcgisRequest) {
+    return { currentVersion: 11.1, fullVersion: '11.1.0', ...this.info(req) };
+  }
+
+  @Public()
+  @Operation('sharing/rest/info')
+  portalInfo(@Req() req: ArcgisRequest) {
+    return this.info(req);
+  }
+}

@@ -1,0 +1,26 @@
+import { Module } from '@nestjs/common';
+import { ContentModule } from '../content/content.module';
+import { FeatureDatabaseModule } from '../core/database/feature-database.module';
+import { IdentityModule } from '../identity/identity.module';
+import { LayersModule } from '../layers/layers.module';
+import { FeatureGate } from './feature-gate';
+import { EditsService } from './edits.service';
+import { FeatureDataRepository } from './feature-data.repository';
+import {
+  CreateServiceController,
+  FeatureAdminController,
+  FeatureServerController,
+  ServerInfoController,
+} from './feature-server.controller';
+import { FeatureServerService } from './feature-server.service';
+import { GeometryPool } from './geometry/geometry-pool.service';
+import { PbfQueryService } from './pbf/pbf-query.service';
+import { QueryService } from './query.service';
+
+@Module({
+  imports: [IdentityModule, ContentModule, LayersModule, FeatureDatabaseModule],
+  controllers: [CreateServiceController, FeatureServerController, FeatureAdminController, ServerInfoController],
+  providers: [FeatureGate, FeatureDataRepository, FeatureServerService, QueryService, PbfQueryService, EditsService, GeometryPool],
+  exports: [FeatureServerService, FeatureDataRepository, QueryService],
+})
+export class FeatureServerModule {}

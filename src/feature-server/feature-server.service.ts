@@ -1,0 +1,383 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { ContentRepository } from '../content/content.repository';
+import { Caller, isAdminFor, Privilege } from '../core/auth/caller';
+import { Errors } from '../core/errors/arcgis-error';
+import { jsonParam, requiredJsonParam } from '../core/http/param-values';
+import { newId } from '../core/ids';
+import { IdentityService } from '../identity/identity.service';
+import { FeatureGate } from './feature-gate';
+import { FeatureDataRepository } from './feature-data.repository';
+import { AddToDefinitionDto, CreateServiceDto, DeleteFromDefinitionDto } from './feature-server.dto';
+import { LayersRepository, LayerDefinitionError } from '../layers/layers.repository';
+import { LayerRow, NewService, ServiceRow } from '../layers/types';
+import { assertMayCreateService } from '../layers/service-access';
+import { drawingInfo, envelope, mapUnits, templates } from './layer-json';
+import { fieldInfo, LayerDefinition, normaliseWkid, parseLayerDefinition } from '../layers/layer-schema';
+
+const SERVICE_NAME = /^[A-Za-z0-9_]{1,100}$/;
+const CAPABILITIES = ['Query', 'Create', 'Update', 'Delete', 'Editing', 'Extract', 'Sync', 'ChangeTracking'];
+
+/** A layer id as the URL names it, or undefined when it cannot name a layer. */
+const layerNumber = (layerId: string) => (/^\d{1,9}$/.test(layerId) ? Number(layerId) : undefined);
+
+export interface ResolvedLayer {
+  service: ServiceRow;
+  layer: LayerRow;
+}
+
+/** Services, layers and who may reach them: a service follows its item's sharing. */
+@Injectable()
+export class FeatureServerService {
+  private readonly unitsBySrid = new Map<number, string>();
+
+  constructor(
+    private readonly repo: LayersRepository,
+    private readonly data: FeatureDataRepository,
+    private readonly content: ContentRepository,
+    private readonly identity: IdentityService,
+    private readonly gate: FeatureGate,
+  ) {}
+
+  serviceUrl(root: string, name: string): string {
+    return `${root}/arcgis/rest/services/${name}/FeatureServer`;
+  }
+
+  async createService(caller: Caller, ownerName: string, p: CreateServiceDto, root: string) {
+    const cp = requiredJsonParam<Record<string, unknown>>('createParameters', p.createParameters);
+    const itemInfo = jsonParam<Record<string, unknown>>('itemInfo', p.itemInfo) ?? {};
+    const s = await this.newService(caller, ownerName, cp, itemInfo, p.tags, root, 'completed');
+    await this.insertService(s);
+    return {
+      encodedServiceURL: encodeURI(s.url),
+      itemId: s.itemId,
+      name: s.name,
+      serviceItemId: s.itemId,
+      serviceurl: s.url,
+      size: -1,
+      success: true,
+      type: 'Feature Service',
+      isView: false,
+    };
+  }
+
+  async insertService(s: NewService, tx?: EntityManager): Promise<void> {
+    if (!(await this.repo.createService(s, tx)))
+      throw Errors.badRequest('Service name already exists.', [`A service named '${s.name}' already exists.`]);
+  }
+
+  /** Validates service parameters (createService's createParameters, publish's publishParameters) into a new service. */
+  async newService(
+    caller: Caller,
+    ownerName: string,
+    cp: Record<string, unknown>,
+    itemInfo: Record<string, unknown>,
+    tags: string[] | undefined,
+    root: string,
+    status: 'processing' | 'completed',
+  ): Promise<NewService> {
+    const owner = await this.identity.requireUser(ownerName);
+    assertMayCreateService(caller, owner.id);
+    const name = typeof cp.name === 'string' ? cp.name.trim() : '';
+    if (!SERVICE_NAME.test(name))
+      throw Errors.badRequest('Invalid service name.', ["'name' in createParameters must be 1-100 letters, digits or '_'."]);
+    const caps =
+      typeof cp.capabilities === 'string'
+        ? cp.capabilities
+            .split(',')
+            .map((c) => c.trim())
+            .filter(Boolean)
+        : ['Query', 'Create', 'Update', 'Delete', 'Editing', 'Extract'];
+    const unknown = caps.filter((c) => !CAPABILITIES.includes(c));
+    if (unknown.length) throw Errors.badRequest('Invalid capabilities.', [`Unknown capabilities: ${unknown.join(', ')}.`]);
+    const maxRecordCount = cp.maxRecordCount === undefined ? 2000 : Number(cp.maxRecordCount);
+    if (!Number.isInteger(maxRecordCount) || maxRecordCount < 1 || maxRecordCount > 50000)
+      throw Errors.badRequest("'maxRecordCount' must be 1-50000.");
+    const sr = (cp.spatialReference ?? { wkid: 4326 }) as { wkid?: unknown; latestWkid?: unknown };
+    const wkid = Number(sr.latestWkid ?? sr.wkid);
+    if (!Number.isInteger(wkid) || !(await this.repo.sridExists(normaliseWkid(wkid))))
+      throw Errors.badRequest('Invalid spatial reference.', [`Unknown wkid ${String(sr.latestWkid ?? sr.wkid)}.`]);
+    if (await this.repo.nameTaken(name))
+      throw Errors.badRequest('Service name already exists.', [`A service named '${name}' already exists.`]);
+    const itemId = newId();
+    const url = this.serviceUrl(root, name);
+    return {
+      itemId,
+      ownerId: owner.id,
+      orgId: owner.orgId,
+      name,
+      title: typeof itemInfo.title === 'string' && itemInfo.title.trim() ? itemInfo.title.trim().slice(0, 256) : name,
+      url,
+      description: typeof cp.serviceDescription === 'string' ? cp.serviceDescription.slice(0, 64000) : '',
+      tags: tags ?? (Array.isArray(itemInfo.tags) ? itemInfo.tags.filter((t): t is string => typeof t === 'string') : []),
+      capabilities: caps.join(','),
+      maxRecordCount,
+      spatialReference: { wkid, ...(wkid !== normaliseWkid(wkid) ? { latestWkid: normaliseWkid(wkid) } : {}) },
+      status,
+    };
+  }
+
+  /** A service the caller may read: 499 for anonymous callers (so the client signs in), else a 400 that reveals nothing. */
+  async readable(caller: Caller | undefined, name: string): Promise<ServiceRow> {
+    const service = await this.repo.findService(name);
+    if (service && (await this.content.findVisibleItem(service.item_id, caller))) return service;
+    throw this.inaccessible(caller, name);
+  }
+
+  private inaccessible(caller: Caller | undefined, name: string) {
+    if (!caller) return Errors.tokenRequired();
+    return Errors.badRequest('Service does not exist or is inaccessible.', [`No service '${name}' for this user.`]);
+  }
+
+  /**
+   * readable() with the layer `layerId` read in the same round trip (a query's lookups), and the stamp of both rows
+   * (known-layers.ts); the layer is null when the service has none of that id, which the caller reports with
+   * layerMissing once it has checked the service.
+   */
+  async readableWithLayer(
+    caller: Caller | undefined,
+    name: string,
+    layerId: string,
+  ): Promise<{ service: ServiceRow; layer: LayerRow | null; stamp: string | null }> {
+    const found = await this.repo.findServiceLayer(name, caller, layerNumber(layerId));
+    if (!found?.visible) throw this.inaccessible(caller, name);
+    return { service: found.service, layer: found.layer, stamp: found.stamp };
+  }
+
+  /** Definition changes and edits: the owner, or an administrator of the owner's organisation. */
+  async writable(caller: Caller | undefined, name: string): Promise<ServiceRow> {
+    if (!caller) throw Errors.tokenRequired();
+    const service = await this.readable(caller, name);
+    if (caller?.userId === service.owner_id || isAdminFor(caller, service.org_id, Privilege.AdminUpdateItems)) return service;
+    throw Errors.forbidden('Only the owner or an administrator may change this service.');
+  }
+
+  sridExists(srid: number): Promise<boolean> {
+    return this.repo.sridExists(srid);
+  }
+
+  async resolveLayer(service: ServiceRow, layerId: string): Promise<LayerRow> {
+    const id = layerNumber(layerId);
+    const layer = id === undefined ? null : await this.repo.layer(service.item_id, id);
+    if (!layer) throw this.layerMissing(service, layerId);
+    return layer;
+  }
+
+  layerMissing(service: ServiceRow, layerId: string) {
+    return Errors.badRequest('Layer does not exist.', [`Service '${service.name}' has no layer '${layerId.slice(0, 32)}'.`]);
+  }
+
+  async addToDefinition(caller: Caller | undefined, name: string, p: AddToDefinitionDto) {
+    const service = await this.writable(caller, name);
+    const def = requiredJsonParam<{ layers?: unknown; tables?: unknown }>('addToDefinition', p.addToDefinition);
+    const defaultSrid = normaliseWkid(service.spatial_reference.latestWkid ?? service.spatial_reference.wkid);
+    const list = (key: 'layers' | 'tables') => {
+      const v = def[key];
+      if (v === undefined) return [];
+      if (!Array.isArray(v)) throw Errors.badRequest(`'${key}' must be an array.`);
+      return v;
+    };
+    const entries: { id?: number; def: LayerDefinition }[] = [
+      ...list('layers').map((l) => ({ raw: l, kind: 'Feature Layer' as const })),
+      ...list('tables').map((l) => ({ raw: l, kind: 'Table' as const })),
+    ].map(({ raw, kind }) => {
+      const id = (raw as { id?: unknown })?.id;
+      if (id !== undefined && (!Number.isInteger(id) || (id as number) < 0 || (id as number) > 1e6))
+        throw Errors.badRequest('Invalid layer definition.', [`Layer id ${JSON.stringify(id)} must be a whole number 0-1000000.`]);
+      return { id: id as number | undefined, def: parseLayerDefinition(raw, kind, defaultSrid) };
+    });
+    if (!entries.length)
+      throw Errors.badRequest('Invalid layer definition.', ["'addToDefinition' needs at least one entry in 'layers' or 'tables'."]);
+    for (const e of entries) {
+      if (!(await this.repo.sridExists(e.def.srid)))
+        throw Errors.badRequest('Invalid layer definition.', [`Layer '${e.def.name}': unknown wkid ${e.def.srid}.`]);
+    }
+    try {
+      return { success: true, layers: await this.repo.addLayers(service, entries) };
+    } catch (e) {
+      if (e instanceof LayerDefinitionError) throw Errors.badRequest('Invalid layer definition.', [e.message]);
+      throw e;
+    }
+  }
+
+  async deleteFromDefinition(caller: Caller | undefined, name: string, p: DeleteFromDefinitionDto) {
+    const service = await this.writable(caller, name);
+    const def = requiredJsonParam<{ layers?: unknown; tables?: unknown }>('deleteFromDefinition', p.deleteFromDefinition);
+    const list = (v: unknown) => (v === undefined ? [] : Array.isArray(v) ? v : null);
+    const layers = list(def.layers);
+    const tables = list(def.tables);
+    if (!layers || !tables) throw Errors.badRequest('Invalid definition.', ["'layers' and 'tables' must be arrays of {\"id\": n}."]);
+    const ids = [...layers, ...tables].map((l) => (l as { id?: unknown })?.id);
+    if (!ids.length || ids.some((id) => !Number.isInteger(id)))
+      throw Errors.badRequest('Invalid definition.', ['Give the layers to delete as {"layers":[{"id":0}]}.']);
+    const deleted = await this.repo.deleteLayers(service.item_id, ids as number[]);
+    const missing = (ids as number[]).filter((id) => !deleted.includes(id));
+    if (missing.length) throw Errors.badRequest('Layer does not exist.', [`No layer ${missing.join(', ')}.`]);
+    return { success: true };
+  }
+
+  /** The service root: its layers and tables, and their extents together in the service's spatial reference. */
+  async serviceInfo(caller: Caller | undefined, name: string) {
+    const service = await this.readable(caller, name);
+    const layers = await this.repo.layers(service.item_id);
+    const sr = service.spatial_reference;
+    const srid = normaliseWkid(sr.latestWkid ?? sr.wkid);
+    const [box, units] = await Promise.all([
+      this.gate.run(caller, () => this.data.extentIn(service.schema_name, layers, srid)),
+      this.units(srid),
+    ]);
+    const extent = envelope(box, sr);
+    const brief = (l: LayerRow) => ({
+      id: l.layer_id,
+      name: l.name,
+      type: l.kind,
+      parentLayerId: -1,
+      defaultVisibility: true,
+      subLayerIds: null,
+      minScale: 0,
+      maxScale: 0,
+      ...(l.geometry_type ? { geometryType: l.geometry_type } : {}),
+    });
+    return {
+      currentVersion: 11.1,
+      serviceItemId: service.item_id,
+      serviceDescription: service.description,
+      hasVersionedData: false,
+      supportsDisconnectedEditing: false,
+      hasStaticData: false,
+      hasSharedDomains: false,
+      maxRecordCount: service.max_record_count,
+      supportedQueryFormats: 'JSON, geoJSON, PBF',
+      supportsVCSProjection: false,
+      capabilities: service.capabilities,
+      description: service.description,
+      copyrightText: '',
+      spatialReference: sr,
+      initialExtent: extent,
+      fullExtent: extent,
+      allowGeometryUpdates: true,
+      units,
+      syncEnabled: false,
+      supportsApplyEditsWithGlobalIds: false,
+      documentInfo: { Title: service.title, Author: service.owner, Comments: '', Subject: '', Category: '', Keywords: '' },
+      enableZDefaults: false,
+      layers: layers.filter((l) => l.kind === 'Feature Layer').map(brief),
+      tables: layers.filter((l) => l.kind === 'Table').map(brief),
+      relationships: [],
+    };
+  }
+
+  /** Map units of a spatial reference; definitions do not change while the server runs, so each is read once. */
+  private async units(srid: number): Promise<string> {
+    let units = this.unitsBySrid.get(srid);
+    if (!units) {
+      const srs = await this.repo.srsText(srid);
+      units = mapUnits(srs?.proj4text, srs?.srtext);
+      this.unitsBySrid.set(srid, units);
+    }
+    return units;
+  }
+
+  /**
+   * FeatureServer/layers: full info of every layer and table. The extents are scanned one after another on a single
+   * connection's worth of budget: in parallel, one request for a service of many large layers took the whole pool.
+   */
+  async allLayerInfo(caller: Caller | undefined, name: string) {
+    const service = await this.readable(caller, name);
+    const layers = await this.repo.layers(service.item_id);
+    const infos = await this.gate.run(caller, async () => {
+      const out = [];
+      for (const l of layers) out.push(await this.describeLayer(service, l));
+      return out;
+    });
+    return { layers: infos.filter((l) => l.type === 'Feature Layer'), tables: infos.filter((l) => l.type === 'Table') };
+  }
+
+  async layerInfo(caller: Caller | undefined, name: string, layerId: string) {
+    const service = await this.readable(caller, name);
+    const layer = await this.resolveLayer(service, layerId);
+    return this.gate.run(caller, () => this.describeLayer(service, layer));
+  }
+
+  /**
+   * A layer or table as ArcGIS Online describes a hosted one, with what this server has: no attachments, relationships,
+   * subtypes, editor tracking, ownership-based access or sync. There is one record limit, so the standard and tile
+   * limits are it too.
+   */
+  private async describeLayer(service: ServiceRow, layer: LayerRow) {
+    const sr = { wkid: layer.srid, latestWkid: layer.srid };
+    const extent = envelope(await this.data.extent(service.schema_name, layer), sr);
+    return {
+      currentVersion: 11.1,
+      id: layer.layer_id,
+      name: layer.name,
+      type: layer.kind,
+      serviceItemId: service.item_id,
+      displayField: layer.display_field ?? layer.fields.find((f) => f.type === 'esriFieldTypeString')?.name ?? layer.object_id_field,
+      description: '',
+      copyrightText: '',
+      defaultVisibility: true,
+      editFieldsInfo: null,
+      ownershipBasedAccessControlForFeatures: null,
+      syncCanReturnChanges: false,
+      relationships: [],
+      isDataVersioned: false,
+      ...(layer.geometry_type
+        ? {
+            geometryType: layer.geometry_type,
+            minScale: 0,
+            maxScale: 0,
+            extent,
+            sourceSpatialReference: sr,
+            drawingInfo: drawingInfo(layer.geometry_type),
+          }
+        : {}),
+      spatialReference: sr,
+      hasZ: false,
+      hasM: false,
+      hasAttachments: false,
+      htmlPopupType: 'esriServerHTMLPopupTypeNone',
+      objectIdField: layer.object_id_field,
+      globalIdField: layer.fields.find((f) => f.type === 'esriFieldTypeGlobalID')?.name ?? '',
+      typeIdField: '',
+      uniqueIdField: { name: layer.object_id_field, isSystemMaintained: true },
+      ...(layer.geometry_type ? { geometryField: { name: 'Shape', type: 'esriFieldTypeGeometry', alias: 'Shape' } } : {}),
+      fields: layer.fields.map(fieldInfo),
+      types: [],
+      templates: templates(layer.name, layer.geometry_type, layer.fields, service.capabilities),
+      maxRecordCount: service.max_record_count,
+      standardMaxRecordCount: service.max_record_count,
+      tileMaxRecordCount: service.max_record_count,
+      maxRecordCountFactor: 1,
+      supportedQueryFormats: 'JSON, geoJSON, PBF',
+      hasStaticData: false,
+      capabilities: service.capabilities,
+      syncEnabled: false,
+      useStandardizedQueries: true,
+      supportsAdvancedQueries: true,
+      supportsStatistics: true,
+      advancedQueryCapabilities: {
+        supportsPagination: true,
+        supportsOrderBy: true,
+        supportsQueryWithResultType: false,
+        supportsReturningQueryExtent: true,
+        supportsStatistics: true,
+        supportsDistinct: true,
+        supportsCountDistinct: true,
+        supportsPaginationOnAggregatedQueries: true,
+        // Statistics are ordered by their output names too; HAVING and SQL expressions are refused.
+        supportsOrderByOnlyOnLayerFields: false,
+        supportsHavingClause: false,
+        supportsSqlExpression: false,
+        // returnCentroid is answered for polygons (f=json and f=pbf) and refused for other layers.
+        supportsReturningGeometryCentroid: layer.geometry_type === 'esriGeometryPolygon',
+      },
+      // quantizationParameters (view mode) in f=json as in f=pbf: the SDK then leaves quantizing to the server.
+      supportsCoordinatesQuantization: !!layer.geometry_type,
+      supportsPagination: true,
+      allowGeometryUpdates: true,
+      supportsRollbackOnFailureParameter: true,
+      supportsApplyEditsWithGlobalIds: false,
+    };
+  }
+}
