@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { gdalPgConnection } from '../src/core/database/gdal-pg';
-import { buildTranslateArgs } from '../src/export/writer/args';
+import { buildTranslateArgs } from '../src/export/writer/gdal/args';
 import { ExportFormat, ExportLayerSource } from '../src/export/writer';
 import { layerField } from '../test/support/layer-field';
 

@@ -1,6 +1,6 @@
 import * as gdal from 'gdal-async';
 import { assertGdalDrivers, DriverNeed, GdalInstallError } from './core/gdal-drivers';
-import { FORMATS } from './export/writer/formats';
+import { FORMAT_CATALOGUE } from './export/formats';
 import { PUBLISH_FILE_TYPES } from './publish/file-types';
 
 /**
@@ -21,7 +21,7 @@ export function requiredGdalDrivers(): DriverNeed[] {
   };
   add({ name: 'PostgreSQL', write: true });
   add({ name: 'OGR_VRT', write: false });
-  for (const spec of Object.values(FORMATS)) {
+  for (const spec of Object.values(FORMAT_CATALOGUE)) {
     add({ name: spec.driver, write: true });
     for (const opt of spec.dsco) add({ name: spec.driver, write: true, creationOption: opt.split('=')[0] });
   }

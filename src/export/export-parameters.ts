@@ -9,9 +9,9 @@ import { LayerRow } from '../layers/types';
 import { jsonParam, requiredJsonParam } from '../core/http/param-values';
 import { normaliseWkid } from '../layers/layer-schema';
 import { parseWhereTree, renderWhereTreeSql, WhereNode } from '../where/compile';
-import { FORMATS } from './writer/formats';
-import { ExportFormat, ExportTarget } from './writer/types';
-import { xyColumnNames, XyColumnsError } from './writer/xy-columns';
+import { ExportFormat, FORMAT_CATALOGUE } from './formats';
+import { ExportTarget } from './writer';
+import { xyColumnNames, XyColumnsError } from './xy-columns';
 
 /** A layer to export. `whereTree` is the clause parsed once, when the request arrived; `where` is its text, for people. */
 export interface ExportLayerParams {
@@ -50,9 +50,9 @@ const NOT_PRODUCIBLE = ['scene package', 'vector tile package'];
 /** exportFormat is matched case-insensitively (ArcGIS's own docs use several spellings); returns the format key. */
 export function resolveExportFormat(raw: string): ExportFormat {
   const wanted = raw.trim().toLowerCase().replace(/\s+/g, ' ');
-  const key = (Object.keys(FORMATS) as ExportFormat[]).find((k) => FORMATS[k].name.toLowerCase() === wanted);
+  const key = (Object.keys(FORMAT_CATALOGUE) as ExportFormat[]).find((k) => FORMAT_CATALOGUE[k].name.toLowerCase() === wanted);
   if (key) return key;
-  const names = `Supported formats: ${Object.values(FORMATS)
+  const names = `Supported formats: ${Object.values(FORMAT_CATALOGUE)
     .map((x) => x.name)
     .join(', ')}.`;
   if (NOT_PRODUCIBLE.includes(wanted)) throw new InvalidInputError(`Export format '${raw}' cannot be produced by this service.`, [names]);
@@ -144,7 +144,7 @@ export function checkLayers(
       return fail(`Layer ${p.id} where: ${e.details.join(' ') || e.message}`);
     }
     // The writer puts a point layer's coordinates in x/y columns for CSV and Excel: their names follow one rule.
-    if (p.includeGeometry && layer.geometry_type === 'esriGeometryPoint' && FORMATS[format].geometry !== 'gdal') {
+    if (p.includeGeometry && layer.geometry_type === 'esriGeometryPoint' && FORMAT_CATALOGUE[format].geometry !== 'gdal') {
       try {
         xyColumnNames(
           layer.fields.map((f) => f.name),
@@ -202,7 +202,7 @@ function parseEscapeFormulas(v: unknown, format: ExportFormat): boolean {
 export function exportJobParams(raw: unknown): ExportJobParams {
   if (raw === null || typeof raw !== 'object') bad('The job has no parameters.');
   const r = raw as Record<string, unknown>;
-  if (typeof r.format !== 'string' || !(r.format in FORMATS)) bad(`Unknown export format '${String(r.format)}'.`);
+  if (typeof r.format !== 'string' || !(r.format in FORMAT_CATALOGUE)) bad(`Unknown export format '${String(r.format)}'.`);
   const format = r.format as ExportFormat;
   if (typeof r.title !== 'string') bad('The export has no title.');
   if (typeof r.serviceItemId !== 'string' || !ID.test(r.serviceItemId)) bad('The export names no service item.');

@@ -10,8 +10,7 @@ import { LayersRepository } from '../layers/layers.repository';
 import { UserCallers } from '../identity/user-callers';
 import { ExportAccess } from './export-access';
 import { checkLayers, exportJobParams, ExportJobParams } from './export-parameters';
-import { ExportWriteError } from './writer/errors';
-import { ExportLayerSource } from './writer/types';
+import { ExportLayerSource, ExportWriteError, writeExport } from './writer';
 
 /**
  * An export: the layers of a hosted feature service written to one file, which becomes the result item's data.
@@ -39,8 +38,6 @@ export class ExportJobHandler implements JobHandler<ExportJobParams> {
   async run(p: ExportJobParams, ctx: JobContext): Promise<JobOutcome> {
     await this.stillAllowed(p);
     const layers = await this.sources(p);
-    // Loaded on the first export only: the API reads this file for the declaration above and never loads GDAL.
-    const { writeExport } = await import('./writer/write-export');
     const file = await writeExport({
       format: p.format,
       layers,

@@ -9,7 +9,7 @@ import { IdentityService } from '../identity/identity.service';
 import { ExportAccess } from './export-access';
 import { ExportJob } from './export.job';
 import { parseExportRequest, resolveExportFormat } from './export-parameters';
-import { FORMATS } from './writer/formats';
+import { FORMAT_CATALOGUE } from './formats';
 import { ExportItemDto } from './export.dto';
 import { ExportRepository } from './export.repository';
 
@@ -34,7 +34,7 @@ export class ExportService {
     const itemId = p.itemId.toLowerCase();
     const { item } = await this.access.check(caller, receiver, itemId);
     const format = resolveExportFormat(p.exportFormat);
-    const { name: formatName, itemType } = FORMATS[format];
+    const { name: formatName, itemType } = FORMAT_CATALOGUE[format];
     const parsed = parseExportRequest(p.exportParameters, format, await this.features.layers(itemId));
     if (parsed.targetSR && 'srid' in parsed.targetSR && !(await this.features.sridExists(parsed.targetSR.srid))) {
       throw Errors.badRequest('Invalid export parameters.', [`Unknown targetSR wkid ${parsed.targetSR.srid}.`]);

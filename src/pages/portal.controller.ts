@@ -11,7 +11,7 @@ import { CurrentCaller, Formats, Operation, OptionalCaller, Public, RawResponse 
 import { HTML_HEADERS } from '../core/http/html-reply';
 import { GroupIdPipe, ItemIdPipe, UsernamePipe } from '../core/http/id-params';
 import { Params } from '../core/http/params.decorator';
-import { FORMATS } from '../export/writer/formats';
+import { FORMAT_CATALOGUE } from '../export/formats';
 import { GroupsService } from '../groups/groups.service';
 import { PageSessions } from '../identity/page-sessions';
 import { LayersRepository } from '../layers/layers.repository';
@@ -58,7 +58,7 @@ export class PortalPagesController {
     if (item.owner !== caller.username && !isAdminFor(caller, item.orgId, Privilege.AdminViewItems)) return undefined;
     const layers = await this.services.layers(item.id);
     return {
-      formats: Object.values(FORMATS).map((f) => f.name),
+      formats: Object.values(FORMAT_CATALOGUE).map((f) => f.name),
       layers: layers.map((l) => ({ id: l.layer_id, name: l.name, kind: l.kind })),
     };
   }

@@ -10,8 +10,8 @@
 import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import * as gdal from 'gdal-async';
-import { Client, ClientConfig } from 'pg';
-import { gdalPgConnection } from '../core/database/gdal-pg';
+import { Client } from 'pg';
+import { connectionOf } from '../core/database/gdal-pg';
 import { OgrArgs } from '../core/gdal/ogr-args';
 import { ident } from '../layers/layer-schema';
 import { PublishAbortedError, PublishError } from './errors';
@@ -234,35 +234,6 @@ export async function loadLayer(
     }
     await client.end().catch(() => undefined);
   }
-}
-
-/** node-pg settings and the GDAL PG: string for the target database, from either form. */
-export function connectionOf(target: Pick<LoadTarget, 'databaseUrl' | 'pg'>): { client: ClientConfig; gdal: string } {
-  if (target.databaseUrl) return { client: { connectionString: target.databaseUrl }, gdal: gdalPgConnection(target.databaseUrl) };
-  if (!target.pg || !/^PG:/i.test(target.pg.trim())) throw new Error('loadLayer needs target.databaseUrl or a PG: connection string.');
-  const kv = parseConninfo(target.pg.trim().slice(3));
-  const client: ClientConfig = {};
-  if (kv.host !== undefined) client.host = kv.host;
-  if (kv.hostaddr !== undefined && kv.host === undefined) client.host = kv.hostaddr;
-  if (kv.port !== undefined) client.port = Number(kv.port);
-  if (kv.dbname !== undefined) client.database = kv.dbname;
-  if (kv.user !== undefined) client.user = kv.user;
-  if (kv.password !== undefined) client.password = kv.password;
-  // GDAL's own keywords (tables=, schemas=...) are not libpq's; ours are added by loadLayer.
-  const gdalConn = target.pg.trim().replace(/\s(tables|schemas|active_schema)=('(?:[^'\\]|\\.)*'|\S*)/gi, '');
-  return { client, gdal: gdalConn };
-}
-
-/** libpq keyword/value connection string (key=value, values optionally single-quoted with backslash escapes). */
-export function parseConninfo(s: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const re = /\s*([A-Za-z_]+)\s*=\s*(?:'((?:[^'\\]|\\.)*)'|(\S*))/gy;
-  let m: RegExpExecArray | null;
-  while ((m = re.exec(s))) {
-    out[m[1].toLowerCase()] = m[2] !== undefined ? m[2].replace(/\\(.)/g, '$1') : (m[3] ?? '');
-    if (re.lastIndex >= s.length) break;
-  }
-  return out;
 }
 
 async function describeTarget(client: Client, target: LoadTarget): Promise<TargetInfo> {

@@ -10,7 +10,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { copyQueryToFile, copyRows, directReadSocket, OUT_CHUNK } from '../../src/export/writer/copy-rows';
+import { copyQueryToFile, copyRows, directReadSocket, OUT_CHUNK } from '../../src/export/writer/copy/copy-rows';
 
 let dir: string;
 let admin: Client;

@@ -17,7 +17,7 @@ import * as gdal from 'gdal-async';
 import { Client } from 'pg';
 import { gdalPgConnection } from '../../src/core/database/gdal-pg';
 import { ExportFormat, ExportJob, ExportLayerSource, ExportProgress, ExportWriteError, writeExport } from '../../src/export/writer';
-import { writeWorkbook } from '../../src/export/writer/xlsx-workbook';
+import { writeWorkbook } from '../../src/export/writer/xlsx/xlsx-workbook';
 import { renderWhereSql } from '../../src/where/compile';
 import { Cell, readPart, readWorkbook } from '../support/openpyxl';
 import { exportLayer, layerField } from '../support/layer-field';

@@ -10,9 +10,9 @@ import * as gdal from 'gdal-async';
 import { Client } from 'pg';
 import { gdalPgConnection } from '../../src/core/database/gdal-pg';
 import { ExportFormat, ExportJob, ExportLayerSource, writeExport } from '../../src/export/writer';
-import { packsGpkgIndex } from '../../src/export/writer/args';
-import { addGpkgRtree, startRtreeEntries, stopRtreeEntries } from '../../src/export/writer/gpkg-rtree';
-import { valueDown, valueUp } from '../../src/export/writer/gpkg-rtree-pack';
+import { packsGpkgIndex } from '../../src/export/writer/gdal/args';
+import { addGpkgRtree, startRtreeEntries, stopRtreeEntries } from '../../src/export/writer/gpkg/gpkg-rtree';
+import { valueDown, valueUp } from '../../src/export/writer/gpkg/gpkg-rtree-pack';
 import { exportLayer, layerField } from '../support/layer-field';
 import { waitFor } from '../support/wait-for';
 

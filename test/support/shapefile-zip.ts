@@ -1,7 +1,7 @@
 import gdal from 'gdal-async';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { zipDirectory } from '../../src/export/writer/zip';
+import { zipDirectory } from '../../src/export/writer/zip/zip';
 
 /** A zipped point shapefile of n points written by GDAL under dir; `damage` may change the files before zipping. */
 export async function shapefileZip(dir: string, n: number, damage?: (stem: string) => void): Promise<Buffer> {

@@ -1,4 +1,4 @@
-import type { ExportFormat } from './types';
+import { ExportFormat, ExportFormatInfo, FORMAT_CATALOGUE } from '../formats';
 
 /**
  * How each format is laid out on disk:
@@ -9,25 +9,16 @@ import type { ExportFormat } from './types';
  */
 export type Layout = 'container' | 'per-layer' | 'shapefile' | 'featurecollection';
 
-/** Where the geometry goes: GDAL geometry, x/y (points) or WKT columns in CSV, x/y columns or nothing in Excel. */
-export type GeometryMode = 'gdal' | 'csv' | 'excel';
-
-export interface FormatSpec {
-  /** The `exportFormat` value as ArcGIS spells it (matched case-insensitively) and echoed in the reply. */
-  name: string;
-  /** Type of the result item, as ArcGIS names it. */
-  itemType: string;
-  driver: string;
+/** How a format is written, beside what users see of it (FORMAT_CATALOGUE). */
+export interface FormatSpec extends ExportFormatInfo {
   /** Extension of the dataset GDAL writes (a directory for .gdb). */
   ext: string;
   layout: Layout;
-  geometry: GeometryMode;
   /** The SR the format mandates whatever targetSR says (KML, and GeoJSON per RFC 7946). */
   forcedSrs?: string;
   /** Longest layer name the format takes comfortably (Excel sheet names stop at 31). */
   maxLayerName: number;
-  /** Creation options for the dataset (first layer only) and for every layer. */
-  dsco: string[];
+  /** Creation options for every layer (the dataset's are the catalogue's dsco, given with the first layer). */
   lco: string[];
   /** Layer option naming the FID column, so the OID field becomes the FID (it is then not a plain field). */
   fidLco?: string;
@@ -40,126 +31,86 @@ export interface FormatSpec {
 export const FORMATS: Record<ExportFormat, FormatSpec> = {
   // 2GB_LIMIT makes GDAL fail instead of writing a .shp/.dbf other software misreads (see limits.ts).
   shapefile: {
-    name: 'Shapefile',
-    itemType: 'Shapefile',
-    driver: 'ESRI Shapefile',
+    ...FORMAT_CATALOGUE.shapefile,
     ext: 'shp',
     layout: 'shapefile',
-    geometry: 'gdal',
     maxLayerName: 64,
-    dsco: [],
     lco: ['ENCODING=UTF-8', '2GB_LIMIT=YES'],
   },
   // GDAL 3.6's default quoting (IF_AMBIGUOUS) quotes every integer ("11"); quote only where CSV requires it.
   csv: {
-    name: 'CSV',
-    itemType: 'CSV',
-    driver: 'CSV',
+    ...FORMAT_CATALOGUE.csv,
     ext: 'csv',
     layout: 'per-layer',
-    geometry: 'csv',
     maxLayerName: 64,
-    dsco: [],
     lco: ['STRING_QUOTING=IF_NEEDED'],
     engine: 'copy',
   },
   filegdb: {
-    name: 'File Geodatabase',
-    itemType: 'File Geodatabase',
-    driver: 'OpenFileGDB',
+    ...FORMAT_CATALOGUE.filegdb,
     ext: 'gdb',
     layout: 'container',
-    geometry: 'gdal',
     maxLayerName: 64,
-    dsco: [],
     lco: [],
     fidLco: 'FID',
   },
   geojson: {
-    name: 'GeoJson',
-    itemType: 'GeoJson',
-    driver: 'GeoJSON',
+    ...FORMAT_CATALOGUE.geojson,
     ext: 'geojson',
     layout: 'per-layer',
-    geometry: 'gdal',
     forcedSrs: 'EPSG:4326',
     maxLayerName: 64,
-    dsco: [],
     lco: ['RFC7946=YES'],
     engine: 'copy',
   },
   kml: {
-    name: 'KML',
-    itemType: 'KML',
-    driver: 'KML',
+    ...FORMAT_CATALOGUE.kml,
     ext: 'kml',
     layout: 'per-layer',
-    geometry: 'gdal',
     forcedSrs: 'EPSG:4326',
     maxLayerName: 64,
-    dsco: [],
     lco: [],
   },
   excel: {
-    name: 'Excel',
-    itemType: 'Microsoft Excel',
-    driver: 'XLSX',
+    ...FORMAT_CATALOGUE.excel,
     ext: 'xlsx',
     // One workbook, a sheet per layer.
     layout: 'container',
-    geometry: 'excel',
     maxLayerName: 31,
-    dsco: [],
     lco: [],
     engine: 'copy',
   },
   // Intermediate GeoJSON in the layer's (or target) SR; RFC 7946 mode would force WGS84 and rewind rings.
   featurecollection: {
-    name: 'Feature Collection',
-    itemType: 'Feature Collection',
-    driver: 'GeoJSON',
+    ...FORMAT_CATALOGUE.featurecollection,
     ext: 'geojson',
     layout: 'featurecollection',
-    geometry: 'gdal',
     maxLayerName: 64,
-    dsco: [],
     lco: ['RFC7946=NO'],
   },
   geopackage: {
-    name: 'GeoPackage',
-    itemType: 'GeoPackage',
-    driver: 'GPKG',
+    ...FORMAT_CATALOGUE.geopackage,
     ext: 'gpkg',
     layout: 'container',
-    geometry: 'gdal',
     maxLayerName: 64,
-    dsco: [],
     lco: [],
     fidLco: 'FID',
   },
   // SPATIAL_INDEX is chosen per layer (args.ts).
   flatgeobuf: {
-    name: 'FlatGeobuf',
-    itemType: 'FlatGeobuf',
-    driver: 'FlatGeobuf',
+    ...FORMAT_CATALOGUE.flatgeobuf,
     ext: 'fgb',
     layout: 'per-layer',
-    geometry: 'gdal',
     maxLayerName: 64,
-    dsco: [],
     lco: [],
     needsGeometry: true,
   },
-  // SpatiaLite geometry, readable by ArcGIS Pro and QGIS; LAUNDER=NO keeps the ArcGIS field names as they are.
+  // LAUNDER=NO keeps the ArcGIS field names as they are.
   sqlite: {
-    name: 'SQLite',
-    itemType: 'SQLite Geodatabase',
-    driver: 'SQLite',
+    ...FORMAT_CATALOGUE.sqlite,
     ext: 'sqlite',
     layout: 'container',
-    geometry: 'gdal',
     maxLayerName: 64,
-    dsco: ['SPATIALITE=YES'],
     lco: ['LAUNDER=NO'],
     fidLco: 'FID',
   },

@@ -1,7 +1,7 @@
-import { itemFileMime } from '../../core/storage/item-mime';
+import { exportContentType } from '../formats';
 import { FORMATS } from './formats';
 import { safeBaseName, uniqueLayerNames } from './names';
-import type { ExportFormat } from './types';
+import { ExportFormat } from './types';
 
 export interface LayerTarget {
   /** -nln: sanitised and unique within the export. */
@@ -31,7 +31,7 @@ export function planExport(format: ExportFormat, layerNames: string[], baseName:
   const base = safeBaseName(baseName);
   const names = uniqueLayerNames(layerNames, spec.maxLayerName);
   // The served type comes from the item type's table whatever is stored; the stored one says the same.
-  const mime = (fileName: string) => itemFileMime(spec.itemType, fileName);
+  const mime = (fileName: string) => exportContentType(format, fileName);
   const zip = (layers: LayerTarget[]): ExportPlan => ({
     fileName: `${base}.zip`,
     contentType: mime(`${base}.zip`),

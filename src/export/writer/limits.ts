@@ -1,8 +1,8 @@
-import type { LayerField } from '../../layers/layer-schema';
+import { LayerField } from '../../layers/layer-schema';
 import { ExportWriteError } from './errors';
 import { FORMATS } from './formats';
-import { geometryOutput, type LayerMeasure } from './sql';
-import type { ExportJob, ExportLayerSource } from './types';
+import { geometryOutput, LayerMeasure } from './sql';
+import { ExportJob, ExportLayerSource } from './types';
 
 /** Rows per XLSX sheet, header row included. */
 export const EXCEL_MAX_ROWS = 1_048_576;

@@ -1,8 +1,9 @@
 import { Socket } from 'node:net';
 import { availableParallelism } from 'node:os';
-import { Client, type ClientConfig } from 'pg';
-import { connectionOf } from '../../publish/load';
-import { directReadSocket } from './copy-rows';
+import { Client } from 'pg';
+import { connectionOf } from '../../core/database/gdal-pg';
+import { directReadSocket } from './copy/copy-rows';
+import { socketMaker } from './copy/pg-wire';
 
 /**
  * How many sessions (and writers) an export runs at once on a large layer: one backend per core of this machine,
@@ -21,7 +22,7 @@ export async function openSession(pg: string, applicationName: string, settings:
     application_name: applicationName.replace(/[^A-Za-z0-9_-]/g, ''),
     options: '-c TimeZone=UTC',
     // node-postgres passes its resolved settings: a TLS session (PGSSLMODE) needs Node's own socket.
-    stream: ((config: { ssl?: unknown }) => (config.ssl ? new Socket() : directReadSocket())) as unknown as ClientConfig['stream'],
+    stream: socketMaker((tls) => (tls ? new Socket() : directReadSocket())),
   });
   // A session ended from outside (a cancel) reports through the query it breaks; the client's own event must not
   // become an unhandled error.

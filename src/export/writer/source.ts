@@ -1,20 +1,19 @@
 /** The PostGIS side: connection settings, target SR resolution, the up-front measure, cancelling, probing. */
 import * as gdal from 'gdal-async';
 import { normaliseWkid } from '../../layers/layer-schema';
-import type { ResolvedSrs } from './args';
+import { ResolvedSrs } from './srs';
 import { ExportWriteError } from './errors';
 import { withSession } from './pg-session';
 import { buildEstimateSql, buildMeasureSql, buildReprojectionProbeSql, LayerMeasure } from './sql';
-import type { ExportJob, ExportLayerSource } from './types';
+import { ExportJob, ExportLayerSource } from './types';
 
 let configured = false;
 
 /**
  * Process-wide GDAL settings (gdal.config is global), applied once and only where the environment has not set
- * them: a 10,000-row PG cursor page (default 500) is most of the speed of 50,000 at a fraction of the memory
- * (the worker's peak went from 330 to 235 MB over the export benchmark); the SQLite settings speed up GeoPackage /
- * SQLite writes (~20% measured) and are safe for a temp file that is discarded on failure. The SQLite cache is
- * held to 64 MB: at 256 MB a GeoPackage export alone took the worker past its 300 MB memory budget.
+ * them: a 10,000-row PG cursor page (default 500) is most of the speed of 50,000 at a fraction of the memory; the
+ * SQLite settings speed up GeoPackage / SQLite writes and are safe for a temp file that is discarded on failure. The
+ * SQLite cache is held to 64 MB, which keeps a GeoPackage export within the worker's memory budget (README.md).
  */
 export function configureGdal(): void {
   if (configured) return;
@@ -98,8 +97,8 @@ export async function measureLayers(conn: string, job: ExportJob, exact = false)
 
 /**
  * The planner's row estimates instead of counts, for the formats that need rows only to show progress and to choose
- * parallel sessions (CSV and GeoJSON by COPY; the final count is the COPY's own). Counting 1M points took 170-250 ms
- * of the export's first moments, and a GDAL open 40-70 ms more; an EXPLAIN on a session of our own takes a few.
+ * parallel sessions (CSV and GeoJSON by COPY; the final count is the COPY's own). Counting a large layer, and a GDAL
+ * open, took a large part of the export's first moments; an EXPLAIN on a session of our own takes next to nothing.
  * A where clause the planner misjudges can make a large layer look small and be written by one session instead of
  * several (slower, not different); checking a low estimate by counting would scan the table first again.
  */

@@ -1,18 +1,7 @@
-import type { GeometryType, LayerField } from '../../layers/layer-schema';
+import { GeometryType, LayerField } from '../../layers/layer-schema';
+import { ExportFormat } from '../formats';
 
-export const EXPORT_FORMATS = [
-  'shapefile',
-  'csv',
-  'filegdb',
-  'geojson',
-  'kml',
-  'excel',
-  'featurecollection',
-  'geopackage',
-  'flatgeobuf',
-  'sqlite',
-] as const;
-export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+export type { ExportFormat };
 
 /** One hosted layer (or table) to export: where it lives in PostGIS and what the caller asked for. */
 export interface ExportLayerSource {

@@ -2,8 +2,8 @@ import { Socket } from 'node:net';
 import { Duplex } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { Client } from 'pg';
-import { csvHeader, csvQuote } from '../../../src/export/writer/copy-format';
-import { copyRows, CopyRowsOptions, givePiece, OUT_CHUNK, takePiece } from '../../../src/export/writer/copy-rows';
+import { csvHeader, csvQuote } from '../../../src/export/writer/copy/copy-format';
+import { copyRows, CopyRowsOptions, givePiece, OUT_CHUNK, takePiece } from '../../../src/export/writer/copy/copy-rows';
 import { field, pointLayer, polygonLayer } from './fixtures';
 
 /**

@@ -9,7 +9,7 @@ import {
   JsonSink,
   layerDefinition,
   toEsriGeometry,
-} from '../../../src/export/writer/feature-collection';
+} from '../../../src/export/writer/gdal/feature-collection';
 import { pointLayer, polygonLayer } from './fixtures';
 
 const ccwSquare = [

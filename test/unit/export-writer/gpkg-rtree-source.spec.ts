@@ -1,7 +1,7 @@
 /** The R-tree entries' reader: 40-byte records cut anywhere by the COPY's pieces, into leaves, with exact sums. */
 import { Readable } from 'node:stream';
-import { valueDown, valueUp } from '../../../src/export/writer/gpkg-rtree-pack';
-import { streamRtreeLeaves } from '../../../src/export/writer/gpkg-rtree-source';
+import { valueDown, valueUp } from '../../../src/export/writer/gpkg/gpkg-rtree-pack';
+import { streamRtreeLeaves } from '../../../src/export/writer/gpkg/gpkg-rtree-source';
 
 interface Entry {
   fid: number;

@@ -1,6 +1,6 @@
 import { planExport } from '../../../src/export/writer/layout';
 import { safeBaseName, safeLayerName, uniqueLayerNames } from '../../../src/export/writer/names';
-import { EXPORT_FORMATS } from '../../../src/export/writer';
+import { EXPORT_FORMATS } from '../../../src/export/formats';
 
 describe('names', () => {
   it('safeBaseName keeps letters, digits, . _ - and folds accents', () => {

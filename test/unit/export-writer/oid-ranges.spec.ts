@@ -1,5 +1,5 @@
-import { OidRange } from '../../../src/export/writer/copy-format';
-import { fixedRanges, oidRanges, RangeSource, shrinkingRanges, wholeLayer } from '../../../src/export/writer/oid-ranges';
+import { OidRange } from '../../../src/export/writer/copy/copy-format';
+import { fixedRanges, oidRanges, RangeSource, shrinkingRanges, wholeLayer } from '../../../src/export/writer/copy/oid-ranges';
 
 /** Takes ranges as the sessions would, `order` saying which end each take is from, until none is left. */
 function drain(source: RangeSource, order: (i: number) => boolean): { front: OidRange[]; back: OidRange[] } {

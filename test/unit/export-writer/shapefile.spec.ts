@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as gdal from 'gdal-async';
 import { exportConnection } from '../../../src/export/writer/source';
-import { fieldNameMappingCsv, readDbfFieldNames, shapefileReadme } from '../../../src/export/writer/shapefile';
+import { fieldNameMappingCsv, readDbfFieldNames, shapefileReadme } from '../../../src/export/writer/shapefile/shapefile';
 import { field } from './fixtures';
 
 describe('shapefile field-name mapping', () => {

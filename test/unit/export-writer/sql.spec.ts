@@ -1,4 +1,5 @@
-import { buildMeasureSql, buildSelectSql, geometryOutput, sqlText, xyColumns } from '../../../src/export/writer/sql';
+import { buildSelectSql } from '../../../src/export/writer/gdal/select';
+import { buildMeasureSql, geometryOutput, sqlText, xyColumns } from '../../../src/export/writer/sql';
 import { ExportWriteError } from '../../../src/export/writer';
 import { field, pointLayer, polygonLayer } from './fixtures';
 

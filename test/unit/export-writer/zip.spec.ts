@@ -8,8 +8,8 @@ import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as gdal from 'gdal-async';
-import { CHUNK, HEAD, zipDirectory } from '../../../src/export/writer/zip';
-import { ZipAhead } from '../../../src/export/writer/zip-ahead';
+import { CHUNK, HEAD, zipDirectory } from '../../../src/export/writer/zip/zip';
+import { ZipAhead } from '../../../src/export/writer/zip/zip-ahead';
 
 const MiB = 1 << 20;
 const READ_ZIP = `

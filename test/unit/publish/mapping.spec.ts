@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { parseLayerDefinition } from '../../../src/layers/layer-schema';
 import { PublishError } from '../../../src/publish';
-import { connectionOf, describeCopyError, parseConninfo } from '../../../src/publish/load';
+import { describeCopyError } from '../../../src/publish/load';
 import {
   assignFieldNames,
   classifyGeometryName,
@@ -198,25 +198,6 @@ describe('CSV coordinate columns', () => {
     expect(() => pickCoordinateColumns(['E', 'N'], 'east', 'n')).toThrow(/no column named 'east'. Its columns are: 'E', 'N'/);
     expect(() => pickCoordinateColumns(['E', 'N'], 'E')).toThrow(/both/);
     expect(() => pickCoordinateColumns(['E', 'N'], 'E', 'e')).toThrow(/two different columns/);
-  });
-});
-
-describe('connection strings', () => {
-  it('parses libpq keyword/value strings, quoted or not', () => {
-    expect(parseConninfo(`host='db' port='5433' dbname='my db' user=me password='it\\'s \\\\secret'`)).toEqual({
-      host: 'db',
-      port: '5433',
-      dbname: 'my db',
-      user: 'me',
-      password: "it's \\secret",
-    });
-  });
-  it('turns a GDAL PG: string into node-pg settings and drops GDAL-only keywords', () => {
-    const c = connectionOf({ pg: `PG:host='h' port='1' dbname='d' user='u' password='p' tables=a.b` });
-    expect(c.client).toEqual({ host: 'h', port: 1, database: 'd', user: 'u', password: 'p' });
-    expect(c.gdal).toBe(`PG:host='h' port='1' dbname='d' user='u' password='p'`);
-    expect(connectionOf({ databaseUrl: 'postgres://u:p@h:1/d' }).gdal).toBe(`PG:host='h' port='1' dbname='d' user='u' password='p'`);
-    expect(() => connectionOf({})).toThrow(/databaseUrl/);
   });
 });
 

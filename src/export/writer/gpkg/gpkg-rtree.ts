@@ -1,6 +1,6 @@
 /**
  * The spatial index of a GeoPackage layer GDAL wrote with SPATIAL_INDEX=NO, packed here instead of filled by GDAL
- * 3.6 one rtree insert at a time (10.5 s instead of 3.0 s per million points, and 80 s for five million).
+ * 3.6 one rtree insert at a time, which took longer than the translate itself (README.md).
  *
  * Every assumption is checked against the file, and GDAL builds the index itself when one does not hold: the fid
  * column must be the OID column, and the GeoPackage must hold exactly the fids and coordinates PostGIS gives now
@@ -13,12 +13,12 @@
 import { rm } from 'node:fs/promises';
 import * as gdal from 'gdal-async';
 import type { Client } from 'pg';
-import { copyRows, type CopyRowsReader } from './copy-rows';
-import { closeSession, openSession } from './pg-session';
+import { copyRows, CopyRowsReader } from '../copy/copy-rows';
+import { closeSession, openSession } from '../pg-session';
 import { encodeLeaf, encodeUpper, packUpper, rtreeShape, RtreeShape, sliceSize } from './gpkg-rtree-pack';
 import { EntrySums, streamRtreeLeaves, sumScale } from './gpkg-rtree-source';
-import { buildRtreeCountSql, buildRtreeEntriesSql } from './sql';
-import type { ExportLayerSource } from './types';
+import { buildRtreeCountSql, buildRtreeEntriesSql } from './rtree-sql';
+import { ExportLayerSource } from '../types';
 
 const quoteId = (s: string) => `"${s.replace(/"/g, '""')}"`;
 const quoteText = (s: string) => `'${s.replace(/'/g, "''")}'`;
@@ -135,17 +135,15 @@ async function gdalIndexStatements(scratch: string, table: string, geom: string,
 
 /**
  * Node rows per INSERT (a node is at most 1,228 bytes, 2.5 KB as a hex literal). Small statements: SQLite's parse of
- * a long VALUES list is large and the thread pool's allocators keep it (50,000 rows per statement peaked at 470 MB
- * RSS for a million points, 1,000 at 276 MB).
+ * a long VALUES list is large and the thread pool's allocators keep it.
  */
 const NODES_PER_INSERT = 20;
 /** SQLite's page cache while the index is built, in KiB. */
 const RTREE_CACHE_KIB = 8192;
 /**
- * Rowid rows per INSERT, as one JSON array that SQLite's json_each reads: 5M rows in 2.0 s where as many
- * `(fid,node)` VALUES took 5.6 s (GDAL's ExecuteSQL reads every byte of a statement, and VALUES has three times the
- * bytes), and no JavaScript string or promise per row, which promoted enough short-lived garbage to grow the worker's
- * heap to 138 MB before a mark-compact. 10,000 node numbers stay under 128 KB, V8's limit for the young generation.
+ * Rowid rows per INSERT, as one JSON array that SQLite's json_each reads: less than a third of the bytes of as many
+ * `(fid,node)` VALUES, which GDAL's ExecuteSQL reads every byte of, and no JavaScript string or promise per row, whose
+ * short-lived garbage grew the worker's heap. 10,000 node numbers stay under 128 KB, V8's limit for the young generation.
  */
 const ROWIDS_PER_INSERT = 10_000;
 /** Leaves per rowid INSERT in leaf order: one json_each of fids per leaf, joined by UNION ALL (SQLite allows 500). */
@@ -155,8 +153,8 @@ const PARENTS_PER_INSERT = 1_000;
 
 /**
  * Rowid rows are written in fid order when the fids span under this many slots per entry (4 bytes each, so at most
- * 8 bytes per entry, 40 MB for five million): SQLite then appends to the rowid table's B-tree instead of inserting all
- * over it as leaf order does (a million points 6.5 s instead of 7.0 s, measured). Sparser fids go in leaf order.
+ * 8 bytes per entry): SQLite then appends to the rowid table's B-tree instead of inserting all over it as leaf order
+ * does. Sparser fids go in leaf order.
  */
 const DENSE_FIDS = 2;
 
@@ -331,8 +329,7 @@ const GPKG_PAGE_SIZE = 4096;
 
 /**
  * Counts the layer's R-tree entries and starts their query (buildRtreeEntriesSql), in a snapshot of their own: the
- * rows wait in PostgreSQL, sorted, until addGpkgRtree reads them. Measured on 100,000 polygons: the sort took 0.15 s
- * of the 0.5 s index step when it started after the translate.
+ * rows wait in PostgreSQL, sorted, until addGpkgRtree reads them, so the sort is no longer part of the index step.
  */
 export async function startRtreeEntries(source: ExportLayerSource, ctx: GpkgRtreeContext): Promise<RtreeEntries> {
   const oidField = source.fields.find((f) => f.type === 'esriFieldTypeOID');
@@ -384,8 +381,8 @@ export async function addGpkgRtree(
     throw e;
   }
   try {
-    // The index is written in append order and the table read once for the check: a page cache of GDAL's 64 MB
-    // (OGR_SQLITE_CACHE, for the translate) only took the worker that much higher (1M points: 269 → 213 MB here).
+    // The index is written in append order and the table read once for the check: a page cache of GDAL's size
+    // (OGR_SQLITE_CACHE, for the translate) only took the worker's memory that much higher.
     await exec(ds, `PRAGMA cache_size = -${RTREE_CACHE_KIB}`);
     const d = await describe(ds, layer.table);
     if (!d.geomColumn) throw new Error(`GeoPackage layer '${layer.table}' has no geometry column`);

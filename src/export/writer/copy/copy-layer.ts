@@ -4,14 +4,11 @@
  * numbers is most of the work and runs in the backend, one core per backend: a large layer is split by OID into
  * ranges that parallel sessions reading one snapshot take as they come free; the first session writes its ranges
  * straight into the file, the others into files of their own that are appended to it (copyDocument).
- *
- * Measured on 1M points to CSV (2 cores): ogr2ogr 10.3 s, PostgreSQL's plain COPY 2.7 s; the formatted COPY
- * alone 5.5 s on one backend, about half that on two.
  */
 import { open, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Client } from 'pg';
-import type { ResolvedSrs } from './args';
+import { ResolvedSrs } from '../srs';
 import {
   antimeridianSql,
   COPY_SESSION,
@@ -26,12 +23,12 @@ import {
   rangeCountSql,
 } from './copy-format';
 import { copyQueryToFile, dropSparePieces, givePiece, takePiece } from './copy-rows';
-import { closeSession, openSession, PARALLEL_SESSIONS as SESSIONS, withSession } from './pg-session';
+import { closeSession, openSession, PARALLEL_SESSIONS as SESSIONS, withSession } from '../pg-session';
 import { fixedRanges, oidRanges, RangeSource, shrinkingRanges, wholeLayer } from './oid-ranges';
-import { allSettledOrThrow } from './settle';
-import { writeAll } from './write-all';
-import { geometryOutput } from './sql';
-import type { ExportLayerSource } from './types';
+import { allSettledOrThrow } from '../settle';
+import { writeAll } from '../write-all';
+import { geometryOutput } from '../sql';
+import { ExportLayerSource } from '../types';
 
 export type CopyFormat = 'csv' | 'geojson';
 
@@ -39,8 +36,8 @@ export type CopyFormat = 'csv' | 'geojson';
 const PARALLEL_MIN_ROWS = 50_000;
 /**
  * Rows of the smallest ranges a layer split over parallel sessions is cut into (shrinkingRanges), the last ones
- * the sessions take: about 35 ms of one backend's work on 1M points to CSV; each range costs a statement (and,
- * taken from the back, a file) of its own.
+ * the sessions take: small enough that the sessions finish together, large enough for what each range costs, a
+ * statement (and, taken from the back, a file) of its own.
  */
 export const MIN_RANGE_ROWS = 16_384;
 
@@ -124,7 +121,7 @@ export type CopyJob = Omit<CopyLayerJob, 'format' | 'layerName' | 'target'> & {
  * Opens the sessions that write the layer, all reading one snapshot (the first session's, exported to the
  * others), so that ranges written in parallel are one consistent picture of the layer, and a range counted first
  * holds the rows that its session then reads. The other sessions connect while the first one is set up (a
- * connection takes 20-40 ms here), and are closed again when the layer turns out to need one.
+ * connection takes as long as a small layer's COPY), and are closed again when the layer turns out to need one.
  */
 async function openSessions(job: CopyJob, doc: CopyDocument): Promise<{ sessions: Client[]; source: RangeSource }> {
   const { settings } = doc;
@@ -260,7 +257,7 @@ export async function copyDocument(job: CopyJob, doc: CopyDocument): Promise<num
 
 /**
  * Appends `from` (from byte `start`) to `to` through one buffer: streams read into a new buffer each time, and in
- * the worker that much memory coming and going (130 MB for 1M points' GeoJSON) kept V8 collecting its whole heap.
+ * the worker that much memory coming and going kept V8 collecting its whole heap.
  */
 async function appendFile(from: string, start: number, to: string, signal?: AbortSignal): Promise<void> {
   const [src, dst] = await Promise.all([open(from, 'r'), open(to, 'a')]);

@@ -6,7 +6,7 @@
  * Why: one translate keeps about one core busy (GDAL and its PostgreSQL backend take turns over the cursor, and a
  * third of GDAL's time is system calls: shapelib seeks and writes once per record and field block), so two run in
  * about the time of one. And shapelib holds every record's offset and size until the file closes, then builds the
- * whole .shx in one buffer (16 bytes a record: 88 MB for 5M points); a part holds only its own.
+ * whole .shx in one buffer (16 bytes a record); a part holds only its own.
  *
  * GDAL's PostgreSQL driver opens a transaction of its own per query, so the parts cannot share a snapshot as the
  * COPY sessions do (GDAL 3.6 ignores PRELUDE_STATEMENTS). Instead the layer's data version (a count of committed
@@ -18,26 +18,26 @@ import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type * as gdal from 'gdal-async';
 import type { Client } from 'pg';
-import { SqlParams } from '../../core/database/sql-params';
-import { dataVersionSql } from '../../layers/data-version';
-import { buildTranslateArgs, type ResolvedSrs } from './args';
-import { oidRanges } from './oid-ranges';
-import { oidBoundsSql, rangeFilter, type OidRange } from './copy-format';
-import { checkShapefileSizes } from './limits';
-import { PARALLEL_SESSIONS, withSession } from './pg-session';
-import { allSettledOrThrow } from './settle';
-import { TICK_MS } from './progress';
+import { SqlParams } from '../../../core/database/sql-params';
+import { dataVersionSql } from '../../../layers/data-version';
+import { buildTranslateArgs } from '../gdal/args';
+import { ResolvedSrs } from '../srs';
+import { oidRanges } from '../copy/oid-ranges';
+import { oidBoundsSql, rangeFilter, OidRange } from '../copy/copy-format';
+import { checkShapefileSizes } from '../limits';
+import { PARALLEL_SESSIONS, withSession } from '../pg-session';
+import { allSettledOrThrow } from '../settle';
+import { TICK_MS } from '../progress';
 import { dbfRecordsWritten } from './shapefile';
 import { ShapefileMerger } from './shapefile-merge';
-import { openPg } from './source';
-import { translateLayer } from './translate';
-import type { ExportLayerSource, ShapefileSplit } from './types';
+import { openPg } from '../source';
+import { translateLayer } from '../gdal/translate';
+import { ExportLayerSource, ShapefileSplit } from '../types';
 
 /**
  * Parts of 250,000 rows: shapelib holds 4 MB for one. Layers of one part's size or less are written whole: with
  * bigger rows the two translates already fill both cores, and the zip, which deflates a whole translate's files on
- * the idle core while it runs (zip-ahead.ts), then waits for the joined file (100,000 polygons of 33 vertices:
- * 2.3-3.1 s whole, 2.4-2.8 s in 2 to 8 parts; 1M points: 14.7-17.2 s whole, 10.5-11.1 s in 4 or 8 parts).
+ * the idle core while it runs (zip-ahead.ts), then waits for the joined file (README.md has the measurements).
  */
 export const SHAPEFILE_SPLIT: ShapefileSplit = { minRows: 250_001, partRows: 250_000 };
 

@@ -5,7 +5,7 @@
  */
 import { type Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { dropSparePieces, givePiece } from './copy-rows';
+import { dropSparePieces, givePiece } from '../copy/copy-rows';
 import { valueDown, valueUp } from './gpkg-rtree-pack';
 
 /** One row: the fid as int8, then xmin, xmax, ymin, ymax as float8, all big-endian. */
@@ -61,8 +61,8 @@ class LeafSink extends Writable {
   }
 
   override _write(chunk: Buffer, _enc: BufferEncoding, done: (e?: Error) => void): void {
-    // Read through (the carry is a copy): the reader fills the piece again. A new 1 MiB piece per chunk, 200 MB of
-    // external memory for five million points, had V8 mark the whole heap every 0.2 s.
+    // Read through (the carry is a copy): the reader fills the piece again; a new piece per chunk counted as external
+    // memory, which made V8 mark its whole heap again and again.
     this.take(chunk).then(() => {
       if (!this.destroyed) givePiece(chunk); // after a failure, the spares are already dropped
       done();

@@ -4,19 +4,19 @@
  * header row of field names, numbers as numbers, dates as dates (Excel serial days in UTC, shown with GDAL's display
  * formats) and text as text; points get x/y columns, other geometry is left out (sql.ts, geometryOutput).
  *
- * Why not a JavaScript writer: exceljs built every cell in JavaScript and took longer than GDAL (12.5 s against
- * 11.6 s for 1M points here), and GDAL's own writer holds the whole sheet in memory. Here no feature crosses into
+ * Why not a JavaScript writer: exceljs built every cell in JavaScript and took longer than GDAL, and GDAL's own writer
+ * holds the whole sheet in memory (README.md). Here no feature crosses into
  * JavaScript: the backend prints the rows, the worker appends bytes, and the zip deflates them in chunks.
  *
  * Numbers are printed in their shortest exact form (COPY_SESSION's extra_float_digits), which Excel reads back
  * as the very double that is stored. Every cell carries its reference (r="B7"): some readers require it, and a
  * cell left out for a null would otherwise shift the cells after it.
  */
-import { GEOMETRY_COLUMN, ident, type LayerField } from '../../layers/layer-schema';
-import type { ResolvedSrs } from './args';
-import { type OidRange, rowsInOrder } from './copy-format';
-import { geometryOutput, transformed, xyColumns } from './sql';
-import type { ExportLayerSource } from './types';
+import { GEOMETRY_COLUMN, ident, LayerField } from '../../../layers/layer-schema';
+import { ResolvedSrs } from '../srs';
+import { OidRange, rowsInOrder } from '../copy/copy-format';
+import { geometryOutput, transformed, xyColumns } from '../sql';
+import { ExportLayerSource } from '../types';
 
 /** The spreadsheet namespaces every part uses. */
 export const SPREADSHEET_NS = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';

@@ -2,7 +2,7 @@ import { mkdir, open, stat, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { CHUNK, chunkRange, deflateChunk, DeflatedAhead, DeflatedChunk, listEntries } from './zip';
-import { writeAll } from './write-all';
+import { writeAll } from '../write-all';
 
 /** Polling is a readdir and a few stats; often enough that the deflater is never long behind GDAL. */
 const POLL_MS = 10;
@@ -12,9 +12,9 @@ const IN_FLIGHT = 2;
 /**
  * Deflates the files of a folder while GDAL is still writing them, so that little is left to compress when the
  * last layer closes. GDAL's translate keeps about one of two cores busy (it and the PostgreSQL backend take
- * turns over the cursor). Deflating on the other core slows the translate a little (about 8% for 1M points, as
- * the two still contend at times) and takes most of the zip off the end of a Shapefile export (1M points: 0.9 s
- * of zipping after the translate became 0.15-0.35 s, most of it reading the final files back to check them).
+ * turns over the cursor). Deflating on the other core slows the translate a little (the two still contend at times)
+ * and takes most of the zip off the end of a Shapefile export; what is left is mostly reading the final files back to
+ * check them.
  *
  * Only whole body chunks are taken (chunk 0, where headers are rewritten on close, never is). Nothing here is
  * trusted: zipDirectory reads every chunk of the final file and uses a deflated one only if its CRC still

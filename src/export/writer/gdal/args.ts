@@ -1,21 +1,9 @@
-import { OgrArgs } from '../../core/gdal/ogr-args';
-import { FORMATS, GDAL_GEOMETRY_TYPE } from './formats';
-import { buildSelectSql, geometryOutput } from './sql';
-import type { ExportFormat, ExportLayerSource } from './types';
-
-/** A resolved target SR: what GDAL/PROJ read ('EPSG:3857', 'ESRI:102003' or WKT) and its wkid when it has one. */
-export interface ResolvedSrs {
-  srs: string;
-  wkid?: number;
-}
-
-export const WGS84: ResolvedSrs = { srs: 'EPSG:4326', wkid: 4326 };
-
-/** The SR a layer is written in, or null to keep the layer's own (no reprojection at all). */
-export function layerTargetSrs(format: ExportFormat, target: ResolvedSrs | null, layer: ExportLayerSource): ResolvedSrs | null {
-  const t = FORMATS[format].forcedSrs ? WGS84 : target;
-  return !t || t.wkid === layer.srid ? null : t;
-}
+import { OgrArgs } from '../../../core/gdal/ogr-args';
+import { FORMATS, GDAL_GEOMETRY_TYPE } from '../formats';
+import { geometryOutput } from '../sql';
+import { ResolvedSrs } from '../srs';
+import { buildSelectSql } from './select';
+import { ExportFormat, ExportLayerSource } from '../types';
 
 export interface TranslateStep {
   layer: ExportLayerSource;
@@ -31,9 +19,9 @@ export interface TranslateStep {
 }
 
 /**
- * FlatGeobuf's spatial index is sorted in Dataset.close(), which gdal-async runs synchronously: ~10 s of
- * blocked event loop per million points here. Larger layers are streamed without it. Empty layers always get
- * it: without the index GDAL 3.6 writes a 0-byte file for them.
+ * FlatGeobuf's spatial index is sorted in Dataset.close(), which gdal-async runs synchronously, blocking the event
+ * loop for as long. Larger layers are streamed without it. Empty layers always get it: without the index GDAL 3.6
+ * writes a 0-byte file for them.
  */
 export const FGB_INDEX_MAX_ROWS = 100_000;
 

@@ -6,10 +6,10 @@
 import { once } from 'node:events';
 import { createReadStream, createWriteStream, WriteStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { geoJsonToEsri, type GeoJson } from '../../layers/esri-geometry';
-import { fieldInfo } from '../../layers/layer-schema';
-import type { ResolvedSrs } from './args';
-import type { ExportLayerSource } from './types';
+import { geoJsonToEsri, GeoJson } from '../../../layers/esri-geometry';
+import { fieldInfo } from '../../../layers/layer-schema';
+import { ResolvedSrs } from '../srs';
+import { ExportLayerSource } from '../types';
 
 export type EsriSpatialReference = { wkid: number } | { wkt: string };
 

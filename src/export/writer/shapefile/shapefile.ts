@@ -1,13 +1,13 @@
 /** Shapefile extras: the field-name mapping read back from the written .dbf, the README, and size checks. */
 import { open, stat, writeFile } from 'node:fs/promises';
-import type { LayerField } from '../../layers/layer-schema';
-import { checkShapefileSizes } from './limits';
+import { LayerField } from '../../../layers/layer-schema';
+import { checkShapefileSizes } from '../limits';
 
 /**
  * The .dbf field names GDAL actually wrote (laundered to 10 characters, de-duplicated with _1, _2 ...), read from the
  * dBase header: 32-byte field descriptors after a 32-byte header, ended by 0x0D, each starting with the name in 11
  * NUL-padded bytes (UTF-8, as ENCODING=UTF-8 writes it). Not through GDAL: opening the layer there loads the whole
- * .shx index, which for 5 million points took the worker 70 MB past its peak just to learn the names.
+ * .shx index, which took the worker far past its peak just to learn the names.
  */
 export async function readDbfFieldNames(dbfPath: string): Promise<string[]> {
   const fh = await open(dbfPath, 'r');

@@ -1,10 +1,10 @@
 /**
  * A GeoPackage R-tree packed sort-tile-recursive and encoded as SQLite's rtree module stores it, so the
  * index of a large layer is written as a few hundred thousand rows instead of built by millions of rtree inserts
- * (SQLite's insertion is CPU-bound: 8 s per million points; GDAL 3.8 bulk-loads for the same reason, GDAL 3.6 does
- * not). The storage layout follows GDAL's bulk loader (sqlite_rtree_bulk_load.c, MIT licence, Even Rouault).
- * PostgreSQL sorts the entries into leaf order (buildRtreeEntriesSql), so only the leaves' boxes are packed here:
- * holding every entry cost 36 bytes a row, 543 MB RSS for five million points.
+ * (SQLite's insertion is CPU-bound; GDAL 3.8 bulk-loads for the same reason, GDAL 3.6 does not). The storage layout
+ * follows GDAL's bulk loader (sqlite_rtree_bulk_load.c, MIT licence, Even Rouault). PostgreSQL sorts the entries into
+ * leaf order (buildRtreeEntriesSql), so only the leaves' boxes are packed here: holding every entry took too much
+ * memory on large layers (README.md).
  */
 
 /** SQLite's rtree keeps at most 51 cells per node, whatever the page size. */

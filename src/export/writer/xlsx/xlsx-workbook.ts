@@ -7,13 +7,13 @@
  */
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { ResolvedSrs } from './args';
-import { COPY_SESSION } from './copy-format';
-import { copyDocument } from './copy-layer';
-import { checkExcelRows } from './limits';
-import type { ExportLayerSource } from './types';
-import { DEFAULT_ZIP_LEVEL, zipDirectory } from './zip';
-import { ZipAhead } from './zip-ahead';
+import { ResolvedSrs } from '../srs';
+import { COPY_SESSION } from '../copy/copy-format';
+import { copyDocument } from '../copy/copy-layer';
+import { checkExcelRows } from '../limits';
+import { ExportLayerSource } from '../types';
+import { DEFAULT_ZIP_LEVEL, zipDirectory } from '../zip/zip';
+import { ZipAhead } from '../zip/zip-ahead';
 import { packageParts, sheetPart } from './xlsx-package';
 import { SHEET_TAIL, sheetHead, sheetRowsSql } from './xlsx-sheet';
 

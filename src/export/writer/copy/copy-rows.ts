@@ -9,28 +9,26 @@
  * The reader takes the connection's socket from node-postgres for the length of the COPY and parses the protocol's
  * messages and the binary rows inside them in one loop, instead of pg-copy-streams' `to()` (one BufferList pass per
  * CopyData message, in JavaScript) followed by a second pass over the rows. Node's CPU is taken straight from the
- * backends formatting the rows on the same two cores. Writing 1M CSV rows (127 MB) to a file, Node spent 305 ms of
- * CPU with pg-copy-streams and a row parser behind it, 105 ms with this reader (user + sys, medians of 5 runs, the
- * same file byte for byte) and 0.1 s less wall time.
+ * backends formatting the rows on the same two cores: this reader takes about a third of the CPU pg-copy-streams
+ * and a row parser behind it took (README.md).
  */
 import { open } from 'node:fs/promises';
 import { connect, Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import type { Client, Connection, Submittable } from 'pg';
-import { writeAll } from './write-all';
+import { writeAll } from '../write-all';
+import { cancelKeyOf, sendQuery, wireOf } from './pg-wire';
 
 /**
  * Bytes passed on at a time. The socket delivers what the backend has sent so far, often a few kilobytes, and a
- * file write per such piece cost more than the export's formatting in Node: 265 MB written as 16 KB pieces took
- * 0.58 s of CPU, as 1 MiB pieces 0.15 s (measured).
+ * file write per such piece cost more than the export's formatting in Node.
  */
 export const OUT_CHUNK = 1 << 20;
 /**
  * Pieces kept for reuse by the readers of a document or of a GeoPackage's index entries (until dropSparePieces): two
  * for each session writing (the consumer holds one while its reader fills the next) and one for appending a range's
  * file. A reader of its own spares allocated two or more pieces, and with a dozen ranges an export, that external
- * memory (20-40 MB an export) kept V8 marking its whole heap once or twice per 1M-point export in the worker
- * (--trace-gc: 30-50 ms each).
+ * memory kept V8 marking its whole heap in the worker.
  */
 const SPARE_PIECES = 6;
 const spares: Buffer[] = [];
@@ -47,8 +45,7 @@ export function takePiece(): Buffer {
 
 /**
  * Gives back a piece from takePiece (or passed on by a reader) once nothing reads it any more: it is overwritten. In the
- * worker, a new 1 MiB buffer per piece made V8 collect its whole heap again and again for their memory: 0.45 s of
- * garbage collection per 1M-point GeoJSON export (265 MB), measured with --cpu-prof.
+ * worker, a new buffer per piece made V8 collect its whole heap again and again for their memory.
  */
 export function givePiece(piece: Buffer): void {
   const whole = piece.byteOffset === 0 && piece.buffer.byteLength === OUT_CHUNK;
@@ -59,10 +56,8 @@ export function givePiece(piece: Buffer): void {
 /**
  * A read shorter than SHORT_READ (and than the longest so far: a TLS socket's never exceed 16 KB) means the
  * backend's output has been read up to date: the socket then rests for READ_REST_MS, so that the next reads come
- * back full (64 KB) instead of with the backend's last 8 KB send. Reading the COPY of 1M CSV rows (138 MB) as it
- * came took ~9,200 reads and ~95 ms of CPU; resting 4 ms after a short read, ~2,350 reads and ~45 ms, and the wall
- * time did not grow (the kernel's socket buffers hold 4 ms of rows). Resting 2 ms cost 8 ms more per 1M rows, 8 ms
- * no less than 4.
+ * back full (64 KB) instead of with the backend's last 8 KB send: a quarter of the reads and half the CPU, and the
+ * wall time does not grow, the kernel's socket buffers holding the rows meanwhile (README.md).
  */
 const SHORT_READ = 32 * 1024;
 const READ_REST_MS = 4;
@@ -77,8 +72,7 @@ const READ_BUFFER = 64 * 1024;
  * A socket for node-postgres (its `stream` option) that reads into one buffer of its own, again and again, instead
  * of a new buffer per read: while a CopyRowsReader owns it, the reads go to the reader, which copies out what it
  * keeps; otherwise each read is copied and given to node-postgres as a 'data' event. Every new buffer Node made per
- * read counted as external memory, and in the worker V8 answered that with full collections of its heap: over three
- * 1M-point CSV exports its garbage collection went from 1.1 to 0.55 s (--cpu-prof), its peak RSS from 183 to 153 MB.
+ * read counted as external memory, and in the worker V8 answered that with full collections of its heap (README.md).
  * Not for TLS, whose socket must read as usual.
  */
 export function directReadSocket(): Socket {
@@ -139,8 +133,6 @@ export interface CopyRowsOptions {
   /** The rest after a short read (see READ_REST_MS); 0 reads as the bytes come. */
   restMs?: number;
 }
-
-type Cancellable = Client & { processID: number | null; secretKey: number | null };
 
 /**
  * `COPY (query) TO STDOUT (FORMAT binary)` of a query selecting one text or bytea column, as a stream of the
@@ -208,10 +200,10 @@ export class CopyRowsReader extends Readable implements Submittable {
   /** Called by node-postgres when the query's turn comes; an Error returned fails the query without sending it. */
   submit(connection: Connection): Error | void {
     if (this.destroyed) return new Error('COPY: cancelled before it started');
-    const socket = connection.stream;
-    const listeners = socket.listeners('data');
-    if (listeners.length !== 1) return new Error(`COPY: the connection's socket has ${listeners.length} data listeners, not 1`);
-    this.pgOnData = listeners[0] as (chunk: Buffer) => void;
+    const wire = wireOf(connection);
+    if (wire instanceof Error) return wire;
+    const { socket } = wire;
+    this.pgOnData = wire.pgOnData;
     this.socket = socket;
     this.directReads = DIRECT in socket;
     if (this.directReads) (socket as DirectSocket)[DIRECT] = this.onData;
@@ -219,7 +211,7 @@ export class CopyRowsReader extends Readable implements Submittable {
       socket.removeListener('data', this.pgOnData);
       socket.on('data', this.onData);
     }
-    connection.query(this.text);
+    sendQuery(connection, this.text);
   }
 
   handleCommandComplete(msg: { text?: string }): void {
@@ -361,8 +353,8 @@ export class CopyRowsReader extends Readable implements Submittable {
   /**
    * The common case, at a message's start: CopyData messages lying whole in the chunk, each holding one whole row,
    * as PostgreSQL sends them. They are copied into the piece in one go and their headers squeezed out in place: a
-   * Buffer copy per row out of the received chunk cost ~40 ms per million 127-byte rows, this ~17 ms (it allocates a
-   * view per call). Returns where the run stops.
+   * Buffer copy per row out of the received chunk cost more than twice as much (it allocates a view per call).
+   * Returns where the run stops.
    */
   private rowRun(buf: Buffer, p: number): number {
     const n = buf.length;
@@ -552,8 +544,9 @@ export class CopyRowsReader extends Readable implements Submittable {
    * arriving after the next query had started would cancel that query instead.
    */
   private cancel(): void {
-    const { host, port, processID, secretKey } = this.client as Cancellable;
-    if (this.cancelling || processID === null || secretKey === null) return;
+    const key = cancelKeyOf(this.client);
+    if (this.cancelling || !key) return;
+    const { host, port, processID, secretKey } = key;
     this.cancelling = new Promise<void>((resolve) => {
       const socket = host?.startsWith('/') ? connect(`${host}/.s.PGSQL.${port}`) : connect(port, host);
       const done = () => {

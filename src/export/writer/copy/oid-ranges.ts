@@ -2,7 +2,7 @@
  * How a large layer is cut by OID for the sessions that write it in parallel. The filtered rows' OIDs are close to
  * evenly spread in practice, so a span of OIDs stands for about that share of the rows.
  */
-import type { OidRange } from './copy-format';
+import { OidRange } from './copy-format';
 
 /** Splits [lo, hi] into n ranges of OIDs. */
 export function oidRanges(lo: number, hi: number, n: number): OidRange[] {
@@ -39,9 +39,7 @@ export function fixedRanges(ranges: OidRange[]): RangeSource {
  * The OIDs not yet taken, in ranges that shrink as they run out: each is a quarter of what is left per two sessions
  * (two sessions, 1M rows: 250,000 rows first, then 187,500, ...), down to `minSpan` OIDs. A session slowed by the
  * rest of the work on the machine holds up no more than the range it has, and the sessions finish within about one
- * small range of each other. Ranges of a fixed 125,000 rows had left one session idle for up to 150 ms at the end of
- * a 1M-point CSV export (PostgreSQL's statement log: the two sessions' last COPYs ended 13, 140 and 151 ms apart in
- * three exports).
+ * small range of each other. Ranges of a fixed size had left one session idle at the end of an export (README.md).
  */
 export function shrinkingRanges(lo: number, hi: number, minSpan: number, sessions: number): RangeSource {
   return {

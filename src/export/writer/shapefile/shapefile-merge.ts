@@ -10,7 +10,7 @@
  */
 import { copyFile, open, readdir, stat, type FileHandle } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
-import { writeAll } from './write-all';
+import { writeAll } from '../write-all';
 
 const SHP_HEADER = 100;
 const DBF_EOF = 0x1a;

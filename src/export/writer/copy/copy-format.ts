@@ -7,20 +7,20 @@
  *
  * Number formatting depends on the session (extra_float_digits): COPY_SESSION must be set on the connection that runs the COPY, and the connection must run in UTC (exportConnection does that for GDAL).
  */
-import { GEOMETRY_COLUMN, ident, type LayerField } from '../../layers/layer-schema';
-import type { ResolvedSrs } from './args';
-import { geometryOutput, sqlText, transformed, xyColumns } from './sql';
-import type { ExportLayerSource } from './types';
+import { GEOMETRY_COLUMN, ident, LayerField } from '../../../layers/layer-schema';
+import { ResolvedSrs } from '../srs';
+import { geometryOutput, sqlText, transformed, xyColumns } from '../sql';
+import { ExportLayerSource } from '../types';
 
 /**
  * The session of every COPY export (CSV, GeoJSON, Excel's sheets): doubles in their shortest exact form, so a reader
  * gets the very double that is stored. GDAL printed CSV doubles as %.15g, rounding away up to two digits
- * (3.6666666666666665 as 3.66666666666667), and PostgreSQL prints that through glibc's printf at about 0.35 µs a
- * value: a third of a 1M-point CSV export's CPU. No parallel workers: the export already runs one session per core
+ * (3.6666666666666665 as 3.66666666666667), and PostgreSQL prints that through glibc's printf, a third of a CSV
+ * export's CPU. No parallel workers: the export already runs one session per core
  * over OID ranges, and the planner, seeing the costly formatting, gave each range's COPY two workers behind a Gather
  * Merge (six processes on two cores, every formatted row passed through a tuple queue). No JIT: the formatting
- * expressions are costly enough for PostgreSQL to compile them, which took each backend 80-120 ms before its first
- * row (1M points to CSV), and the rows came no faster compiled.
+ * expressions are costly enough for PostgreSQL to compile them before the first row, and the rows came no faster
+ * compiled.
  */
 export const COPY_SESSION = ['SET extra_float_digits = 1', 'SET max_parallel_workers_per_gather = 0', 'SET jit = off'];
 
@@ -40,8 +40,7 @@ export function csvQuote(s: string): string {
 
 /**
  * Whether text `c` holds one of CSV_SPECIAL's characters, as six strpos() calls: a regular expression converts each
- * value to wide characters first, and cost one backend 0.27-0.33 s per million values against 0.20 s for these
- * (psql, 1M points to CSV, five alternating runs each).
+ * value to wide characters first, and cost the backend more.
  */
 function csvSpecialSql(c: string): string {
   return `(${[`','`, `'"'`, `';'`, `E'\\t'`, `E'\\r'`, `E'\\n'`].map((ch) => `strpos(${c}, ${ch}) > 0`).join(' OR ')})`;
@@ -65,8 +64,7 @@ function csvText(c: string, escapeFormulas: boolean): string {
 
 /**
  * A double (shortest exact form, COPY_SESSION), with GDAL's spelling of the values that are not numbers ("nan",
- * "inf"). A CASE, not replace() on the text: reading the value twice costs less than two string scans (0.5 s per
- * million points).
+ * "inf"). A CASE, not replace() on the text: reading the value twice costs less than two string scans.
  */
 function csvDouble(v: string): string {
   return `CASE WHEN ${v} - ${v} = 0 THEN ${v}::text WHEN ${v} = 'Infinity' THEN 'inf' WHEN ${v} = '-Infinity' THEN '-inf' WHEN ${v} IS NOT NULL THEN 'nan' END`;
@@ -134,7 +132,7 @@ type MsRounding = 'printf' | 'float';
  * lie within 10 µs of half a millisecond, or the rounding would reach the next second, GDAL's milliseconds are the
  * stored value's own, rounded: to_char of the value, or of the value rounded by timestamptz(3). Checked against
  * ogr2ogr's CSV and GeoJSON for 1.5 million dates (every near-tie microsecond around 21,000 milliseconds, years
- * 1 to 9999): the same text. One backend per million microsecond dates: 0.32 s (GDAL's steps for all: 0.58 s).
+ * 1 to 9999): the same text, at about half the cost of GDAL's steps for every date.
  */
 /** to_char's pattern up to the minute and its colon: CSV's "2024/01/02 03:04:", GeoJSON's "2024-01-02T03:04:". */
 const minutePattern = (sep: string) => `YYYY-MM-DD"${sep}"HH24:MI:`.replace(/-/g, sep === ' ' ? '/' : '-');
@@ -143,7 +141,7 @@ function dateTime(v: string, sep: string, rounding: MsRounding): string {
   const format = `${minutePattern(sep)}SS`;
   const ms = `${v}::timestamptz(3)`;
   // How far rounding to milliseconds moved the value, within ±500 µs, as an interval: reading the microseconds
-  // instead (date_part, three times) made the whole date cost 0.49 s per million values instead of 0.32 s.
+  // instead (date_part, three times) cost half as much again.
   const moved = `(${v} - ${ms})`;
   const gdal = gdalDateTime(v, sep, rounding);
   // Near half a millisecond, GDAL's way; a value rounded to a whole second is whole seconds when rounded down, and
@@ -162,7 +160,7 @@ function gdalDateTime(v: string, sep: string, rounding: MsRounding): string {
   const frac = `(${s} - trunc(${s})::real) * 1000::real`;
   const whole = rounding === 'printf' ? `floor((${frac})::float8 + 0.5) = 0` : `trunc(${frac} + 0.5::real) = 0`;
   // printf: 1000 × a float is exact as a double, and round() is rint(), ties to even as printf's exact rounding.
-  // Printed as integers because to_char of a number cost 0.45 s per million values.
+  // Printed as integers because to_char of a number costs more.
   const thousandths = rounding === 'printf' ? `round(${s}::float8 * 1000)::int` : `trunc(${s} * 1000::real + 0.5::real)::int`;
   return `to_char(${v}, '${ymdhm}') || CASE WHEN ${whole} THEN lpad(trunc(${s})::int::text, 2, '0')
     ELSE lpad((${thousandths} / 1000)::text, 2, '0') || '.' || lpad((${thousandths} % 1000)::text, 3, '0') END`;
@@ -327,7 +325,7 @@ export function geojsonFeaturesSql(layer: ExportLayerSource, range?: OidRange): 
   const [first, ...rest] = layer.fields;
   // Members are separated by ", ". A first member that is always written (an OBJECTID, say) goes without; when it
   // can be left out, every member starts with ", " and the first one written gives it up: substr, which scans the
-  // whole text character by character (0.38 s per million features of the bench's points).
+  // whole text character by character, which costs.
   const fixedFirst = first && !skippable(first);
   const members = fixedFirst ? [jsonMember(first, ''), ...rest.map((f) => jsonMember(f))] : layer.fields.map((f) => jsonMember(f));
   const joined = members.join(' || ');
