@@ -19,7 +19,7 @@ export function assertPasswordLength(password: string): void {
 }
 
 /**
- * Bounds the scrypts one process runs at once (each holds 32 MiB and a thread-pool thread for ~100 ms), with a short
+ * Bounds the scrypts one process runs at once (each holds 32 MiB and a thread-pool thread while it runs), with a short
  * queue behind them; beyond it a request is refused at once rather than piling up memory and latency. Hand-written:
  * p-limit (the usual choice) is ESM-only and has no bounded queue, and this is twenty lines.
  */

@@ -13,8 +13,8 @@
  * deleted since the snapshot is a serialization failure, so such edits only add their row; the next edit under READ
  * COMMITTED folds it in. Rows are never removed for a dropped table, so a table made again under the same name
  * counts on from where the old one stopped and never shows a version a resume point was taken at. Cost: each edit
- * statement leaves a dead row, which a long snapshot (an export's REPEATABLE READ) keeps from vacuum; 10,000 edits
- * under one held snapshot made the version read about 1 ms.
+ * statement leaves a dead row, which a long snapshot (an export's REPEATABLE READ) keeps from vacuum; the version
+ * read stays cheap even then.
  */
 import { SqlParams } from '../core/database/sql-params';
 

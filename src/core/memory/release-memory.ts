@@ -3,9 +3,8 @@
  *
  * GDAL's drivers free much of what an export used in small pieces spread through glibc's heaps (SQLite's page
  * cache for a GeoPackage, the shapefile writer's buffers), and glibc gives back on its own only what sits at the
- * top of a heap. After a 100,000-polygon GeoPackage the worker stayed about 80 MB above its idle size until it
- * exited; with a trim after each job it returns to it (measured: 242-271 MB → 194 MB after the GeoPackage, 229 →
- * 182 MB after a 1M-point Shapefile), for 4-5 ms a call. Node has no binding for malloc_trim, so koffi (a
+ * top of a heap. After a large GeoPackage the worker stayed well above its idle size until it exited; with a trim
+ * after each job it returns to it, for a few milliseconds a call. Node has no binding for malloc_trim, so koffi (a
  * maintained FFI library with prebuilt binaries) calls it. Where the C library is not glibc, this does nothing.
  */
 type Trim = (pad: number) => number;

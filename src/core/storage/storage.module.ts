@@ -7,7 +7,7 @@ import { StorageSweeper } from './storage-sweeper';
 
 /**
  * Creates the configured backend: S3 when STORAGE_URL names a bucket, else DATA_DIR. The AWS SDK is loaded only
- * for S3 (it adds about 0.6 s to every process start).
+ * for S3: it lengthens every process start.
  */
 export async function createFileStore(config: AppConfig): Promise<FileStore> {
   if (!config.storage.s3) return new LocalFileStore(config.dataDir);
