@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { APP_CONFIG } from '../core/config/config.module';
 import { AppConfig } from '../core/config/env';
+import { Periodic } from '../core/periodic';
 import { IdentityRepository } from './identity.repository';
 
 const BATCH = 1000;
@@ -14,8 +15,10 @@ const MAX_BATCHES = 50;
 @Injectable()
 export class TokenPurger implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(TokenPurger.name);
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<number>;
+  private readonly periodic = new Periodic(
+    () => this.run(),
+    (e) => this.logger.warn(`token purge failed: ${e.message}`),
+  );
 
   constructor(
     private readonly repo: IdentityRepository,
@@ -23,21 +26,16 @@ export class TokenPurger implements OnApplicationBootstrap, OnApplicationShutdow
   ) {}
 
   onApplicationBootstrap(): void {
-    const seconds = this.config.tokenPurgeIntervalS;
-    if (!seconds) return;
-    this.timer = setInterval(() => void this.purge(), seconds * 1000);
-    this.timer.unref();
+    this.periodic.start(this.config.tokenPurgeIntervalS * 1000);
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running;
+  onApplicationShutdown(): Promise<void> {
+    return this.periodic.stop();
   }
 
   /** Returns how many tokens were deleted; a run still going is joined rather than doubled. */
   purge(): Promise<number> {
-    this.running ??= this.run().finally(() => (this.running = undefined));
-    return this.running;
+    return this.periodic.run();
   }
 
   private async run(): Promise<number> {

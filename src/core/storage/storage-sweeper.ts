@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { APP_CONFIG } from '../config/config.module';
 import { AppConfig } from '../config/env';
 import { RESULT_ITEMS, ResultItems } from '../jobs/result-items';
+import { Periodic } from '../periodic';
 import { FileStore } from './file-store';
 
 /**
@@ -32,8 +33,10 @@ export interface SweepReport {
 @Injectable()
 export class StorageSweeper implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(StorageSweeper.name);
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<SweepReport>;
+  private readonly periodic = new Periodic(
+    () => this.pass(new Date()),
+    (e) => this.logger.warn(`storage sweep failed: ${e.message}`),
+  );
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -43,25 +46,17 @@ export class StorageSweeper implements OnApplicationBootstrap, OnApplicationShut
 
   onApplicationBootstrap(): void {
     const every = this.config.storage.sweepIntervalS * 1000;
-    if (!every) return;
     // Not at start: processes restarted together would all list the bucket at once.
-    const first = Math.min(every, 30_000 + Math.random() * 60_000);
-    const run = () => {
-      this.sweep().catch((e) => this.logger.warn(`storage sweep failed: ${(e as Error).message}`));
-      this.timer = setTimeout(run, every).unref();
-    };
-    this.timer = setTimeout(run, first).unref();
+    this.periodic.start(every, Math.min(every, 30_000 + Math.random() * 60_000));
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    clearTimeout(this.timer);
-    await this.running?.catch(() => undefined);
+  onApplicationShutdown(): Promise<void> {
+    return this.periodic.stop();
   }
 
   /** One pass; a pass already running is joined rather than doubled. */
   sweep(now = new Date()): Promise<SweepReport> {
-    this.running ??= this.pass(now).finally(() => (this.running = undefined));
-    return this.running;
+    return this.periodic.run(() => this.pass(now));
   }
 
   private async pass(now: Date): Promise<SweepReport> {
