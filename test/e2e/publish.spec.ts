@@ -5,7 +5,7 @@ import { withApp } from '../support/harness';
 describe('publish', () => {
   const t = withApp({ users: { pub: 'org_publisher' }, worker: true });
   const { pub } = t.users;
-  // Both jest projects (local and s3) run this file against one database, and service names are unique in the org.
+  // Both jest projects (integration and s3) run this file against one database, and service names are unique in the org.
   const svc = (name: string) => `${name}_${process.env.TEST_STORAGE ?? 'local'}`;
 
   async function upload(type: string, name: string, body: string, mime: string): Promise<string> {
