@@ -4,7 +4,6 @@ import { startApp, TestApp } from '../support/app';
 import { addItem, addUsers, adminToken, createGroup, createUser, post } from '../support/client';
 import { withApp } from '../support/harness';
 
-
 /** The SQL statements that reach PostgreSQL while `run` runs (pg's own Client.query, called through). */
 async function statements(run: () => Promise<void>): Promise<string[]> {
   const spy = jest.spyOn(Client.prototype, 'query');
