@@ -27,7 +27,7 @@ import {
   urlOf,
   useFixture,
 } from './support';
-import { ROUTES } from './routes';
+import { ROUTES } from './tables';
 
 describe('bad input on every route: the envelope', () => {
   useFixture();

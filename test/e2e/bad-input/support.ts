@@ -384,3 +384,15 @@ export function caseTable(CASES: Record<string, Case>): void {
     expectError(r, describeReq(method, url, params), c.want());
   });
 }
+
+/** One module's bad-input spec: the per-route tables on its routes, then its named cases and any `more` tests. */
+export function moduleSuite(name: string, routes: Route[], cases: Record<string, Case>, more?: () => void): void {
+  describe(`bad input: ${name}`, () => {
+    useFixture();
+    routeTables(routes);
+    describe('missing and malformed parameters', () => {
+      caseTable(cases);
+      more?.();
+    });
+  });
+}
