@@ -1,8 +1,9 @@
 /**
- * Every suite talks to the real Postgres and Redis; globalSetup creates a fresh database per run (one for both
- * projects: the same module path runs once). Item storage: the 'local' project runs everything on DATA_DIR; the 's3'
- * project runs the suites that store, read and delete item files (content, publish, export, storage) again on an
- * s3rver the tests start on loopback (test/support/s3.ts).
+ * Three tiers and an s3 rerun. 'unit' is the pure specs (beside their source or in test/unit): no database, no Redis,
+ * so it has no globalSetup. 'integration' (test/e2e, test/security) and 'compat' (test/compat: GDAL, QGIS, Chromium,
+ * the ArcGIS SDK, arcgis-rest-js) talk to the real Postgres and Redis; globalSetup creates a fresh database per run
+ * (one for all projects: the same module path runs once). The 's3' project runs the suites that store, read and
+ * delete item files again on an s3rver the tests start on loopback (test/support/s3.ts).
  */
 const common = {
   rootDir: '.',
@@ -10,16 +11,32 @@ const common = {
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
   // @esri/arcgis-rest-feature-service requires pbf (for f=pbf-as-*), whose v4 is ESM-only; its UMD build is the same code.
   moduleNameMapper: { '^pbf$': '<rootDir>/test/support/pbf-cjs.js' },
+};
+const withDatabase = {
+  ...common,
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
 };
+// Specs under test/unit that need a real connection run with the integration tier.
+const unitNeedingDatabase = ['<rootDir>/test/unit/export-writer/copy-rows.spec.ts'];
 
 module.exports = {
   testTimeout: 30000,
   projects: [
-    { ...common, displayName: 'local', testMatch: ['<rootDir>/test/**/*.spec.ts', '<rootDir>/src/**/*.spec.ts'] },
     {
       ...common,
+      displayName: 'unit',
+      testMatch: ['<rootDir>/test/unit/**/*.spec.ts', '<rootDir>/src/**/*.spec.ts'],
+      testPathIgnorePatterns: ['/node_modules/', ...unitNeedingDatabase],
+    },
+    {
+      ...withDatabase,
+      displayName: 'integration',
+      testMatch: ['<rootDir>/test/e2e/**/*.spec.ts', '<rootDir>/test/security/**/*.spec.ts', ...unitNeedingDatabase],
+    },
+    { ...withDatabase, displayName: 'compat', testMatch: ['<rootDir>/test/compat/**/*.spec.ts'] },
+    {
+      ...withDatabase,
       displayName: 's3',
       setupFiles: ['<rootDir>/test/support/on-s3.js'],
       testMatch: [

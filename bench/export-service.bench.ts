@@ -122,7 +122,7 @@ async function main() {
     // The scaling runs read prefixes (by OBJECTID) of one table; the 1M-point layer serves when it is large enough.
     const scaleLayer = scaleRows > POINTS ? 2 : 0;
     if (scaleLayer === 2) layers.push({ name: 'scale', geometryType: 'esriGeometryPoint', fields: pointFields });
-    const created = await createHostedService(b.base, { username: BENCH_ADMIN.username, token: b.token }, { name: 'bench_export' }, layers);
+    const created = await createHostedService(b.base, { username: BENCH_ADMIN.username, token: b.token }, layers, { name: 'bench_export' });
     const schema = `svc_${created.itemId}`;
     // The same seed on both sides: the S3 side exports the very same rows.
     const loadPoints = async (table: string, n: number, into: { db: Client; schema: string } = { db, schema }) => {
@@ -149,12 +149,9 @@ async function main() {
       s3 = await startS3Side();
       s3db = new Client({ connectionString: s3.databaseUrl });
       await s3db.connect();
-      const onS3 = await createHostedService(
-        s3.base,
-        { username: BENCH_ADMIN.username, token: s3.token },
-        { name: 'bench_export' },
-        layers,
-      );
+      const onS3 = await createHostedService(s3.base, { username: BENCH_ADMIN.username, token: s3.token }, layers, {
+        name: 'bench_export',
+      });
       s3ItemId = onS3.itemId;
       await loadPoints('l0', POINTS, { db: s3db, schema: `svc_${onS3.itemId}` });
     }

@@ -15,10 +15,15 @@ const REQUESTS = Number(process.env.REQUESTS ?? 40);
 async function main() {
   const b = await startBenchApp();
   try {
-    const created = await createHostedService(b.base, { username: BENCH_ADMIN.username, token: b.token }, { name: 'layer_info_bench' }, [
-      { id: 0, name: 'pts', geometryType: 'esriGeometryPoint', fields: [{ name: 'name', type: 'esriFieldTypeString', length: 40 }] },
-      { id: 1, name: 'areas', geometryType: 'esriGeometryPolygon', fields: [{ name: 'name', type: 'esriFieldTypeString', length: 40 }] },
-    ]);
+    const created = await createHostedService(
+      b.base,
+      { username: BENCH_ADMIN.username, token: b.token },
+      [
+        { id: 0, name: 'pts', geometryType: 'esriGeometryPoint', fields: [{ name: 'name', type: 'esriFieldTypeString', length: 40 }] },
+        { id: 1, name: 'areas', geometryType: 'esriGeometryPolygon', fields: [{ name: 'name', type: 'esriFieldTypeString', length: 40 }] },
+      ],
+      { name: 'layer_info_bench' },
+    );
     const schema = `"svc_${created.itemId}"`;
     await b.db.query(
       `INSERT INTO ${schema}."l0" (name, shape)

@@ -112,7 +112,7 @@ export async function makeFixtures(c: Cluster): Promise<Fixtures> {
   }
 
   const publisher = users[0];
-  const created = await createHostedService(base, publisher, { name: `load_points_${suffix}`, maxRecordCount: 2000 }, [
+  const layers = [
     {
       name: 'points',
       geometryType: 'esriGeometryPoint',
@@ -124,7 +124,8 @@ export async function makeFixtures(c: Cluster): Promise<Fixtures> {
       ],
     },
     { name: 'areas', geometryType: 'esriGeometryPolygon', fields: [{ name: 'label', type: 'esriFieldTypeString', length: 40 }] },
-  ]);
+  ];
+  const created = await createHostedService(base, publisher, layers, { name: `load_points_${suffix}`, maxRecordCount: 2000 });
   await c.db.query(
     `INSERT INTO "svc_${created.itemId}".l0 (name, n, a, t, shape)
      SELECT 'point ' || g, g, random() * 1000, now() - g * interval '1 minute', ST_SetSRID(ST_MakePoint(random() * 360 - 180, random() * 170 - 85), 4326)

@@ -10,7 +10,6 @@ export async function createPointLayer(b: BenchApp, name: string, pageSize: numb
   const created = await createHostedService(
     b.base,
     { username: BENCH_ADMIN.username, token: b.token },
-    { name, maxRecordCount: pageSize },
     [
       {
         name: 'pts',
@@ -24,6 +23,7 @@ export async function createPointLayer(b: BenchApp, name: string, pageSize: numb
         ],
       },
     ],
+    { name, maxRecordCount: pageSize },
   );
   await b.db.query(
     `INSERT INTO "svc_${created.itemId}"."l0" (name, n, a, b, t, shape)

@@ -22,8 +22,9 @@ import {
   shareItemWithGroup,
   unshareItemWithGroup,
 } from '@esri/arcgis-rest-portal';
-import { ADMIN, startApp, TestApp } from '../support/app';
+import { ADMIN } from '../support/app';
 import { adminToken, createUser, uniq } from '../support/client';
+import { withApp } from '../support/harness';
 
 const HEX_ID = /^[0-9a-f]{32}$/;
 
@@ -39,19 +40,17 @@ async function caught(fn: () => Promise<unknown>): Promise<any> {
 }
 
 describe('@esri/arcgis-rest-js 4.10.2 against the portal', () => {
-  let t: TestApp;
+  const t = withApp();
   let adminTok: string;
   /** An org_publisher signed in through the client; owns most of the content below. */
   let publisher: { username: string; password: string };
   let auth: ArcGISIdentityManager;
 
   beforeAll(async () => {
-    t = await startApp();
     adminTok = await adminToken(t.base);
     publisher = await createUser(t.base, adminTok, 'org_publisher');
     auth = await ArcGISIdentityManager.signIn({ username: publisher.username, password: publisher.password, portal: t.base });
   });
-  afterAll(() => t?.close());
 
   /** A new org_user or org_publisher, signed in through the client. */
   async function signedInUser(role: 'org_user' | 'org_publisher') {

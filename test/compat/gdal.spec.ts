@@ -11,8 +11,8 @@ import { IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
-import { startApp, TestApp } from '../support/app';
-import { adminToken, createUser, get, post, uniq } from '../support/client';
+import { get, post, uniq } from '../support/client';
+import { withApp } from '../support/harness';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
@@ -28,7 +28,8 @@ const feature = (i: number) => ({
 });
 
 describe('GDAL (ogrinfo, ogr2ogr) reads a hosted layer', () => {
-  let t: TestApp;
+  const t = withApp({ users: { owner: 'org_publisher' } });
+  const { owner } = t.users;
   let layer: string;
   let token: string;
   let dir: string;
@@ -39,8 +40,6 @@ describe('GDAL (ogrinfo, ogr2ogr) reads a hosted layer', () => {
   };
 
   beforeAll(async () => {
-    t = await startApp();
-    const owner = await createUser(t.base, await adminToken(t.base), 'org_publisher');
     token = owner.token;
     const created = await post(
       t.base,
@@ -77,7 +76,6 @@ describe('GDAL (ogrinfo, ogr2ogr) reads a hosted layer', () => {
   afterAll(async () => {
     t?.app.getHttpServer().off('request', count);
     if (dir) rmSync(dir, { recursive: true, force: true });
-    await t?.close();
   });
 
   /** The ESRIJSON driver's URL: it pages only when the query says f=json. */

@@ -1,7 +1,7 @@
 import { request } from '@esri/arcgis-rest-request';
-import { startApp, TestApp } from '../support/app';
 import { addItem, addUsers, adminToken, createGroup, createUser, get, post } from '../support/client';
 import { MARKUP, sampleService, SampleService } from '../support/sample-service';
+import { withApp } from '../support/harness';
 
 /** A page's text as a person reads it: tags out, entities back. Enough for assertions on plain server-rendered HTML. */
 const textOf = (page: string) =>
@@ -34,21 +34,15 @@ async function html(url: string, params: Record<string, string> = {}, init: Requ
 }
 
 describe('services catalog and HTML services directory', () => {
-  let t: TestApp;
-  let owner: { username: string; password: string; token: string };
-  let other: { username: string; token: string };
+  const t = withApp({ users: { owner: 'org_publisher', other: 'org_user' } });
+  const { owner, other } = t.users;
   let pub: SampleService;
   let priv: SampleService;
 
   beforeAll(async () => {
-    t = await startApp();
-    const admin = await adminToken(t.base);
-    owner = await createUser(t.base, admin, 'org_publisher');
-    other = await createUser(t.base, admin, 'org_user');
     pub = await sampleService(t.base, owner, 'public');
     priv = await sampleService(t.base, owner, 'private');
   });
-  afterAll(() => t?.close());
 
   const catalogUrl = () => `${t.root}/arcgis/rest/services`;
   const names = (body: { services: { name: string }[] }) => body.services.map((s) => s.name);

@@ -1,19 +1,13 @@
-import { startApp, TestApp } from '../support/app';
-import { addItem, adminToken, createUser, get, post, uniq } from '../support/client';
+import { addItem, get, post, uniq } from '../support/client';
+import { withApp } from '../support/harness';
 
 /** The API half of export: validation before queueing, the reply, the result item and job row. No worker runs here. */
 describe('export operation (API side)', () => {
-  let t: TestApp;
-  let admin: string;
-  let pub: { username: string; token: string };
-  let other: { username: string; token: string };
+  const t = withApp({ users: { pub: 'org_publisher', other: 'org_publisher' } });
+  const { pub, other } = t.users;
   let service: { itemId: string; name: string };
 
   beforeAll(async () => {
-    t = await startApp();
-    admin = await adminToken(t.base);
-    pub = await createUser(t.base, admin, 'org_publisher');
-    other = await createUser(t.base, admin, 'org_publisher');
     const name = uniq('exp');
     const created = (
       await post(
@@ -37,7 +31,6 @@ describe('export operation (API side)', () => {
     );
     service = { itemId: created.itemId, name };
   });
-  afterAll(() => t.close());
 
   const exportItem = (params: Record<string, string>, token = pub.token, user = pub.username) =>
     post(t.base, `content/users/${user}/export`, { itemId: service.itemId, exportFormat: 'Shapefile', ...params }, token);
@@ -168,9 +161,9 @@ describe('export operation (API side)', () => {
     expect((await exportItem({}, other.token)).body.error.code).toBe(403);
     await post(t.base, `content/users/${pub.username}/items/${service.itemId}/share`, { org: 'true' }, pub.token);
     expect((await exportItem({}, other.token, other.username)).body.error.code).toBe(403);
-    const byAdmin = await exportItem({}, admin);
+    const byAdmin = await exportItem({}, t.admin);
     expect(byAdmin.body.serviceItemId).toBe(service.itemId);
-    expect((await get(t.base, `content/items/${byAdmin.body.exportItemId}`, {}, admin)).body.owner).toBe(pub.username);
+    expect((await get(t.base, `content/items/${byAdmin.body.exportItemId}`, {}, t.admin)).body.owner).toBe(pub.username);
   });
 
   it('cancels the job when its processing item is deleted', async () => {
@@ -185,10 +178,10 @@ describe('export operation (API side)', () => {
     const path = `${t.root}/admin/queues`;
     expect((await fetch(path)).status).toBe(401);
     expect((await fetch(`${path}?token=${pub.token}`)).status).toBe(403);
-    const ok = await fetch(`${path}?token=${admin}`);
+    const ok = await fetch(`${path}?token=${t.admin}`);
     expect(ok.status).toBe(200);
     expect(ok.headers.get('set-cookie')).toContain('HttpOnly');
-    const api = await fetch(`${path}/api/queues`, { headers: { Authorization: `Bearer ${admin}` } });
+    const api = await fetch(`${path}/api/queues`, { headers: { Authorization: `Bearer ${t.admin}` } });
     const body = (await api.json()) as { queues: { name: string }[] };
     expect(body.queues.map((q) => q.name).sort()).toEqual(['export', 'publish']);
   });

@@ -1,5 +1,5 @@
-import { startApp, TestApp } from '../support/app';
-import { addUsers, adminToken, createGroup, createUser, get, post, uniq } from '../support/client';
+import { addUsers, createGroup, get, post, uniq } from '../support/client';
+import { withApp } from '../support/harness';
 
 const FIELDS = [
   { name: 'Name', type: 'esriFieldTypeString', length: 50 },
@@ -9,18 +9,8 @@ const FIELDS = [
 ];
 
 describe('hosted feature services', () => {
-  let t: TestApp;
-  let admin: string;
-  let pub: { username: string; token: string };
-  let reader: { username: string; token: string };
-
-  beforeAll(async () => {
-    t = await startApp();
-    admin = await adminToken(t.base);
-    pub = await createUser(t.base, admin, 'org_publisher');
-    reader = await createUser(t.base, admin, 'org_user');
-  });
-  afterAll(() => t.close());
+  const t = withApp({ users: { pub: 'org_publisher', reader: 'org_user' } });
+  const { pub, reader } = t.users;
 
   async function newService(geometryType = 'esriGeometryPoint', extra: Record<string, unknown> = {}) {
     const name = uniq('svc');

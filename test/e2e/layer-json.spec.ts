@@ -1,22 +1,19 @@
-import { startApp, TestApp } from '../support/app';
-import { adminToken, createHostedService, createUser, get, post, uniq } from '../support/client';
+import { createHostedService, get, post, uniq } from '../support/client';
 import { sampleService, SampleService } from '../support/sample-service';
+import { withApp } from '../support/harness';
 
 /**
  * What ArcGIS Pro, QGIS and the web clients read from a hosted service's root, layer and `layers` resources before
  * they add a layer: renderer, templates, extents, units, and the members ArcGIS Online gives a hosted layer.
  */
 describe('service and layer JSON', () => {
-  let t: TestApp;
-  let owner: { username: string; token: string };
+  const t = withApp({ users: { owner: 'org_publisher' } });
+  const { owner } = t.users;
   let sample: SampleService;
 
   beforeAll(async () => {
-    t = await startApp();
-    owner = await createUser(t.base, await adminToken(t.base), 'org_publisher');
     sample = await sampleService(t.base, owner);
   });
-  afterAll(() => t.close());
 
   /** A service made as clients make one, with createParameters and an addToDefinition of layers and tables. */
   async function newService(params: Record<string, unknown>, definition: { layers?: object[]; tables?: object[] }) {

@@ -1,19 +1,10 @@
-import { startApp, TestApp, ADMIN } from '../support/app';
-import { addItem, addUsers, adminToken, createGroup, createUser, get, post, tokenFor } from '../support/client';
+import { startApp, ADMIN } from '../support/app';
+import { addItem, addUsers, createGroup, createUser, get, post, tokenFor } from '../support/client';
+import { withApp } from '../support/harness';
 
 describe('portal: identity, content and groups', () => {
-  let t: TestApp;
-  let admin: string;
-  let alice: { username: string; password: string; token: string };
-  let bob: { username: string; password: string; token: string };
-
-  beforeAll(async () => {
-    t = await startApp();
-    admin = await adminToken(t.base);
-    alice = await createUser(t.base, admin, 'org_publisher');
-    bob = await createUser(t.base, admin, 'org_user');
-  });
-  afterAll(() => t.close());
+  const t = withApp({ users: { alice: 'org_publisher', bob: 'org_user' } });
+  const { alice, bob } = t.users;
 
   describe('tokens', () => {
     it('answers generateToken with a numeric expiry honouring expiration minutes', async () => {
@@ -91,7 +82,7 @@ describe('portal: identity, content and groups', () => {
       expect(asBob.orgId).toBeDefined();
       expect(asBob.email).toBeUndefined();
       expect(asBob.groups).toBeUndefined();
-      const asAdmin = (await get(t.base, `community/users/${alice.username}`, {}, admin)).body;
+      const asAdmin = (await get(t.base, `community/users/${alice.username}`, {}, t.admin)).body;
       expect(asAdmin.role).toBe('org_publisher');
       expect((await get(t.base, `community/users/${alice.username}`)).body.error.messageCode).toBe('COM_0019');
     });
@@ -105,14 +96,14 @@ describe('portal: identity, content and groups', () => {
     });
 
     it('never lets a role grant privileges its holder lacks', async () => {
-      const role = (await post(t.base, 'portals/self/createRole', { name: `managers_${Date.now()}` }, admin)).body;
+      const role = (await post(t.base, 'portals/self/createRole', { name: `managers_${Date.now()}` }, t.admin)).body;
       await post(
         t.base,
         `portals/self/roles/${role.id}/setPrivileges`,
         { privileges: JSON.stringify({ privileges: ['portal:admin:manageUsers', 'portal:user:createItem'] }) },
-        admin,
+        t.admin,
       );
-      const manager = await createUser(t.base, admin, role.id);
+      const manager = await createUser(t.base, t.admin, role.id);
       const self = await post(t.base, 'portals/self/updateUserRole', { user: manager.username, role: 'org_admin' }, manager.token);
       expect(self.body.error).toMatchObject({ code: 403 });
       expect(self.body.error.details[0]).toContain('cannot grant privileges you do not hold');
@@ -139,7 +130,7 @@ describe('portal: identity, content and groups', () => {
         t.root,
         'portaladmin/security/users/createUser',
         { username: ADMIN.username.toUpperCase(), password: 'longenough' },
-        admin,
+        t.admin,
       );
       expect(dup.body.error.details[0]).toContain('already taken');
     });
@@ -241,7 +232,7 @@ describe('portal: identity, content and groups', () => {
       expect((await get(t.base, `content/items/${id}`)).body.error.messageCode).toBe('CONT_0001');
       const byBob = await post(t.base, `content/users/${alice.username}/items/${id}/delete`, {}, bob.token);
       expect(byBob.body.error.messageCode).toBe('CONT_0001');
-      expect((await post(t.base, `content/users/${alice.username}/items/${id}/delete`, {}, admin)).body.success).toBe(true);
+      expect((await post(t.base, `content/users/${alice.username}/items/${id}/delete`, {}, t.admin)).body.success).toBe(true);
     });
 
     it('reports the item status', async () => {

@@ -1,25 +1,12 @@
-import { INestApplicationContext } from '@nestjs/common';
-import { startApp, TestApp } from '../support/app';
-import { adminToken, createUser, get, post } from '../support/client';
-import { startWorker } from '../support/worker';
+import { get, post } from '../support/client';
+import { withApp } from '../support/harness';
 
 /** Bulk publish through the API: upload a file item, publish it, follow the job, query the result. */
 describe('publish', () => {
-  let t: TestApp;
-  let worker: INestApplicationContext;
-  let pub: { username: string; token: string };
-  // Both jest projects (local and s3) run this file against one database, and service names are unique in the org.
+  const t = withApp({ users: { pub: 'org_publisher' }, worker: true });
+  const { pub } = t.users;
+  // Both jest projects (integration and s3) run this file against one database, and service names are unique in the org.
   const svc = (name: string) => `${name}_${process.env.TEST_STORAGE ?? 'local'}`;
-
-  beforeAll(async () => {
-    t = await startApp();
-    worker = await startWorker(t.config);
-    pub = await createUser(t.base, await adminToken(t.base), 'org_publisher');
-  });
-  afterAll(async () => {
-    await worker?.close();
-    await t?.close();
-  });
 
   async function upload(type: string, name: string, body: string, mime: string): Promise<string> {
     const form = new FormData();

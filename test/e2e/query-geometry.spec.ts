@@ -6,9 +6,9 @@
  * coordinates within half a grid step. f=pbf must say the same.
  */
 import { decodeFeatureCollection } from '../../src/feature-server/pbf/feature-collection';
-import { startApp, TestApp } from '../support/app';
-import { adminToken, createHostedService, createUser, get, post, Reply } from '../support/client';
+import { createHostedService, get, post, Reply } from '../support/client';
 import { square } from '../support/rings';
+import { withApp } from '../support/harness';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
@@ -85,8 +85,8 @@ function decode(parts: Xy[][], t: { originPosition: string; scale: number[]; tra
 const decimals = (v: number) => (String(v).split('.')[1] ?? '').length;
 
 describe('query geometry parameters', () => {
-  let t: TestApp;
-  let owner: { username: string; token: string };
+  const t = withApp({ users: { owner: 'org_publisher' } });
+  const { owner } = t.users;
   let polygons: string;
   let lines: string;
   let points: string;
@@ -94,8 +94,6 @@ describe('query geometry parameters', () => {
   const byLabel = (r: Reply) => new Map<string, any>(r.body.features.map((f: any) => [f.attributes.Label, f]));
 
   beforeAll(async () => {
-    t = await startApp();
-    owner = await createUser(t.base, await adminToken(t.base), 'org_publisher');
     const svc = await createHostedService(t.base, owner, [
       { name: 'Polygons', geometryType: 'esriGeometryPolygon', fields: [{ name: 'Label', type: 'esriFieldTypeString' }] },
       { name: 'Lines', geometryType: 'esriGeometryPolyline', fields: [{ name: 'Label', type: 'esriFieldTypeString' }] },
@@ -113,7 +111,6 @@ describe('query geometry parameters', () => {
       POINTS.map(([x, y], i) => ({ attributes: { Label: `p${i}` }, geometry: { x, y } })),
     );
   });
-  afterAll(() => t.close());
 
   it('advertises centroids on polygon layers and quantization on every layer with geometry', async () => {
     const info = async (url: string) => (await get(url, '', {}, owner.token)).body;

@@ -9,8 +9,8 @@ import { DataSource } from 'typeorm';
 import { geoJsonToEsri, GeoJson } from '../../src/layers/esri-geometry';
 import { fieldInfo, LayerField } from '../../src/layers/layer-schema';
 import { coordinatesOf, esriGeometry, jsCoordinates, jsonNumber } from '../../src/feature-server/query/json-sql';
-import { startApp, TestApp } from '../support/app';
-import { adminToken, createUser, get, post, uniq } from '../support/client';
+import { get, post, uniq } from '../support/client';
+import { withApp } from '../support/harness';
 
 type Field = LayerField;
 type Row = Record<string, unknown> & { __geom?: string | null; __centroid?: string | null; __oid: number };
@@ -62,16 +62,14 @@ function randomDouble(i: number): number {
 }
 
 describe('query replies built in PostgreSQL', () => {
-  let t: TestApp;
-  let pub: { username: string; token: string };
+  const t = withApp({ users: { pub: 'org_publisher' } });
+  const { pub } = t.users;
   let url: string;
   let schema: string;
   let fieldsOf: Record<number, Field[]>;
   const MAX = 50;
 
   beforeAll(async () => {
-    t = await startApp();
-    pub = await createUser(t.base, await adminToken(t.base), 'org_publisher');
     const created = await post(
       t.base,
       `content/users/${pub.username}/createService`,
@@ -160,7 +158,6 @@ describe('query replies built in PostgreSQL', () => {
         ('empty', 2, 'SRID=3857;MULTIPOINT EMPTY')`,
     );
   });
-  afterAll(() => t.close());
 
   let randomLayer: number;
   const RANDOM_ROWS = 500;

@@ -9,9 +9,9 @@ import { getDataSourceToken } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { FEATURE_DB } from '../../src/core/database/feature-database.module';
 import { decodeFeatureCollection } from '../../src/feature-server/pbf/feature-collection';
-import { startApp, TestApp } from '../support/app';
-import { adminToken, createHostedService, createUser, get, post, Reply } from '../support/client';
+import { createHostedService, get, post, Reply } from '../support/client';
 import { square } from '../support/rings';
+import { withApp } from '../support/harness';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
@@ -115,8 +115,8 @@ async function pbf(url: string, params: Record<string, string | number | boolean
 }
 
 describe('query with f=pbf', () => {
-  let t: TestApp;
-  let owner: { username: string; token: string };
+  const t = withApp({ users: { owner: 'org_publisher' } });
+  const { owner } = t.users;
   let serviceUrl: string;
   let points: string;
   let polygons: string;
@@ -124,8 +124,6 @@ describe('query with f=pbf', () => {
   let edges: string;
 
   beforeAll(async () => {
-    t = await startApp();
-    owner = await createUser(t.base, await adminToken(t.base), 'org_publisher');
     const service = await createHostedService(t.base, owner, [
       { name: 'Points', geometryType: 'esriGeometryPoint', fields: POINT_FIELDS },
       { name: 'Polygons', geometryType: 'esriGeometryPolygon', fields: [{ name: 'Label', type: 'esriFieldTypeString' }] },
@@ -158,7 +156,6 @@ describe('query with f=pbf', () => {
     ];
     for (const r of added) expect(r.body.addResults.every((a: any) => a.success)).toBe(true);
   });
-  afterAll(() => t.close());
 
   it('is listed in supportedQueryFormats of the service and its layers', async () => {
     expect((await get(serviceUrl, '', {}, owner.token)).body.supportedQueryFormats).toBe('JSON, geoJSON, PBF');

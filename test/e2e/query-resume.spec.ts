@@ -9,8 +9,8 @@ import { Client } from 'pg';
 import { FeatureDataRepository } from '../../src/feature-server/feature-data.repository';
 import { decodeFeatureCollection } from '../../src/feature-server/pbf/feature-collection';
 import { FeatureDataVersions1732320000000 } from '../../src/migrations/1732320000000-FeatureDataVersions';
-import { startApp, TestApp } from '../support/app';
-import { adminToken, createHostedService, createUser, get, post } from '../support/client';
+import { createHostedService, get, post } from '../support/client';
+import { withApp } from '../support/harness';
 
 const PAGE = 50;
 const ROWS = 500;
@@ -24,16 +24,11 @@ interface Ran {
 }
 
 describe('query pages resume where the previous page ended', () => {
-  let t: TestApp;
-  let pub: { username: string; token: string };
-  let reader: { username: string; token: string };
+  const t = withApp({ users: { pub: 'org_publisher', reader: 'org_user' } });
+  const { pub, reader } = t.users;
   let ran: Ran[] = [];
 
   beforeAll(async () => {
-    t = await startApp();
-    const admin = await adminToken(t.base);
-    pub = await createUser(t.base, admin, 'org_publisher');
-    reader = await createUser(t.base, admin, 'org_user');
     // The page statements as they ran, and what they answered.
     const repo = t.app.get(FeatureDataRepository) as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>;
     const run = repo.pageQuery.bind(repo);
@@ -43,7 +38,6 @@ describe('query pages resume where the previous page ended', () => {
       return result;
     });
   });
-  afterAll(() => t.close());
 
   /**
    * A layer of ROWS points with even object ids 2…2·ROWS, whose identity hands out 1 next, so an added feature

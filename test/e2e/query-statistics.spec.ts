@@ -4,8 +4,8 @@
  * expected value is computed here in JavaScript from the features inserted, never read back from the server.
  */
 import { decodeFeatureCollection } from '../../src/feature-server/pbf/feature-collection';
-import { startApp, TestApp } from '../support/app';
-import { adminToken, createHostedService, createUser, get, post } from '../support/client';
+import { createHostedService, get, post } from '../support/client';
+import { withApp } from '../support/harness';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
@@ -79,15 +79,13 @@ const stat = (statisticType: string, onStatisticField: string, outStatisticField
 });
 
 describe('query statistics and distinct values', () => {
-  let t: TestApp;
-  let owner: { username: string; token: string };
+  const t = withApp({ users: { owner: 'org_publisher' } });
+  const { owner } = t.users;
   let layer: string;
   /** Object ids in CITIES order. */
   let ids: number[];
 
   beforeAll(async () => {
-    t = await startApp();
-    owner = await createUser(t.base, await adminToken(t.base), 'org_publisher');
     const svc = await createHostedService(t.base, owner, [
       { name: 'Cities', geometryType: 'esriGeometryPoint', fields: FIELDS, extent: { spatialReference: { wkid: 4326 } } },
     ]);
@@ -97,7 +95,6 @@ describe('query statistics and distinct values', () => {
     ids = added.body.addResults.map((r: { objectId: number; success: boolean }) => (r.success ? r.objectId : NaN));
     expect(ids.every(Number.isInteger)).toBe(true);
   });
-  afterAll(() => t?.close());
 
   const q = (params: Record<string, string>) => get(layer, 'query', params, owner.token).then((r) => r.body);
   const stats = (list: object[], params: Record<string, string> = {}) =>

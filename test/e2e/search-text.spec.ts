@@ -1,5 +1,5 @@
-import { startApp, TestApp } from '../support/app';
-import { addItem, adminToken, createUser, post } from '../support/client';
+import { addItem, post } from '../support/client';
+import { withApp } from '../support/harness';
 
 /**
  * Free-text search terms: a term matches anywhere in the text, case-insensitively, `*` is the only wildcard and every
@@ -7,8 +7,8 @@ import { addItem, adminToken, createUser, post } from '../support/client';
  * pattern per field).
  */
 describe('search: free-text terms', () => {
-  let t: TestApp;
-  let owner: { username: string; token: string };
+  const t = withApp({ users: { owner: 'org_publisher' } });
+  const { owner } = t.users;
   const ids: Record<string, string> = {};
 
   const found = async (q: string): Promise<string[]> => {
@@ -21,8 +21,6 @@ describe('search: free-text terms', () => {
   };
 
   beforeAll(async () => {
-    t = await startApp();
-    owner = await createUser(t.base, await adminToken(t.base), 'org_publisher');
     const items: Record<string, Record<string, string>> = {
       river: { title: 'River gauges', snippet: 'Hourly levels', description: 'Stations along the Río Ébro' },
       dotted: { title: 'a.c survey', tags: 'x(1),50%_done' },
@@ -32,7 +30,6 @@ describe('search: free-text terms', () => {
     };
     for (const [k, params] of Object.entries(items)) ids[k] = await addItem(t.base, owner.username, owner.token, params);
   });
-  afterAll(() => t.close());
 
   it('matches anywhere in title, snippet, description and tags, ignoring case', async () => {
     expect(await found('gauges')).toEqual(['river']);

@@ -1,24 +1,17 @@
 import { Client } from 'pg';
-import { startApp, TestApp } from '../support/app';
-import { addItem, addUsers, adminToken, createGroup, createUser, post, uniq } from '../support/client';
+import { addItem, addUsers, createGroup, createUser, post, uniq } from '../support/client';
+import { withApp } from '../support/harness';
 
 describe('unshareItems and shareItems (batch)', () => {
-  let t: TestApp;
-  let admin: string;
-  let owner: { username: string; token: string };
-  let other: { username: string; token: string };
+  const t = withApp({ users: { owner: 'org_publisher', other: 'org_user' } });
+  const { owner, other } = t.users;
   let g1: string;
   let g2: string;
 
   beforeAll(async () => {
-    t = await startApp();
-    admin = await adminToken(t.base);
-    owner = await createUser(t.base, admin, 'org_publisher');
-    other = await createUser(t.base, admin, 'org_user');
     g1 = await createGroup(t.base, owner.token);
     g2 = await createGroup(t.base, owner.token);
   });
-  afterAll(() => t.close());
 
   const share = (items: string[], groups: string[], token = owner.token, user = owner.username) =>
     post(t.base, `content/users/${user}/shareItems`, { items: items.join(','), groups: groups.join(',') }, token);
@@ -86,21 +79,21 @@ describe('unshareItems and shareItems (batch)', () => {
   it('lets an org administrator unshare on behalf of the owner', async () => {
     const a = await addItem(t.base, owner.username, owner.token);
     await share([a], [g1, g2]);
-    const r = await unshare([a], [g1, g2], admin);
+    const r = await unshare([a], [g1, g2], t.admin);
     expect(r.body.results).toEqual([{ itemId: a, success: true, notUnsharedFrom: [] }]);
     expect(await sharedGroups(a)).toEqual([]);
   });
 
   it('lets a custom role with the admin sharing privilege act for the owner, and not one without it', async () => {
-    const role = await post(t.base, 'portals/self/createRole', { name: uniq('role') }, admin);
+    const role = await post(t.base, 'portals/self/createRole', { name: uniq('role') }, t.admin);
     await post(
       t.base,
       `portals/self/roles/${role.body.id}/setPrivileges`,
       { privileges: JSON.stringify({ privileges: ['portal:admin:shareToGroup', 'portal:admin:viewItems'] }) },
-      admin,
+      t.admin,
     );
-    const custom = await createUser(t.base, admin, role.body.id);
-    const plain = await createUser(t.base, admin, 'org_user');
+    const custom = await createUser(t.base, t.admin, role.body.id);
+    const plain = await createUser(t.base, t.admin, 'org_user');
     const a = await addItem(t.base, owner.username, owner.token);
     await share([a], [g1]);
     expect((await unshare([a], [g1], plain.token)).body.error.code).toBe(403);
@@ -108,7 +101,7 @@ describe('unshareItems and shareItems (batch)', () => {
   });
 
   it('lets a group manager unshare any item from their group but not from groups they do not manage', async () => {
-    const manager = await createUser(t.base, admin, 'org_user');
+    const manager = await createUser(t.base, t.admin, 'org_user');
     await addUsers(t.base, owner.token, g1, [], [manager.username]);
     await addUsers(t.base, owner.token, g2, [manager.username]);
     const a = await addItem(t.base, owner.username, owner.token);

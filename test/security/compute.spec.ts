@@ -9,6 +9,7 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { startApp, TestApp } from '../support/app';
 import { adminToken, createHostedService, createUser, get, post, Reply } from '../support/client';
+import { withApp } from '../support/harness';
 
 const LOOP_MS = 1000;
 const HTTP_MS = 3000;
@@ -78,14 +79,8 @@ function ringBomb(n: number): number[][][] {
 const details = (r: Reply) => (r.body?.error?.details ?? []).join(' ');
 
 describe('compute budget: default limits', () => {
-  let t: TestApp;
-  let pub: Publisher;
-
-  beforeAll(async () => {
-    t = await startApp();
-    pub = await createUser(t.base, await adminToken(t.base), 'org_publisher');
-  });
-  afterAll(() => t.close());
+  const t = withApp({ users: { pub: 'org_publisher' } });
+  const { pub } = t.users;
 
   // Sent as multipart, which the server parses as a stream: a 10 MB form-urlencoded body is decoded in one piece on the
   // event loop by the body parser (0.2-0.7 s here), which is the body limit's business, not the geometry's.

@@ -4,6 +4,7 @@ import { s3Client } from '../../src/core/storage/s3-client';
 import { startApp, TestApp } from '../support/app';
 import { adminToken, createUser, post } from '../support/client';
 import { onS3 } from '../support/s3';
+import { withApp } from '../support/harness';
 
 type Owner = { username: string; token: string };
 
@@ -42,14 +43,8 @@ function rawGet(url: string, headers: Record<string, string>): Promise<http.Inco
  * download can go: streamed from disk or from the bucket, ranged, revalidated, or redirected to a signed bucket URL.
  */
 describe(`item data Content-Type (${onS3() ? 's3' : 'local'})`, () => {
-  let t: TestApp;
-  let owner: Owner;
-
-  beforeAll(async () => {
-    t = await startApp();
-    owner = await createUser(t.base, await adminToken(t.base), 'org_publisher');
-  }, 60000);
-  afterAll(() => t?.close());
+  const t = withApp({ users: { owner: 'org_publisher' } });
+  const { owner } = t.users;
 
   const data = (id: string, headers: Record<string, string> = {}) =>
     fetch(`${t.base}/content/items/${id}/data`, { headers, redirect: 'manual' });

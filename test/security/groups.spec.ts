@@ -2,8 +2,7 @@ import { Client } from 'pg';
 import { newId } from '../../src/core/ids';
 import { startApp, TestApp } from '../support/app';
 import { addItem, addUsers, adminToken, createGroup, createUser, post } from '../support/client';
-
-type User = { username: string; token: string };
+import { withApp } from '../support/harness';
 
 /** The SQL statements that reach PostgreSQL while `run` runs (pg's own Client.query, called through). */
 async function statements(run: () => Promise<void>): Promise<string[]> {
@@ -19,14 +18,8 @@ async function statements(run: () => Promise<void>): Promise<string[]> {
 const READS_GROUPS = /\b(FROM|JOIN)\s+"?groups"?\b/i;
 
 describe('the item page reads its groups in one query', () => {
-  let t: TestApp;
-  let owner: User;
-
-  beforeAll(async () => {
-    t = await startApp();
-    owner = await createUser(t.base, await adminToken(t.base), 'org_publisher');
-  }, 60000);
-  afterAll(() => t?.close());
+  const t = withApp({ users: { owner: 'org_publisher' } });
+  const { owner } = t.users;
 
   it('an item shared with 300 groups (and 20 private ones) costs one groups statement, anonymously and signed in', async () => {
     const item = await addItem(t.base, owner.username, owner.token, { title: 'many-groups' });

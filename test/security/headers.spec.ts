@@ -13,19 +13,17 @@ function rawGet(url: string, headers: Record<string, string>): Promise<{ status:
       .on('error', reject);
   });
 }
-import { addItem, adminToken, createUser, post } from '../support/client';
+import { addItem, adminToken, post } from '../support/client';
+import { withApp } from '../support/harness';
 
 describe('cache headers: nothing personal or erroneous is stored by a cache', () => {
-  let t: TestApp;
-  let owner: { username: string; token: string };
+  const t = withApp({ users: { owner: 'org_publisher' } });
+  const { owner } = t.users;
   let privateItem: string;
 
   beforeAll(async () => {
-    t = await startApp();
-    owner = await createUser(t.base, await adminToken(t.base), 'org_publisher');
     privateItem = await addItem(t.base, owner.username, owner.token, { title: 'cache-private-item' });
   });
-  afterAll(() => t?.close());
 
   const noStore = (h: Headers) => {
     expect(h.get('cache-control')).toMatch(/no-store/);

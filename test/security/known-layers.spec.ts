@@ -1,8 +1,8 @@
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { FEATURE_DB } from '../../src/core/database/feature-database.module';
-import { startApp, TestApp } from '../support/app';
-import { addUsers, adminToken, createGroup, createHostedService, createUser, get, post, uniq } from '../support/client';
+import { addUsers, createGroup, createHostedService, createUser, get, post, uniq } from '../support/client';
+import { withApp } from '../support/harness';
 
 /**
  * A query of a layer queried before reads its page in one statement that checks, for this caller, that the service is
@@ -11,18 +11,8 @@ import { addUsers, adminToken, createGroup, createHostedService, createUser, get
  * very next query, f=json and f=pbf, to answer as for a hidden service.
  */
 describe('queries of a remembered layer follow every sharing rule from the next request', () => {
-  let t: TestApp;
-  let admin: string;
-  let pub: { username: string; token: string };
-  let reader: { username: string; token: string };
-
-  beforeAll(async () => {
-    t = await startApp();
-    admin = await adminToken(t.base);
-    pub = await createUser(t.base, admin, 'org_publisher');
-    reader = await createUser(t.base, admin, 'org_user');
-  });
-  afterAll(() => t.close());
+  const t = withApp({ users: { pub: 'org_publisher', reader: 'org_user' } });
+  const { pub, reader } = t.users;
 
   async function newService(name = uniq('svc')) {
     const layer = { name: 'L', geometryType: 'esriGeometryPoint', fields: [{ name: 'Secret', type: 'esriFieldTypeString' }] };
@@ -71,9 +61,9 @@ describe('queries of a remembered layer follow every sharing rule from the next 
 
   it('an administrator whose role no longer holds viewItems', async () => {
     const s = await newService();
-    const other = await createUser(t.base, admin, 'org_admin');
+    const other = await createUser(t.base, t.admin, 'org_admin');
     await seenThenHidden(s.layer, other.token, () =>
-      post(t.base, 'portals/self/updateUserRole', { user: other.username, role: 'org_user' }, admin),
+      post(t.base, 'portals/self/updateUserRole', { user: other.username, role: 'org_user' }, t.admin),
     );
   });
 

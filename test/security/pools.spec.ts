@@ -11,10 +11,11 @@
  * the default TRUST_PROXY believes, as it would a proxy in front of the service.
  */
 import { Client } from 'pg';
-import { startApp, TestApp } from '../support/app';
-import { adminToken, createUser, read, Reply } from '../support/client';
+import { TestApp } from '../support/app';
+import { read, Reply } from '../support/client';
 import { MAX_TEXT_COPIES } from '../../src/where/check';
 import { boundedWhere, deBruijnText, hostileSearch } from '../support/hostile-text';
+import { withApp } from '../support/harness';
 
 const ATTACKER_IP = '198.51.100.66';
 const ANONYMOUS_ATTACKER_IP = '198.51.100.99';
@@ -47,9 +48,9 @@ async function timed<T>(fn: () => Promise<T>): Promise<{ ms: number; result: T }
 const BURNER = boundedWhere('name', MAX_TEXT_COPIES);
 
 describe('connection pools: no client can starve sign-in or public readers', () => {
-  let t: TestApp;
+  const t = withApp({ users: { attacker: 'org_publisher', user: 'org_user' } });
+  const { attacker, user } = t.users;
   let attackerToken: string;
-  let user: { username: string; password: string };
   let userToken: string;
   let bigLayer: string;
   let smallLayer: string;
@@ -58,11 +59,7 @@ describe('connection pools: no client can starve sign-in or public readers', () 
     call(ip, 'POST', `${t.base}/generateToken`, { username, password, client: 'requestip', expiration: '60' });
 
   beforeAll(async () => {
-    t = await startApp();
-    const admin = await adminToken(t.base);
-    const attacker = await createUser(t.base, admin, 'org_publisher');
     attackerToken = (await signIn(ATTACKER_IP, attacker.username, attacker.password)).body.token;
-    user = await createUser(t.base, admin, 'org_user');
     userToken = (await signIn(USER_IP, user.username, user.password)).body.token;
 
     // 200 items of 64,000 characters of description each (addItem's limit, ArcGIS's), written straight to the table.
@@ -118,7 +115,6 @@ describe('connection pools: no client can starve sign-in or public readers', () 
        SELECT 'place ' || g, ST_SetSRID(ST_MakePoint(g, g), 4326) FROM generate_series(1, 3) g`,
     );
   }, 120_000);
-  afterAll(() => t?.close());
 
   it('answers sign-in, a token check, /health and a public page within 1 s, and a search within 2 s, under attack', async () => {
     // The machine's pace before the attack: the median of three sign-ins.

@@ -1,8 +1,8 @@
 import { ALL_PRIVILEGES } from '../../src/core/auth/caller';
-import { startApp, TestApp } from '../support/app';
 import { createUser, get, post, Reply } from '../support/client';
 import { Column, COLUMNS, createRole, Fixtures, makeFixtures, USER_PRIVILEGES } from './privilege-fixtures';
 import { Ctx, OK, ROWS, Row } from './privilege-rows';
+import { withApp } from '../support/harness';
 
 /**
  * Who may do what, route by route, against the running service: every cell of the table in privilege-rows.ts is one
@@ -34,14 +34,12 @@ async function runCell(f: Fixtures, row: Row, col: Column): Promise<string> {
 }
 
 describe('privilege matrix', () => {
-  let t: TestApp;
+  const t = withApp();
   let f: Fixtures;
 
   beforeAll(async () => {
-    t = await startApp();
     f = await makeFixtures(t);
   }, 60_000);
-  afterAll(() => t?.close());
 
   it('declares every column of every row', () => {
     expect(ROWS.filter((r) => r.cells.length !== COLUMNS.length).map((r) => `${r.route}: ${r.what}`)).toEqual([]);

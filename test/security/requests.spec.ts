@@ -3,9 +3,10 @@ import * as net from 'node:net';
 import * as path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { ADMIN, startApp, TestApp } from '../support/app';
-import { adminToken, createUser, post } from '../support/client';
+import { adminToken, post } from '../support/client';
 import { end, field, file, MULTIPART, RawReply, streamPost } from './support/raw-http';
 import { ApiProcess, spawnApi } from './support/spawn-api';
+import { withApp } from '../support/harness';
 
 const MB = 1024 * 1024;
 const tmpFiles = (dataDir: string) => readdirSync(path.join(dataDir, 'tmp'));
@@ -39,14 +40,8 @@ function expectRefused(r: RawReply, limit: RegExp) {
 }
 
 describe('request bodies are bounded before authentication', () => {
-  let t: TestApp;
-  let owner: { username: string; token: string };
-
-  beforeAll(async () => {
-    t = await startApp();
-    owner = await createUser(t.base, await adminToken(t.base), 'org_publisher');
-  });
-  afterAll(() => t?.close());
+  const t = withApp({ users: { owner: 'org_publisher' } });
+  const { owner } = t.users;
 
   it('a Content-Length over BODY_MAX_MB is answered 413 at once, without waiting for the body', async () => {
     const u = new URL(t.base);

@@ -47,6 +47,14 @@ export async function startApp(env: Record<string, string> = {}): Promise<TestAp
     ...storage,
     ...env,
   });
+  return listenApi(config, async () => {
+    rmSync(dataDir, { recursive: true, force: true });
+    await releaseS3?.();
+  });
+}
+
+/** The API of `config` on a random local port; `close` then runs `after` (scratch files, databases). Bench runs use it too. */
+export async function listenApi(config: AppConfig, after: () => Promise<void>): Promise<TestApp> {
   const app = await createApi(config, { quiet: !process.env.TEST_LOG_LEVEL });
   await app.listen(0, '127.0.0.1');
   const { port } = app.getHttpServer().address() as AddressInfo;
@@ -61,8 +69,7 @@ export async function startApp(env: Record<string, string> = {}): Promise<TestAp
       // A client's keep-alive sockets (undici keeps them for the server's 65 s hint) must not hold the suite open.
       (app.getHttpServer() as Server).closeAllConnections();
       await app.close();
-      rmSync(dataDir, { recursive: true, force: true });
-      await releaseS3?.();
+      await after();
     },
   };
 }

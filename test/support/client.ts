@@ -85,17 +85,21 @@ export async function addUsers(base: string, token: string, groupId: string, use
   if (!r.body || r.body.notAdded?.length) throw new Error(`addUsers failed: ${r.text}`);
 }
 
-/** A hosted feature service with the given layers, made as clients make one: createService, then addToDefinition. */
+/**
+ * A hosted feature service with the given layers, made as clients make one: createService, then addToDefinition.
+ * `create` is the service name or its whole createParameters.
+ */
 export async function createHostedService(
   base: string,
   owner: { username: string; token: string },
   layers: object[],
-  name = uniq('svc'),
+  create: string | Record<string, unknown> = uniq('svc'),
 ): Promise<{ itemId: string; serviceurl: string }> {
+  const createParameters = typeof create === 'string' ? { name: create } : create;
   const created = await post(
     base,
     `content/users/${owner.username}/createService`,
-    { createParameters: JSON.stringify({ name }), outputType: 'featureService' },
+    { createParameters: JSON.stringify(createParameters), outputType: 'featureService' },
     owner.token,
   );
   if (!created.body?.itemId) throw new Error(`createService failed: ${created.text}`);

@@ -1,5 +1,5 @@
 import Redis from 'ioredis';
-import { Client } from 'pg';
+import { dropDatabase } from './database';
 
 export default async function globalTeardown(): Promise<void> {
   const name = process.env.TEST_DATABASE_NAME;
@@ -9,8 +9,5 @@ export default async function globalTeardown(): Promise<void> {
   const keys = await redis.keys(`${name}:*`);
   if (keys.length) await redis.del(...keys);
   await redis.quit();
-  const admin = new Client({ connectionString: process.env.TEST_PG_URL ?? 'postgres://postgres:postgres@127.0.0.1:5432/postgres' });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await admin.end();
+  await dropDatabase(process.env.TEST_PG_URL ?? 'postgres://postgres:postgres@127.0.0.1:5432/postgres', name);
 }
