@@ -12,13 +12,6 @@ log() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 
-need_node() {
-  if ! command -v node >/dev/null || ! node -e 'const [a,b]=process.versions.node.split(".").map(Number); process.exit(a>20||(a===20&&b>=19)?0:1)'; then
-    echo "Node.js >= 20.19 is required (found: $(node --version 2>/dev/null || echo none))." >&2
-    exit 1
-  fi
-}
-
 pg_version() { ls /usr/lib/postgresql 2>/dev/null | sort -n | tail -1; }
 
 apt_install() {
@@ -35,6 +28,7 @@ system_packages() {
   command -v apt-get >/dev/null || { log "no apt-get: install PostgreSQL+PostGIS, Redis and GDAL yourself"; return 0; }
   if [ -z "$(pg_version)" ]; then apt_install postgresql postgresql-contrib; INSTALLED_PG=1; fi
   command -v redis-server >/dev/null || apt_install redis-server
+  command -v npm >/dev/null || apt_install npm # fetches the pinned Node.js 24 when the machine's is older (env.sh)
   apt_install "postgresql-$(pg_version)-postgis-3" libgdal-dev gdal-bin
 }
 
@@ -78,9 +72,13 @@ create_database() {
   fi
 }
 
+# node_modules/.node-abi records the ABI of the node that installed node_modules: addons built for another major
+# version do not load, so a change of Node.js reinstalls them like a newer lock file does.
 npm_deps() {
-  if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-    log "npm ci"
+  local abi; abi="$(node -p process.versions.modules)"
+  if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ] ||
+    [ "$(cat node_modules/.node-abi 2>/dev/null)" != "$abi" ]; then
+    log "npm ci with Node.js $(node --version) (ABI $abi)"
     # gdal-async links the system GDAL (libgdal-dev) only when asked: its prebuilt binaries and its bundled build lack
     # the PostgreSQL and XLSX drivers. Environment variables, not .npmrc keys, which npm 11 says it will stop reading.
     export npm_config_build_from_source=gdal-async npm_config_shared_gdal=true
@@ -90,6 +88,7 @@ npm_deps() {
       log "npm ci refused the lock file; installing the locked versions with npm install"
       npm install --no-audit --no-fund
     fi
+    echo "$abi" >node_modules/.node-abi
   fi
 }
 
@@ -101,8 +100,8 @@ check_gdal() {
   }
 }
 
-need_node
 system_packages
+source scripts/env.sh
 start_postgres
 start_redis
 npm_deps
