@@ -79,23 +79,26 @@ npm_deps() {
   if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ] ||
     [ "$(cat node_modules/.node-abi 2>/dev/null)" != "$abi" ]; then
     log "npm ci with Node.js $(node --version) (ABI $abi)"
-    # gdal-async links the system GDAL (libgdal-dev) only when asked: its prebuilt binaries and its bundled build lack
-    # the PostgreSQL and XLSX drivers. Environment variables, not .npmrc keys, which npm 11 says it will stop reading.
-    export npm_config_build_from_source=gdal-async npm_config_shared_gdal=true
-    # npm ci insists on lock entries for every platform's optional binaries (msgpackr-extract's, for one), which
-    # some registries do not carry and so never enter the lock; npm install takes the same locked versions.
-    if ! npm ci --no-audit --no-fund; then
-      log "npm ci refused the lock file; installing the locked versions with npm install"
-      npm install --no-audit --no-fund
-    fi
+    npm ci --no-audit --no-fund
+    build_gdal
     echo "$abi" >node_modules/.node-abi
   fi
+}
+
+# package.json's allowScripts lets npm run no install script: esbuild, koffi and msgpackr-extract load the binaries of
+# their platform packages, Vaadin's counts usage, and gdal-async's would fetch a binary or build its bundled GDAL, both
+# lacking the PostgreSQL and XLSX drivers. It is built here against the system GDAL (libgdal-dev), its one switch a gyp
+# define rather than an npm_config_* variable, which npm (run by its build, too) warns it does not know.
+build_gdal() {
+  log "building gdal-async against the system GDAL"
+  (cd node_modules/gdal-async && PATH="$PWD/node_modules/.bin:$PATH" GYP_DEFINES=shared_gdal=true \
+    node-pre-gyp install --build-from-source -j max)
 }
 
 # A gdal-async linked to its own GDAL (lacking PostgreSQL and XLSX) would only show when the worker refuses to start.
 check_gdal() {
   node -r ts-node/register/transpile-only src/gdal-check.ts || {
-    echo "Rebuild with: npm_config_build_from_source=gdal-async npm_config_shared_gdal=true npm rebuild gdal-async" >&2
+    echo "Rebuild with: rm node_modules/.node-abi && bash scripts/setup.sh" >&2
     exit 1
   }
 }
