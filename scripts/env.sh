@@ -10,13 +10,18 @@ node_major() { node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo
 # The registry's own package, fetched with npm (any version) so the registry, proxy and CA settings of npm apply.
 install_pinned_node() {
   local arch dir tmp
-  case "$(uname -m)" in x86_64) arch=x64 ;; aarch64) arch=arm64 ;; *) echo "no node-linux package for $(uname -m)" >&2; return 1 ;; esac
+  case "$(uname -m)" in
+    x86_64) arch=x64 ;;
+    aarch64) arch=arm64 ;;
+    *) echo "no node-linux package for $(uname -m)" >&2; return 1 ;;
+  esac
   dir="$NODE_TOOLS/node-v$NODE_PIN"
   [ "$("$dir/bin/node" --version 2>/dev/null)" = "v$NODE_PIN" ] && return 0
-  command -v npm >/dev/null || { echo "npm is needed once to fetch node-linux-$arch@$NODE_PIN (apt-get install npm)" >&2; return 1; }
+  command -v npm >/dev/null || { echo "npm is needed once, to fetch node-linux-$arch@$NODE_PIN" >&2; return 1; }
   printf '\033[1m[env]\033[0m installing node-linux-%s@%s into %s\n' "$arch" "$NODE_PIN" "$dir"
   tmp="$(mktemp -d)" || return 1
-  if (cd "$tmp" && npm pack --silent "node-linux-$arch@$NODE_PIN" >/dev/null && tar -xzf "node-linux-$arch-$NODE_PIN.tgz"); then
+  if (cd "$tmp" && npm pack --silent "node-linux-$arch@$NODE_PIN" >/dev/null &&
+    tar -xzf "node-linux-$arch-$NODE_PIN.tgz"); then
     mkdir -p "$NODE_TOOLS" && rm -rf "$dir" && mv "$tmp/package" "$dir"
   fi
   rm -rf "$tmp"

@@ -79,16 +79,17 @@ npm_deps() {
   if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ] ||
     [ "$(cat node_modules/.node-abi 2>/dev/null)" != "$abi" ]; then
     log "npm ci with Node.js $(node --version) (ABI $abi)"
-    npm ci --no-audit --no-fund
+    npm ci --ignore-scripts --no-audit --no-fund
     build_gdal
     echo "$abi" >node_modules/.node-abi
   fi
 }
 
-# package.json's allowScripts lets npm run no install script: esbuild, koffi and msgpackr-extract load the binaries of
-# their platform packages, Vaadin's counts usage, and gdal-async's would fetch a binary or build its bundled GDAL, both
-# lacking the PostgreSQL and XLSX drivers. It is built here against the system GDAL (libgdal-dev), its one switch a gyp
-# define rather than an npm_config_* variable, which npm (run by its build, too) warns it does not know.
+# npm runs no install script: package.json's allowScripts denies all five (and --ignore-scripts covers an npm older
+# than allowScripts). esbuild, koffi and msgpackr-extract load the binaries of their platform packages, Vaadin's counts
+# usage, and gdal-async's would fetch a binary or build its bundled GDAL, both lacking the PostgreSQL and XLSX drivers.
+# It is built here against the system GDAL (libgdal-dev), its one switch a gyp define rather than an npm_config_*
+# variable, which npm (run by its build, too) warns it does not know.
 build_gdal() {
   log "building gdal-async against the system GDAL"
   (cd node_modules/gdal-async && PATH="$PWD/node_modules/.bin:$PATH" GYP_DEFINES=shared_gdal=true \
