@@ -9,8 +9,13 @@ const common = {
   rootDir: '.',
   testEnvironment: 'node',
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
-  // @esri/arcgis-rest-feature-service requires pbf (for f=pbf-as-*), whose v4 is ESM-only; its UMD build is the same code.
-  moduleNameMapper: { '^pbf$': '<rootDir>/test/support/pbf-cjs.js' },
+  moduleNameMapper: {
+    // @esri/arcgis-rest-feature-service requires pbf (for f=pbf-as-*), whose v4 is ESM-only; its UMD build is the same code.
+    '^pbf$': '<rootDir>/test/support/pbf-cjs.js',
+    // Node 24's fetch (undici 7) encodes only its own FormData: arcgis-rest-js's Node ponyfill (formdata-node) would go
+    // out as the text "[object FormData]", so its uploads take the global FormData, as its browser build does.
+    '^@esri/arcgis-rest-form-data$': '<rootDir>/node_modules/@esri/arcgis-rest-form-data/browser-ponyfill.js',
+  },
 };
 const withDatabase = {
   ...common,

@@ -12,13 +12,6 @@ log() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 
-need_node() {
-  if ! command -v node >/dev/null || ! node -e 'const [a,b]=process.versions.node.split(".").map(Number); process.exit(a>20||(a===20&&b>=19)?0:1)'; then
-    echo "Node.js >= 20.19 is required (found: $(node --version 2>/dev/null || echo none))." >&2
-    exit 1
-  fi
-}
-
 pg_version() { ls /usr/lib/postgresql 2>/dev/null | sort -n | tail -1; }
 
 apt_install() {
@@ -35,6 +28,7 @@ system_packages() {
   command -v apt-get >/dev/null || { log "no apt-get: install PostgreSQL+PostGIS, Redis and GDAL yourself"; return 0; }
   if [ -z "$(pg_version)" ]; then apt_install postgresql postgresql-contrib; INSTALLED_PG=1; fi
   command -v redis-server >/dev/null || apt_install redis-server
+  command -v npm >/dev/null || apt_install npm # fetches the pinned Node.js 24 when the machine's is older (env.sh)
   apt_install "postgresql-$(pg_version)-postgis-3" libgdal-dev gdal-bin
 }
 
@@ -78,31 +72,40 @@ create_database() {
   fi
 }
 
+# node_modules/.node-abi records the ABI of the node that installed node_modules: addons built for another major
+# version do not load, so a change of Node.js reinstalls them like a newer lock file does.
 npm_deps() {
-  if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-    log "npm ci"
-    # gdal-async links the system GDAL (libgdal-dev) only when asked: its prebuilt binaries and its bundled build lack
-    # the PostgreSQL and XLSX drivers. Environment variables, not .npmrc keys, which npm 11 says it will stop reading.
-    export npm_config_build_from_source=gdal-async npm_config_shared_gdal=true
-    # npm ci insists on lock entries for every platform's optional binaries (msgpackr-extract's, for one), which
-    # some registries do not carry and so never enter the lock; npm install takes the same locked versions.
-    if ! npm ci --no-audit --no-fund; then
-      log "npm ci refused the lock file; installing the locked versions with npm install"
-      npm install --no-audit --no-fund
-    fi
+  local abi; abi="$(node -p process.versions.modules)"
+  if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ] ||
+    [ "$(cat node_modules/.node-abi 2>/dev/null)" != "$abi" ]; then
+    log "npm ci with Node.js $(node --version) (ABI $abi)"
+    npm ci --ignore-scripts --no-audit --no-fund
+    build_gdal
+    echo "$abi" >node_modules/.node-abi
   fi
+}
+
+# npm runs no install script: package.json's allowScripts denies all five (and --ignore-scripts covers an npm older
+# than allowScripts). esbuild, koffi and msgpackr-extract load the binaries of their platform packages, Vaadin's counts
+# usage, and gdal-async's would fetch a binary or build its bundled GDAL, both lacking the PostgreSQL and XLSX drivers.
+# It is built here against the system GDAL (libgdal-dev), its one switch a gyp define rather than an npm_config_*
+# variable, which npm (run by its build, too) warns it does not know.
+build_gdal() {
+  log "building gdal-async against the system GDAL"
+  (cd node_modules/gdal-async && PATH="$PWD/node_modules/.bin:$PATH" GYP_DEFINES=shared_gdal=true \
+    node-pre-gyp install --build-from-source -j max)
 }
 
 # A gdal-async linked to its own GDAL (lacking PostgreSQL and XLSX) would only show when the worker refuses to start.
 check_gdal() {
   node -r ts-node/register/transpile-only src/gdal-check.ts || {
-    echo "Rebuild with: npm_config_build_from_source=gdal-async npm_config_shared_gdal=true npm rebuild gdal-async" >&2
+    echo "Rebuild with: rm node_modules/.node-abi && bash scripts/setup.sh" >&2
     exit 1
   }
 }
 
-need_node
 system_packages
+source scripts/env.sh
 start_postgres
 start_redis
 npm_deps

@@ -46,8 +46,8 @@ export function assertGdalDrivers(needs: readonly DriverNeed[]): void {
     [
       `GDAL ${gdal.version}${gdal.bundled ? ' (the copy bundled with gdal-async)' : ''} lacks what exports and publishing need:`,
       ...missing.map((m) => `  - ${m}`),
-      'Build gdal-async against the system GDAL (Debian: libgdal-dev) with npm_config_build_from_source=gdal-async and',
-      'npm_config_shared_gdal=true in the environment of `npm ci` (scripts/setup.sh and docker/Dockerfile do this).',
+      'Build gdal-async against the system GDAL (Debian: libgdal-dev): in node_modules/gdal-async, run',
+      'GYP_DEFINES=shared_gdal=true node_modules/.bin/node-pre-gyp install --build-from-source (as scripts/setup.sh does).',
     ].join('\n'),
   );
 }

@@ -200,6 +200,8 @@ describe('ops: workers, health and metrics', () => {
       // Default process metrics, on the app's own registry.
       expect(find('process_cpu_user_seconds_total')).toHaveLength(1);
       expect(find('nodejs_heap_size_used_bytes')[0].value).toBeGreaterThan(0);
+      // The runtime's version, so a scrape tells which Node.js each replica runs.
+      expect(find('nodejs_version_info', { version: process.version, major: process.version.slice(1).split('.')[0] })).toHaveLength(1);
     });
   });
 });

@@ -46,7 +46,7 @@ describe('GDAL driver check at worker start-up', () => {
       'CSV (no SPATIALITE creation option)',
     ]);
     expect(() => assertGdalDrivers(needs)).toThrow(GdalInstallError);
-    expect(() => assertGdalDrivers(needs)).toThrow(/NoSuchDriver[\s\S]*npm_config_shared_gdal=true/);
+    expect(() => assertGdalDrivers(needs)).toThrow(/NoSuchDriver[\s\S]*GYP_DEFINES=shared_gdal=true/);
   });
 
   it('the install check scripts/setup.sh and the Dockerfile run passes here and fails the install on a GDAL lacking XLSX', () => {

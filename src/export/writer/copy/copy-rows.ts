@@ -77,18 +77,19 @@ const READ_BUFFER = 64 * 1024;
  */
 export function directReadSocket(): Socket {
   const buffer = Buffer.allocUnsafe(READ_BUFFER);
-  // `onread` is a constructor option since Node 15; @types/node lists it for connect() only.
   const socket: DirectSocket = new Socket({
     onread: {
       buffer,
+      // Only a `false` return pauses the socket; these reads never ask for that.
       callback: (n: number) => {
         const view = buffer.subarray(0, n);
         const direct = socket[DIRECT];
         if (direct) direct(view);
         else socket.emit('data', Buffer.from(view));
+        return true;
       },
     },
-  } as ConstructorParameters<typeof Socket>[0]);
+  });
   socket[DIRECT] = null;
   return socket;
 }
