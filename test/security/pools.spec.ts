@@ -157,8 +157,14 @@ describe('connection pools: no client can starve sign-in or public readers', () 
       expect(running.searches).toBeGreaterThanOrEqual(1);
       expect(running.burners).toBeGreaterThanOrEqual(1);
 
-      // Each probe is given 5 s: what has not answered by then (or answered wrong) is late.
-      const probe = (fn: (signal: AbortSignal) => Promise<Reply>) => timed(() => fn(AbortSignal.timeout(5000)).catch(() => undefined));
+      // Each probe is given 5 s: what has not answered by then (or answered wrong) is late. It is sent three times and
+      // its median taken, as the pace before the attack is: one request can meet a scheduling or GC pause of the
+      // shared process, while a pool that makes it wait delays all three.
+      const probe = async (fn: (signal: AbortSignal) => Promise<Reply>) => {
+        const runs: { ms: number; result: Reply | undefined }[] = [];
+        for (let i = 0; i < 3; i++) runs.push(await timed(() => fn(AbortSignal.timeout(5000)).catch(() => undefined)));
+        return runs.sort((a, b) => a.ms - b.ms)[1];
+      };
       const signedIn = await probe((signal) =>
         call(
           READER_IP,
