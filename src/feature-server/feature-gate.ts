@@ -15,20 +15,17 @@ import { currentClient } from '../core/http/request-client';
  */
 @Injectable()
 export class FeatureGate {
-  private readonly all: ConnectionGate;
-  private readonly anonymous: ConnectionGate;
+  private readonly gate: ConnectionGate;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
     const { poolSize, clientShare, timeoutMs } = config.query;
-    this.all = new ConnectionGate({ capacity: poolSize, share: clientShare, waitMs: timeoutMs });
     // An anonymous network runs one query at a time: a public map's page is quick, and a network's slow clauses then
     // take one core, not QUERY_CLIENT_SHARE of them, while sign-in and the other readers share the rest.
-    this.anonymous = new ConnectionGate({ capacity: Math.max(1, poolSize - 2), share: 1, waitMs: timeoutMs });
+    const anonymous = { capacity: Math.max(1, poolSize - 2), share: 1 };
+    this.gate = new ConnectionGate({ capacity: poolSize, share: clientShare, waitMs: timeoutMs, anonymous });
   }
 
   run<T>(caller: Caller | undefined, fn: () => Promise<T>): Promise<T> {
-    const client = currentClient();
-    if (caller) return this.all.run(client, fn);
-    return this.anonymous.run(client, () => this.all.run(client, fn));
+    return this.gate.run(currentClient(), fn, !caller);
   }
 }

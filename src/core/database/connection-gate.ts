@@ -1,6 +1,6 @@
 import { ArcgisError } from '../errors/arcgis-error';
 import { ByteBudget } from '../http/byte-budget';
-import { requestClosed } from '../http/request-client';
+import { isAnonymousClient, requestClosed } from '../http/request-client';
 
 /**
  * A client's requests that may wait for a connection beyond its share; more are refused at once. Many browsers behind
@@ -17,6 +17,8 @@ export interface GateLimits {
   waitMs: number;
   /** Requests of one client that may wait at once (default WAITING_PER_CLIENT). */
   maxWaiting?: number;
+  /** What anonymous networks may hold: together `capacity`, each `share`, so signed-in callers always find the rest. */
+  anonymous?: { capacity: number; share: number };
 }
 
 /** The envelope a request gets when the pool is full of other clients' work: busy, try again; never a 500. */
@@ -45,12 +47,21 @@ export function clientGone(): ArcgisError {
  */
 export class ConnectionGate {
   private readonly slots: ByteBudget;
+  /** Anonymous requests pass this one first, then take their slot here like everyone's. */
+  private readonly anonymous?: ConnectionGate;
 
   constructor(readonly limits: GateLimits) {
     this.slots = new ByteBudget(Math.max(1, limits.capacity), Math.max(1, Math.min(limits.share, limits.capacity)));
+    if (limits.anonymous) this.anonymous = new ConnectionGate({ ...limits, ...limits.anonymous, anonymous: undefined });
   }
 
-  async run<T>(client: string, fn: () => Promise<T>): Promise<T> {
+  /** Runs `fn` holding one of `client`'s slots; `anonymous` (by default: from the key) applies the anonymous cap. */
+  run<T>(client: string, fn: () => Promise<T>, anonymous = isAnonymousClient(client)): Promise<T> {
+    if (anonymous && this.anonymous) return this.anonymous.run(client, () => this.hold(client, fn));
+    return this.hold(client, fn);
+  }
+
+  private async hold<T>(client: string, fn: () => Promise<T>): Promise<T> {
     if (this.slots.waitingFor(client) >= (this.limits.maxWaiting ?? WAITING_PER_CLIENT)) throw tooMany();
     // A request whose client has gone leaves the queue, so clients that send and hang up cannot stack work.
     const gone = requestClosed();

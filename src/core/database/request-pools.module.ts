@@ -4,7 +4,7 @@ import { DataSource, DataSourceOptions } from 'typeorm';
 import { APP_CONFIG } from '../config/config.module';
 import { AppConfig } from '../config/env';
 import { Errors } from '../errors/arcgis-error';
-import { clientKey, currentClient, isAnonymousClient } from '../http/request-client';
+import { clientKey, currentClient } from '../http/request-client';
 import { ConnectionGate } from './connection-gate';
 
 /** Sign-in, token checks and /health: `@InjectDataSource(AUTH_DB)`. */
@@ -68,22 +68,19 @@ export class AuthDatabase {
 @Injectable()
 export class ListingDatabase {
   private readonly gate: ConnectionGate;
-  private readonly anonymous: ConnectionGate;
 
   constructor(
     @InjectDataSource(LISTING_DB) private readonly db: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     const { poolSize, clientShare, timeoutMs } = config.search;
-    this.gate = new ConnectionGate({ capacity: poolSize, share: clientShare, waitMs: timeoutMs });
-    this.anonymous = new ConnectionGate({ capacity: Math.max(1, poolSize - 1), share: clientShare, waitMs: timeoutMs });
+    const anonymous = { capacity: Math.max(1, poolSize - 1), share: clientShare };
+    this.gate = new ConnectionGate({ capacity: poolSize, share: clientShare, waitMs: timeoutMs, anonymous });
   }
 
   async query<T>(sql: string, values: unknown[]): Promise<T[]> {
-    const client = currentClient();
-    const run = () => this.gate.run(client, () => this.db.query<T[]>(sql, values));
     try {
-      return await (isAnonymousClient(client) ? this.anonymous.run(client, run) : run());
+      return await this.gate.run(currentClient(), () => this.db.query<T[]>(sql, values));
     } catch (e) {
       const code = (e as { code?: unknown }).code;
       // 57014: statement_timeout; the request's own cost, answered as such (never a 500 with the SQL).
