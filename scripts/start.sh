@@ -10,10 +10,11 @@ if [ -z "${ADMIN_PASSWORD:-}" ]; then
   echo "[start] first administrator (created only if there are no users yet): $ADMIN_USERNAME / $ADMIN_PASSWORD"
 fi
 # Fewer malloc arenas and fixed mmap/trim thresholds keep the worker's memory from growing export after export, and
-# a small young generation keeps it lower throughout (see src/export/writer/README.md, Memory).
+# a small young generation keeps it lower throughout (see src/export/writer/README.md, Memory). The API's small young
+# generation keeps both its memory and its CPU per request lower (docs/operations.md, Memory).
 MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=131072 MALLOC_TRIM_THRESHOLD_=131072 node --max-semi-space-size=4 --heap-growing-percent=50 dist/src/worker.js &
 WORKER=$!
-node dist/src/main.js &
+node --max-semi-space-size=4 dist/src/main.js &
 API=$!
 trap 'kill -TERM $API $WORKER 2>/dev/null; wait' INT TERM
 echo "[start] API on http://localhost:${PORT:-3000}${CONTEXT_PATH:-}/sharing/rest (pid $API), worker pid $WORKER"

@@ -1,9 +1,24 @@
+import { spawnSync } from 'node:child_process';
 import { rm } from 'node:fs/promises';
 import { loadConfig } from '../../src/core/config/env';
 import { listenApi, TestApp } from '../../test/support/app';
 import { createMigratedDatabase, dropDatabase } from '../../test/support/database';
 
+import { API } from './worker-command';
+
 export { createHostedService } from '../../test/support/client';
+
+/**
+ * The API runs in the benchmark's own process, so that process runs with the API's node flags (`npm run start:api`):
+ * started without them, it runs itself again with them, so that every benchmark measures the API users run.
+ */
+function runWithApiFlags(): void {
+  const missing = API.flags.filter((f) => !process.execArgv.includes(f));
+  if (missing.length === 0) return;
+  const child = spawnSync(process.execPath, [...missing, ...process.execArgv, ...process.argv.slice(1)], { stdio: 'inherit' });
+  process.exit(child.status ?? 1);
+}
+runWithApiFlags();
 
 export const BENCH_ADMIN = { username: 'bench_admin', password: 'bench-password-1' };
 

@@ -1,7 +1,7 @@
 /**
  * The processes the load benchmark runs against, as scripts/start.sh runs them but on loopback only: a scratch
  * database (created, migrated, dropped), a scratch queue prefix (its Redis keys deleted), a temporary DATA_DIR, the
- * built API (`node dist/src/main.js`) and two workers (as `npm run start:worker` starts one). Their logs go to files in
+ * built API (as `npm run start:api` starts it) and two workers (as `npm run start:worker` starts one). Their logs go to files in
  * the temporary folder, so the benchmark can say which errors the service logged.
  */
 import 'reflect-metadata';
@@ -16,7 +16,7 @@ import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '../../src/core/database/data-source-options';
 import { entities } from '../../src/entities';
 import { migrations } from '../../src/migrations';
-import { WORKER } from './worker-command';
+import { API, WORKER } from './worker-command';
 
 const REPO = path.resolve(__dirname, '../..');
 
@@ -118,7 +118,7 @@ export async function startCluster(): Promise<Cluster> {
       });
       processes.push({ name: label, proc, log });
     };
-    run('api', ['-r', path.join(__dirname, 'loopback-only.cjs'), 'dist/src/main.js']);
+    run('api', [...API.flags, '-r', path.join(__dirname, 'loopback-only.cjs'), API.script], API.env);
     // As `npm run start:worker` starts a worker.
     run('worker1', [...WORKER.flags, WORKER.script], WORKER.env);
     run('worker2', [...WORKER.flags, WORKER.script], WORKER.env);

@@ -15,7 +15,7 @@ import * as path from 'node:path';
 import { s3Client } from '../../src/core/storage/s3-client';
 import { BENCH_ADMIN, createBenchDatabase, form } from './bench-app';
 import { cpuMs, rssKb } from './proc';
-import { benchWorkerEnv, WORKER } from './worker-command';
+import { API, benchWorkerEnv, WORKER } from './worker-command';
 
 const ROOT = path.resolve(__dirname, '../..');
 const CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
@@ -83,7 +83,7 @@ export async function startS3Side(): Promise<S3Side> {
     ...benchWorkerEnv(),
     NODE_NO_WARNINGS: '1',
   };
-  const api = spawn(process.execPath, ['dist/src/main.js'], { cwd: ROOT, env, stdio: 'inherit' });
+  const api = spawn(process.execPath, [...API.flags, API.script], { cwd: ROOT, env: { ...env, ...API.env }, stdio: 'inherit' });
   const worker = spawn(process.execPath, [...WORKER.flags, WORKER.script], { cwd: ROOT, env, stdio: 'inherit' });
   const root = `http://127.0.0.1:${port}`;
   for (let until = Date.now() + 60_000; ;) {

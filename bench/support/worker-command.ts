@@ -1,25 +1,8 @@
-import { readFileSync } from 'node:fs';
-import * as path from 'node:path';
+import { startCommand } from '../../test/support/start-command';
 
-/**
- * The worker as `npm run start:worker` starts it (package.json): the environment the script sets, node's flags and
- * the script, read from there so that the benchmarks run the worker users run.
- */
-function startWorker(): { env: Record<string, string>; flags: string[]; script: string } {
-  const pkg = JSON.parse(readFileSync(path.resolve(__dirname, '../../package.json'), 'utf8')) as { scripts: Record<string, string> };
-  const command = pkg.scripts['start:worker'];
-  const m = /^((?:[A-Z_]+=\S+ )*)node ((?:--\S+ )*)(\S+)$/.exec(command);
-  if (!m) throw new Error(`start:worker is not "NAME=value … node --flag … script": ${command}`);
-  const env = Object.fromEntries(
-    m[1]
-      .split(' ')
-      .filter(Boolean)
-      .map((kv) => kv.split('=') as [string, string]),
-  );
-  return { env, flags: m[2].split(' ').filter(Boolean), script: m[3] };
-}
-
-export const WORKER = startWorker();
+/** The worker as `npm run start:worker` starts it, and the API as `npm run start:api` does. */
+export const WORKER = startCommand('start:worker');
+export const API = startCommand('start:api');
 
 /** The worker's environment for a benchmark: BENCH_ARENAS, and the malloc thresholds set in the shell, win. */
 export function benchWorkerEnv(): Record<string, string> {

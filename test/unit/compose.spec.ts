@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { ConfigError, loadConfig } from '../../src/core/config/env';
+import { startCommand } from '../support/start-command';
 
 /** docker/compose.yml against src/core/config/env.ts: a variable added to one and not the other fails here. */
 const ROOT = path.resolve(__dirname, '../..');
@@ -81,6 +82,19 @@ describe('docker/compose.yml', () => {
       const rest = compose.slice(m!.index + 1);
       const at = rest.slice(0, rest.search(/\n {2}\S/));
       for (const [k, v] of Object.entries(env)) expect(at).toMatch(new RegExp(`\\n {6}${k}: "${v}"`));
+    }
+  });
+
+  it('starts the API as `npm run start:api` does, in start.sh, the image and compose: the same node flags', () => {
+    const api = startCommand('start:api');
+    expect(api).toEqual({ env: {}, flags: expect.arrayContaining(['--max-semi-space-size=4']), script: 'dist/src/main.js' });
+    const argv = ['node', ...api.flags, api.script];
+    expect(readFileSync(path.join(ROOT, 'scripts/start.sh'), 'utf8')).toContain(`\n${argv.join(' ')} &\n`);
+    const cmd = /^CMD (\[.*\])$/m.exec(readFileSync(path.join(ROOT, 'docker/Dockerfile'), 'utf8'));
+    expect(JSON.parse(cmd![1])).toEqual(argv);
+    for (const service of ['api', 'api-s3']) {
+      const m = new RegExp(`^ {2}${service}:\\n( {4}.*\\n)*? {4}command: (.*)\\n`, 'm').exec(compose);
+      expect(JSON.parse(m![2])).toEqual(argv);
     }
   });
 });

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { ADMIN } from '../../support/app';
+import { startCommand } from '../../support/start-command';
 
 export interface ApiProcess {
   pid: number;
@@ -20,22 +21,26 @@ export interface ApiProcess {
 export async function spawnApi(env: Record<string, string> = {}): Promise<ApiProcess> {
   const root = path.resolve(__dirname, '../../..');
   const dataDir = mkdtempSync(path.join(tmpdir(), 'arcgis-sec-'));
-  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'test/security/support/api-child.ts'], {
-    cwd: root,
-    env: {
-      PATH: process.env.PATH ?? '',
-      TS_NODE_PROJECT: 'tsconfig.json',
-      DATABASE_URL: process.env.TEST_DATABASE_URL,
-      REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
-      QUEUE_PREFIX: process.env.TEST_QUEUE_PREFIX ?? 'arcgis-test',
-      DATA_DIR: dataDir,
-      ADMIN_USERNAME: ADMIN.username,
-      ADMIN_PASSWORD: ADMIN.password,
-      LOG_LEVEL: 'info',
-      ...env,
+  const child = spawn(
+    process.execPath,
+    [...startCommand('start:api').flags, '-r', 'ts-node/register/transpile-only', 'test/security/support/api-child.ts'],
+    {
+      cwd: root,
+      env: {
+        PATH: process.env.PATH ?? '',
+        TS_NODE_PROJECT: 'tsconfig.json',
+        DATABASE_URL: process.env.TEST_DATABASE_URL,
+        REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+        QUEUE_PREFIX: process.env.TEST_QUEUE_PREFIX ?? 'arcgis-test',
+        DATA_DIR: dataDir,
+        ADMIN_USERNAME: ADMIN.username,
+        ADMIN_PASSWORD: ADMIN.password,
+        LOG_LEVEL: 'info',
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  );
   let out = '';
   let err = '';
   child.stdout!.on('data', (d) => (out += d));
