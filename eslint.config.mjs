@@ -18,6 +18,7 @@ const MODULES = {
   layers: ['core', 'content'],
   groups: ['core', 'content'],
   sharing: ['core', 'content', 'identity'],
+  relationships: ['core', 'identity', 'content'],
   'feature-server': ['core', 'identity', 'content', 'layers', 'where'],
   publish: ['core', 'identity', 'content', 'layers', 'feature-server'],
   export: ['core', 'identity', 'content', 'layers', 'where', 'publish'],

@@ -19,6 +19,7 @@ import { migrations } from './migrations';
 import { OpsModule } from './ops/ops.module';
 import { PagesModule } from './pages/pages.module';
 import { PublishModule } from './publish/publish.module';
+import { RelationshipsModule } from './relationships/relationships.module';
 import { SharingModule } from './sharing/sharing.module';
 
 /**
@@ -37,6 +38,7 @@ export class AppModule {
         ContentModule,
         GroupsModule,
         SharingModule,
+        RelationshipsModule,
         FeatureServerModule,
         PublishModule,
         PagesModule,

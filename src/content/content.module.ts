@@ -4,11 +4,24 @@ import { ContentController } from './content.controller';
 import { ContentRepository } from './content.repository';
 import { ContentService } from './content.service';
 import { ItemListRepository } from './item-list.repository';
+import { ItemDetailsController } from './item-details.controller';
+import { ItemEditors } from './item-editors';
+import { ItemFilesRepository } from './item-files.repository';
+import { ItemResourcesService } from './item-resources.service';
+import { ItemUpdateService } from './item-update.service';
 
 @Module({
   imports: [IdentityModule],
-  controllers: [ContentController],
-  providers: [ContentRepository, ItemListRepository, ContentService],
+  controllers: [ContentController, ItemDetailsController],
+  providers: [
+    ContentRepository,
+    ItemListRepository,
+    ContentService,
+    ItemEditors,
+    ItemFilesRepository,
+    ItemUpdateService,
+    ItemResourcesService,
+  ],
   exports: [ContentService, ContentRepository],
 })
 export class ContentModule {}

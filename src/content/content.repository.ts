@@ -6,6 +6,7 @@ import { ResultItems, SettledItem } from '../core/jobs/result-items';
 import { SqlParams } from '../core/database/sql-params';
 import { ItemEntity } from './item.entity';
 import { ITEM_COLUMNS, ITEM_FROM, ItemRow, visibleSql } from './item-sql';
+import { ItemPatch, PATCH_COLUMNS, ReplacedKeys } from './item-patch';
 
 /**
  * The owner of the items table: every other module creates, settles or deletes items through these methods, and the
@@ -66,9 +67,50 @@ export class ContentRepository implements ResultItems {
     return rows[0] ?? null;
   }
 
-  /** Deletes the item (its shares go with it) and returns where its file was, if it had one. */
-  async delete(id: string): Promise<{ file_path: string | null } | null> {
-    const [rows] = await this.db.query(`DELETE FROM items WHERE id = $1 RETURNING file_path`, [id]);
+  /**
+   * Deletes the item (its shares, files and relationships go with it) unless it is protected; returns whether it had
+   * objects in storage, or null when nothing was deleted.
+   */
+  async delete(id: string): Promise<{ has_files: boolean } | null> {
+    const [rows] = await this.db.query(
+      `DELETE FROM items i WHERE i.id = $1 AND NOT i.protected
+       RETURNING (i.file_path IS NOT NULL OR i.thumbnail_key IS NOT NULL
+                  OR EXISTS (SELECT 1 FROM item_files f WHERE f.item_id = i.id)) AS has_files`,
+      [id],
+    );
     return rows?.[0] ?? null;
+  }
+
+  /**
+   * Changes the given properties in one statement (and `modified`); returns the storage keys the row named before,
+   * which the caller removes once they were replaced, or null when the item is gone.
+   */
+  async update(id: string, patch: ItemPatch): Promise<ReplacedKeys | null> {
+    const values: unknown[] = [id];
+    const sets = (Object.keys(patch) as (keyof ItemPatch)[])
+      .filter((k) => patch[k] !== undefined)
+      .map((k) => {
+        const [column, cast] = PATCH_COLUMNS[k];
+        const v = patch[k];
+        values.push(cast === 'jsonb' && v !== null ? JSON.stringify(v) : v);
+        return `${column} = $${values.length}::${cast}`;
+      });
+    const [rows]: [ReplacedKeys[], number] = await this.db.query(
+      `UPDATE items n SET ${[...sets, 'modified = now()'].join(', ')}
+         FROM (SELECT file_path, thumbnail_key FROM items WHERE id = $1 FOR UPDATE) o
+        WHERE n.id = $1
+        RETURNING o.file_path, o.thumbnail_key`,
+      values,
+    );
+    return rows[0] ?? null;
+  }
+
+  /** The thumbnail's object, when `thumbnail` (thumbnail/<name>) is the item's thumbnail. */
+  async findThumbnailKey(id: string, thumbnail: string): Promise<string | null> {
+    const rows: { thumbnail_key: string }[] = await this.db.query(
+      `SELECT thumbnail_key FROM items WHERE id = $1 AND thumbnail = $2 AND thumbnail_key IS NOT NULL`,
+      [id, thumbnail],
+    );
+    return rows[0]?.thumbnail_key ?? null;
   }
 }

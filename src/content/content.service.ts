@@ -29,7 +29,7 @@ export type ItemData = ({ kind: 'file' } & Download) | { kind: 'json'; text: str
 const notAnObject: OnInvalid = (p) => Errors.badRequest(`'${p.name}' is not a valid JSON object.`, [p.reason ?? p.message]);
 
 /** `extent` arrives as "xmin,ymin,xmax,ymax" (the client flattens bbox arrays) or as JSON [[x,y],[x,y]]. */
-function parseExtent(raw: string | undefined): number[][] {
+export function parseExtent(raw: string | undefined): number[][] {
   if (raw === undefined || raw.trim() === '') return [];
   const nums = raw
     .replace(/[[\]\s]/g, '')
@@ -142,10 +142,13 @@ export class ContentService {
     const allowed = owned && (row.owner_id === caller.userId || isAdminFor(caller, row.org_id, Privilege.AdminDeleteItems));
     if (!owned || (!allowed && !(await this.repo.findVisibleItem(id, caller)))) throw Errors.itemNotFound(id);
     if (!allowed) throw Errors.forbidden('Only the owner or an administrator may delete this item.');
+    if (row.protected) throw Errors.itemProtected(id);
     await this.jobsService.cancelForItem(id);
     const deleted = await this.repo.delete(id);
+    // Protected meanwhile (the delete spares protected rows), or deleted by someone else.
+    if (!deleted) throw (await this.repo.findItem(id))?.protected ? Errors.itemProtected(id) : Errors.itemNotFound(id);
     // A failed removal leaves objects without an item, which the storage sweep removes later.
-    if (deleted?.file_path)
+    if (deleted.has_files)
       await this.files.removeItem(id).catch((e) => this.logger.warn(`could not remove the files of ${id}: ${(e as Error).message}`));
     return { success: true, itemId: id };
   }

@@ -5,7 +5,7 @@ import { SqlParams } from '../core/database/sql-params';
 export const ITEM_COLUMNS = `
   i.id, u.username AS owner, i.org_id, i.title, i.type, i.type_keywords, i.tags, i.description, i.snippet, i.url,
   i.name, i.size, i.extent, i.spatial_reference, i.properties, i.status, i.status_message, i.created, i.modified,
-  i.content_type, i.owner_id, i.num_views,
+  i.content_type, i.owner_id, i.num_views, i.access_information, i.license_info, i.culture, i.thumbnail, i.protected,
   CASE WHEN i.access <> 'private' THEN i.access
        WHEN EXISTS (SELECT 1 FROM item_shares s WHERE s.item_id = i.id) THEN 'shared'
        ELSE 'private' END AS access`;
@@ -51,6 +51,11 @@ export interface ItemRow {
   content_type: string | null;
   access: 'private' | 'shared' | 'org' | 'public';
   num_views: string;
+  access_information: string | null;
+  license_info: string | null;
+  culture: string | null;
+  thumbnail: string | null;
+  protected: boolean;
 }
 
 /**
@@ -83,14 +88,14 @@ export function toItem(r: ItemRow) {
     description: r.description,
     tags: r.tags,
     snippet: r.snippet,
-    thumbnail: null,
+    thumbnail: r.thumbnail,
     documentation: null,
     extent: r.extent,
     categories: [],
     spatialReference: r.spatial_reference,
-    accessInformation: null,
-    licenseInfo: null,
-    culture: 'en-us',
+    accessInformation: r.access_information,
+    licenseInfo: r.license_info,
+    culture: r.culture ?? 'en-us',
     properties: r.properties,
     url: r.url,
     proxyFilter: null,
@@ -104,7 +109,7 @@ export function toItem(r: ItemRow) {
     screenshots: [],
     listed: false,
     ownerFolder: null,
-    protected: false,
+    protected: r.protected,
     commentsEnabled: false,
     numComments: 0,
     numRatings: 0,

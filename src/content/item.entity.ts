@@ -37,6 +37,13 @@ export class ItemEntity {
     transformer: { to: (v: number) => v, from: (v: string) => Number(v) },
   })
   numViews: number;
+  @Column({ name: 'access_information', type: 'text', nullable: true }) accessInformation: string | null;
+  @Column({ name: 'license_info', type: 'text', nullable: true }) licenseInfo: string | null;
+  @Column({ type: 'text', nullable: true }) culture: string | null;
+  /** `thumbnail/<name>`, as the item JSON names it; the object's key is thumbnail_key. */
+  @Column({ type: 'text', nullable: true }) thumbnail: string | null;
+  @Column({ name: 'thumbnail_key', type: 'text', nullable: true, select: false }) thumbnailKey: string | null;
+  @Column({ name: 'protected', type: 'boolean', default: false }) isProtected: boolean;
   @Column({ type: 'text' }) status: ItemStatus;
   @Column({ name: 'status_message' }) statusMessage: string;
   @CreateDateColumn({ type: 'timestamptz' }) created: Date;

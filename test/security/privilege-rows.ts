@@ -18,6 +18,7 @@ export const REVOKE = '400 Unable to revoke token.';
 export const H200 = 'http 200';
 export const H401 = 'http 401';
 export const H403 = 'http 403';
+export const RESOURCE = '400 Resource does not exist or is inaccessible.';
 
 export interface Ctx {
   f: Fixtures;
@@ -54,13 +55,8 @@ function expectState(ok: boolean, what: string): void {
   if (!ok) throw new Error(what);
 }
 
-async function freshItem(c: Ctx, share: { groups?: string; org?: string } = {}): Promise<string> {
-  const r = await post(
-    base(c),
-    `content/users/${owner(c).username}/addItem`,
-    { title: uniq('cell'), type: 'Web Map', text: '{}' },
-    owner(c).token,
-  );
+async function freshItem(c: Ctx, share: { groups?: string; org?: string } = {}, type = 'Web Map'): Promise<string> {
+  const r = await post(base(c), `content/users/${owner(c).username}/addItem`, { title: uniq('cell'), type, text: '{}' }, owner(c).token);
   if (share.groups || share.org) await post(base(c), `content/users/${owner(c).username}/items/${r.body.id}/share`, share, owner(c).token);
   return r.body.id;
 }
@@ -700,7 +696,227 @@ export const ROWS: Row[] = [
     call: (c) => get(c.f.t.root, 'health', {}, c.token),
     cells: [H200, H200, H200, H200, H200, H200, H200, H200, H200, H200, H200],
   },
+
+  // ── item details: update, thumbnail, protection, info files, resources, relationships, item groups ──
+  ...(
+    [
+      ['private item', false, [E499, E498, OK, ITEM, ITEM, ITEM, OK, E403, OK, ITEM, ITEM]],
+      ['item shared to the group', true, [E499, E498, OK, ITEM, E403, E403, OK, E403, OK, ITEM, ITEM]],
+    ] as const
+  ).map(([what, shared, cells]): Row => ({
+    route: 'content/users/<user>/items/<id>/update',
+    what,
+    setup: async (c) => ({ item: await freshItem(c, shared ? { groups: c.f.group } : {}) }),
+    call: (c) => p(c, `content/users/${owner(c).username}/items/${c.s.item}/update`, { snippet: `by ${c.col}` }),
+    verify: async (c, allowed) => {
+      const { snippet } = await q1(c, 'SELECT snippet FROM items WHERE id = $1', [c.s.item]);
+      expectState((snippet === `by ${c.col}`) === allowed, `snippet is '${snippet}'`);
+    },
+    cells: [...cells],
+  })),
+  {
+    route: 'content/users/<user>/<folder>/items/<id>/update',
+    what: 'private item, a folder id in the path',
+    setup: async (c) => ({ item: await freshItem(c) }),
+    call: (c) => p(c, `content/users/${owner(c).username}/${'0'.repeat(32)}/items/${c.s.item}/update`, { snippet: `by ${c.col}` }),
+    verify: async (c, allowed) => {
+      const { snippet } = await q1(c, 'SELECT snippet FROM items WHERE id = $1', [c.s.item]);
+      expectState((snippet === `by ${c.col}`) === allowed, `snippet is '${snippet}'`);
+    },
+    cells: [E499, E498, OK, ITEM, ITEM, ITEM, OK, E403, OK, ITEM, ITEM],
+  },
+  {
+    route: 'content/users/<user>/items/<id>/update',
+    what: 'thumbnail part',
+    setup: async (c) => ({ item: await freshItem(c) }),
+    call: (c) => upload(c, `content/users/${owner(c).username}/items/${c.s.item}/update`, 'thumbnail', PNG_1PX, 'dot.png'),
+    verify: async (c, allowed) => {
+      const { thumbnail } = await q1(c, 'SELECT thumbnail FROM items WHERE id = $1', [c.s.item]);
+      expectState((thumbnail === 'thumbnail/dot.png') === allowed, `thumbnail is ${thumbnail}`);
+    },
+    cells: [E499, E498, OK, ITEM, ITEM, ITEM, OK, E403, OK, ITEM, ITEM],
+  },
+  {
+    route: 'content/users/<user>/items/<id>/deleteThumbnail',
+    what: 'private item with a thumbnail',
+    setup: async (c) => {
+      const item = await freshItem(c);
+      await upload(
+        { ...c, token: owner(c).token },
+        `content/users/${owner(c).username}/items/${item}/update`,
+        'thumbnail',
+        PNG_1PX,
+        'dot.png',
+      );
+      return { item };
+    },
+    call: (c) => p(c, `content/users/${owner(c).username}/items/${c.s.item}/deleteThumbnail`),
+    verify: async (c, allowed) => {
+      const { thumbnail } = await q1(c, 'SELECT thumbnail FROM items WHERE id = $1', [c.s.item]);
+      expectState((thumbnail === null) === allowed, `thumbnail is ${thumbnail}`);
+    },
+    cells: [E499, E498, OK, ITEM, ITEM, ITEM, OK, E403, OK, ITEM, ITEM],
+  },
+  ...(['protect', 'unprotect'] as const).map((op): Row => ({
+    route: `content/users/<user>/items/<id>/${op}`,
+    what: 'private item',
+    setup: async (c) => {
+      const item = await freshItem(c);
+      if (op === 'unprotect') await post(base(c), `content/users/${owner(c).username}/items/${item}/protect`, {}, owner(c).token);
+      return { item };
+    },
+    call: (c) => p(c, `content/users/${owner(c).username}/items/${c.s.item}/${op}`),
+    verify: async (c, allowed) => {
+      const now = (await q1(c, 'SELECT protected FROM items WHERE id = $1', [c.s.item])).protected;
+      expectState(now === (op === 'protect' ? allowed : !allowed), `protected is ${now}`);
+    },
+    cells: [E499, E498, OK, ITEM, ITEM, ITEM, OK, E403, OK, ITEM, ITEM],
+  })),
+  {
+    route: 'content/users/<user>/items/<id>/updateinfo',
+    what: 'private item',
+    setup: async (c) => ({ item: await freshItem(c) }),
+    call: (c) => upload(c, `content/users/${owner(c).username}/items/${c.s.item}/updateinfo`, 'file', Buffer.from('{"a":1}'), 'extra.json'),
+    verify: async (c, allowed) =>
+      expectState(!!(await infoFile(c, c.s.item, 'extra.json')) === allowed, 'info file does not match the answer'),
+    cells: [E499, E498, OK, ITEM, ITEM, ITEM, OK, E403, OK, ITEM, ITEM],
+  },
+  {
+    route: 'content/items/<id>/info/<file>',
+    what: 'private item, iteminfo.xml',
+    call: async (c) => asFile(await g(c, `content/items/${c.f.privateItem}/info/iteminfo.xml`)),
+    done: (b) => typeof b.file === 'string' && b.file.includes('<ESRI_ItemInformation'),
+    cells: [ITEM, E498, OK, ITEM, ITEM, ITEM, OK, OK, ITEM, ITEM, ITEM],
+  },
+  {
+    route: 'content/users/<user>/items/<id>/addResources',
+    what: 'private item, text resource',
+    setup: async (c) => ({ item: await freshItem(c) }),
+    call: (c) => p(c, `content/users/${owner(c).username}/items/${c.s.item}/addResources`, { fileName: 'a.json', text: '{}' }),
+    verify: async (c, allowed) =>
+      expectState(!!(await resourceRow(c, c.s.item, 'a.json')) === allowed, 'resource does not match the answer'),
+    cells: [E499, E498, OK, ITEM, ITEM, ITEM, OK, E403, OK, ITEM, ITEM],
+  },
+  {
+    route: 'content/users/<user>/items/<id>/updateResources',
+    what: 'private item, text resource',
+    setup: async (c) => ({ item: await itemWithResource(c, false) }),
+    call: (c) => p(c, `content/users/${owner(c).username}/items/${c.s.item}/updateResources`, { fileName: 'a.json', text: '{"v":2}' }),
+    verify: async (c, allowed) =>
+      expectState(((await resourceRow(c, c.s.item, 'a.json')).size === '7') === allowed, 'resource size does not match'),
+    cells: [E499, E498, OK, ITEM, ITEM, ITEM, OK, E403, OK, ITEM, ITEM],
+  },
+  {
+    route: 'content/users/<user>/items/<id>/removeResources',
+    what: 'private item, one resource',
+    setup: async (c) => ({ item: await itemWithResource(c, false) }),
+    call: (c) => p(c, `content/users/${owner(c).username}/items/${c.s.item}/removeResources`, { resource: 'a.json' }),
+    verify: async (c, allowed) =>
+      expectState(!(await resourceRow(c, c.s.item, 'a.json')) === allowed, 'resource does not match the answer'),
+    cells: [E499, E498, OK, ITEM, ITEM, ITEM, OK, E403, OK, ITEM, ITEM],
+  },
+  {
+    route: 'content/items/<id>/resources',
+    what: 'item shared to the group, one private resource',
+    setup: async (c) => ({ item: await itemWithResource(c, true) }),
+    call: (c) => g(c, `content/items/${c.s.item}/resources`),
+    done: (b) => b.total === 1,
+    cells: [ITEM, E498, OK, ITEM, NOT, NOT, OK, NOT, ITEM, ITEM, ITEM],
+  },
+  {
+    route: 'content/items/<id>/resources/<file>',
+    what: 'item shared to the group, private resource',
+    setup: async (c) => ({ item: await itemWithResource(c, true) }),
+    call: async (c) => asFile(await g(c, `content/items/${c.s.item}/resources/a.json`)),
+    done: (b) => b.file === '{}',
+    cells: [ITEM, E498, OK, ITEM, RESOURCE, RESOURCE, OK, RESOURCE, ITEM, ITEM, ITEM],
+  },
+  {
+    route: 'content/users/<user>/addRelationship',
+    what: "Map2Service between the owner's private items, as oneself",
+    setup: async (c) => ({ map: await freshItem(c), svc: await freshItem(c, {}, 'Feature Service') }),
+    call: (c) =>
+      p(c, `content/users/${self(c)}/addRelationship`, {
+        originItemId: c.s.map,
+        destinationItemId: c.s.svc,
+        relationshipType: 'Map2Service',
+      }),
+    verify: async (c, allowed) =>
+      expectState(!!(await relationship(c, c.s.map, c.s.svc)) === allowed, 'relationship does not match the answer'),
+    cells: [E499, E498, OK, ITEM, ITEM, ITEM, OK, E403, ITEM, ITEM, ITEM],
+  },
+  {
+    route: 'content/users/<user>/deleteRelationship',
+    what: "the owner's Map2Service, as oneself",
+    setup: async (c) => {
+      const [map, svc] = [await freshItem(c), await freshItem(c, {}, 'Feature Service')];
+      const ids = { originItemId: map, destinationItemId: svc, relationshipType: 'Map2Service' };
+      await post(base(c), `content/users/${owner(c).username}/addRelationship`, ids, owner(c).token);
+      return { map, svc, ids };
+    },
+    call: (c) => p(c, `content/users/${self(c)}/deleteRelationship`, c.s.ids),
+    verify: async (c, allowed) =>
+      expectState(!(await relationship(c, c.s.map, c.s.svc)) === allowed, 'relationship does not match the answer'),
+    cells: [E499, E498, OK, ITEM, ITEM, ITEM, OK, E403, ITEM, ITEM, ITEM],
+  },
+  {
+    route: 'content/items/<id>/relatedItems',
+    what: 'private item',
+    call: (c) => g(c, `content/items/${c.f.privateItem}/relatedItems`, { relationshipType: 'Map2Service' }),
+    cells: [ITEM, E498, OK, ITEM, ITEM, ITEM, OK, OK, ITEM, ITEM, ITEM],
+  },
+  {
+    route: 'content/items/<id>/groups',
+    what: 'item shared to the private group',
+    call: (c) => g(c, `content/items/${c.f.groupItem}/groups`),
+    done: (b, c) => [...b.admin, ...b.member, ...b.other].some((x: any) => x.id === c.f.group),
+    cells: [ITEM, E498, OK, ITEM, OK, OK, OK, OK, ITEM, ITEM, ITEM],
+  },
 ];
+
+// ── item details: helpers ──
+
+/** A 1×1 PNG. */
+const PNG_1PX = Buffer.from(
+  '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a50d2b2e0000000049454e44ae426082',
+  'hex',
+);
+
+/** A multipart POST with one file part, the token (if any) before it, as a careful client sends it. */
+async function upload(c: Ctx, path: string, field: string, bytes: Buffer, name: string): Promise<Reply> {
+  const form = new FormData();
+  form.set('f', 'json');
+  if (c.token) form.set('token', c.token);
+  form.set(field, new Blob([bytes]), name);
+  const res = await fetch(`${base(c)}/${path}`, { method: 'POST', body: form });
+  const text = await res.text();
+  let body: any;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  return { status: res.status, body, text, headers: res.headers };
+}
+
+/** A file download as the matrix reads replies: its envelope when it answered one, else the file's text. */
+function asFile(r: Reply): Reply {
+  return r.headers.get('content-type')?.startsWith('application/json') && r.body?.error ? r : { ...r, body: { file: r.text } };
+}
+
+async function itemWithResource(c: Ctx, sharedPrivate: boolean): Promise<string> {
+  const item = await freshItem(c, sharedPrivate ? { groups: c.f.group } : {});
+  const params = { fileName: 'a.json', text: '{}', ...(sharedPrivate ? { access: 'private' } : {}) };
+  await post(base(c), `content/users/${owner(c).username}/items/${item}/addResources`, params, owner(c).token);
+  return item;
+}
+
+const resourceRow = (c: Ctx, item: string, path: string) =>
+  q1(c, `SELECT size FROM item_files WHERE item_id = $1 AND kind = 'resource' AND path = $2`, [item, path]);
+const infoFile = (c: Ctx, item: string, path: string) =>
+  q1(c, `SELECT 1 FROM item_files WHERE item_id = $1 AND kind = 'info' AND path = $2`, [item, path]);
+const relationship = (c: Ctx, origin: string, destination: string) =>
+  q1(c, 'SELECT 1 FROM item_relationships WHERE origin_id = $1 AND destination_id = $2', [origin, destination]);
 
 /** Bull Board's JSON API, the way its page calls it once the token is known. */
 async function board(c: Ctx): Promise<Reply> {

@@ -160,6 +160,34 @@ class EnvDto {
   @Min(1)
   UPLOAD_MAX_MB = 2048;
 
+  /** One item resource (addResources, updateResources): ArcGIS's 50 MB. */
+  @Transform(toInt)
+  @IsInt({ message: 'ITEM_RESOURCE_MAX_MB must be an integer' })
+  @Min(1)
+  @Max(102400)
+  ITEM_RESOURCE_MAX_MB = 50;
+
+  /** Resources one item may hold: ArcGIS's 1,000. */
+  @Transform(toInt)
+  @IsInt({ message: 'ITEM_MAX_RESOURCES must be an integer' })
+  @Min(1)
+  @Max(1000000)
+  ITEM_MAX_RESOURCES = 1000;
+
+  /** One info file (updateinfo, an update's metadata): ArcGIS's 100 KB. */
+  @Transform(toInt)
+  @IsInt({ message: 'ITEM_INFO_MAX_KB must be an integer' })
+  @Min(1)
+  @Max(1048576)
+  ITEM_INFO_MAX_KB = 100;
+
+  /** One thumbnail image (an update's thumbnail part). */
+  @Transform(toInt)
+  @IsInt({ message: 'ITEM_THUMBNAIL_MAX_KB must be an integer' })
+  @Min(1)
+  @Max(1048576)
+  ITEM_THUMBNAIL_MAX_KB = 1024;
+
   @Transform(toInt)
   @IsInt({ message: 'UPLOAD_BEFORE_TOKEN_MB must be an integer' })
   @Min(0)
@@ -364,6 +392,11 @@ export interface AppConfig {
     itemMaxGroups: number;
     tokenMaxMinutes: number;
     uploadMaxBytes: number;
+    /** Item resources and info files (content/item-files.ts): bytes per file, and resources per item. */
+    itemResourceMaxBytes: number;
+    itemMaxResources: number;
+    itemInfoMaxBytes: number;
+    itemThumbnailMaxBytes: number;
   };
   /** Request bodies and CORS (core/http/body.ts, core/http/cors.ts). */
   http: {
@@ -475,6 +508,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       itemMaxGroups: dto.ITEM_MAX_GROUPS,
       tokenMaxMinutes: dto.TOKEN_MAX_MINUTES,
       uploadMaxBytes: dto.UPLOAD_MAX_MB * 1024 * 1024,
+      itemResourceMaxBytes: dto.ITEM_RESOURCE_MAX_MB * 1024 * 1024,
+      itemMaxResources: dto.ITEM_MAX_RESOURCES,
+      itemInfoMaxBytes: dto.ITEM_INFO_MAX_KB * 1024,
+      itemThumbnailMaxBytes: dto.ITEM_THUMBNAIL_MAX_KB * 1024,
     },
     tokenPurgeIntervalS: dto.TOKEN_PURGE_INTERVAL_S,
     signin: {

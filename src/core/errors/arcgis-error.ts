@@ -48,6 +48,8 @@ export const Errors = {
       id ? [`Item '${id}' does not exist or is inaccessible.`] : [],
       'CONT_0001',
     ),
+  /** ArcGIS's refusal to delete an item whose delete protection is on (protect / unprotect). */
+  itemProtected: (id: string) => new ArcgisError(400, `Unable to delete item ${id}. Delete protection is turned on.`, []),
   groupNotFound: (id?: string) =>
     new ArcgisError(
       400,

@@ -17,11 +17,32 @@ import { requestToken } from './token';
 /** Whether a token names a signed-in user; the body is read before the guards, so it asks the token store itself. */
 export type TokenCheck = (token: string, req: Request) => Promise<boolean>;
 
+/** The largest file an operation takes, and the setting that says so (named in the refusal). */
+interface FileLimit {
+  bytes: number;
+  setting: string;
+}
+
+const tighter = (a: FileLimit, b: FileLimit): FileLimit => (b.bytes < a.bytes ? b : a);
+const UPLOAD = (c: AppConfig): FileLimit => ({ bytes: c.limits.uploadMaxBytes, setting: 'UPLOAD_MAX_MB' });
+
 /**
- * The operations that take a file, relative to the REST base. Only these accept a file part; everywhere else one is
- * refused before a byte of it is read (the body is parsed before routing, so this cannot come from the controllers).
+ * The operations that take a file, relative to the REST base, with the largest file each takes. Only these accept a
+ * file part; everywhere else one is refused before a byte of it is read (the body is parsed before routing, so this
+ * cannot come from the controllers). `update` may carry a folder segment before items/ (arcgis-rest-js's folderId).
  */
-const FILE_ROUTES = [/^\/content\/users\/[^/]+\/addItem\/?$/];
+const FILE_ROUTES: { path: RegExp; limit: (c: AppConfig) => FileLimit }[] = [
+  { path: /^\/content\/users\/[^/]+\/addItem\/?$/, limit: UPLOAD },
+  { path: /^\/content\/users\/[^/]+\/(?:[^/]+\/)?items\/[^/]+\/update\/?$/i, limit: UPLOAD },
+  {
+    path: /^\/content\/users\/[^/]+\/items\/[^/]+\/(?:addResources|updateResources)\/?$/i,
+    limit: (c) => tighter(UPLOAD(c), { bytes: c.limits.itemResourceMaxBytes, setting: 'ITEM_RESOURCE_MAX_MB' }),
+  },
+  {
+    path: /^\/content\/users\/[^/]+\/items\/[^/]+\/updateinfo\/?$/i,
+    limit: (c) => tighter(UPLOAD(c), { bytes: c.limits.itemInfoMaxBytes, setting: 'ITEM_INFO_MAX_KB' }),
+  },
+];
 
 /**
  * A body at most this size is read without a reservation: its memory is of the order of the request headers Node
@@ -113,7 +134,6 @@ export function arcgisBodyMiddleware(config: AppConfig, tokenIsValid: TokenCheck
   const tmp = path.resolve(config.dataDir, 'tmp');
   mkdirSync(tmp, { recursive: true });
   const { bodyMaxBytes, bodyMaxFields } = config.http;
-  const uploadMax = config.limits.uploadMaxBytes;
   const memory = new ByteBudget(config.http.bodyBufferBytes);
   const spool = new SpoolBudget(config.http.uploadBeforeTokenBytes, Math.floor(config.http.uploadBeforeTokenBytes / SPOOL_SHARE));
   const idleMs = config.http.uploadIdleS * 1000;
@@ -171,13 +191,15 @@ export function arcgisBodyMiddleware(config: AppConfig, tokenIsValid: TokenCheck
 
     const relPath = req.path.startsWith(config.restBase) ? req.path.slice(config.restBase.length) : req.path;
     const multipart = !!req.is('multipart/form-data');
-    const fileRoute = multipart && FILE_ROUTES.some((re) => re.test(relPath));
+    const fileLimit = multipart ? FILE_ROUTES.find((r) => r.path.test(relPath))?.limit(config) : undefined;
+    const fileRoute = fileLimit !== undefined;
+    const fileMax = fileLimit?.bytes ?? 0;
     const declared = req.headers['content-length'] !== undefined ? Number(req.headers['content-length']) : undefined;
-    const max = fileRoute ? uploadMax + bodyMaxBytes : bodyMaxBytes;
+    const max = fileMax + bodyMaxBytes;
     if (declared !== undefined && declared > max) {
       return refuse(
         tooLarge(
-          `The body is ${declared} bytes; the limit is ${mb(max)} (${fileRoute ? 'UPLOAD_MAX_MB plus BODY_MAX_MB' : 'BODY_MAX_MB'}).`,
+          `The body is ${declared} bytes; the limit is ${mb(max)} (${fileLimit ? `${fileLimit.setting} plus BODY_MAX_MB` : 'BODY_MAX_MB'}).`,
         ),
       );
     }
@@ -265,7 +287,8 @@ export function arcgisBodyMiddleware(config: AppConfig, tokenIsValid: TokenCheck
           fields: bodyMaxFields,
           files: 1,
           parts: bodyMaxFields + 1,
-          fileSize: uploadMax,
+          // busboy needs a positive bound; a route that takes no file refuses the part before reading it.
+          fileSize: Math.max(fileMax, 1),
         },
       });
     } catch (e) {
@@ -377,7 +400,7 @@ export function arcgisBodyMiddleware(config: AppConfig, tokenIsValid: TokenCheck
             done(null, chunk);
           },
         });
-        stream.on('limit', () => refuse(tooLarge(`The file is larger than ${mb(uploadMax)} (UPLOAD_MAX_MB).`)));
+        stream.on('limit', () => refuse(tooLarge(`The file is larger than ${mb(fileMax)} (${fileLimit!.setting}).`)));
         try {
           await pipeline(stream, count, createWriteStream(file, { flags: 'wx' }));
         } catch (e) {

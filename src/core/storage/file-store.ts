@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import type { Readable } from 'node:stream';
 
@@ -71,6 +72,16 @@ export abstract class FileStore {
     return `items/${itemId}/${FileStore.safeName(fileName)}`;
   }
 
+  /**
+   * The key of one version of an item file that is not its data (a resource, an info file, the thumbnail): under a
+   * folder whose name starts with a dot, which no data file name keeps (safeName), and with a random part, so a new
+   * version never overwrites the object a row still names.
+   */
+  static itemFileKey(itemId: string, folder: 'resources' | 'info', fileName: string): string {
+    if (!ITEM_ID.test(itemId)) throw new Error(`not an item id: ${itemId.slice(0, 40)}`);
+    return `items/${itemId}/.${folder}/${randomUUID()}-${FileStore.safeName(fileName).slice(-100)}`;
+  }
+
   /** Item ids are 32 hex characters; anything else never names a folder of ours (and could name '..'). */
   static isItemId(id: string): boolean {
     return ITEM_ID.test(id);
@@ -81,6 +92,12 @@ export abstract class FileStore {
    * complete and readable. Returns the key. Storing the same item and name again replaces the object.
    */
   abstract adopt(itemId: string, localPath: string, fileName: string, signal?: AbortSignal): Promise<string>;
+
+  /** As `adopt`, at a key of the caller's (FileStore.itemFileKey); resolves once the object is complete. */
+  abstract adoptAs(key: string, localPath: string, signal?: AbortSignal): Promise<void>;
+
+  /** Removes one object; a missing one is not an error. */
+  abstract remove(key: string): Promise<void>;
 
   /**
    * Starts storing a file that is still being written at localPath, so that storing it overlaps writing it;

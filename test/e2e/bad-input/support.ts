@@ -22,6 +22,8 @@ export const fx = {
   member: { username: '', password: '', token: '' },
   other: { username: '', password: '', token: '' },
   itemId: '',
+  /** An item of the owner that routes changing an item (update, resources, protect) may change. */
+  editItemId: '',
   groupId: '',
   roleId: '',
   roleName: '',
@@ -191,6 +193,7 @@ export function useFixture(): void {
     fx.member = await createUser(t.base, fx.admin, 'org_user');
     fx.other = await createUser(t.base, fx.admin, 'org_user');
     fx.itemId = await addItem(t.base, fx.owner.username, fx.owner.token, { title: uniq('item') });
+    fx.editItemId = await addItem(t.base, fx.owner.username, fx.owner.token, { title: uniq('edited') });
     fx.groupId = await createGroup(t.base, fx.owner.token);
     await addUsers(t.base, fx.owner.token, fx.groupId, [fx.member.username]);
     fx.roleName = uniq('role');

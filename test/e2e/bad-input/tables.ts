@@ -4,6 +4,7 @@ import { admin, Case, fx, GARBAGE_TOKEN, ghost, ids, INVALID, long, notHex, noTo
 // Every route in src/**/*.controller.ts and its missing and malformed parameter cases, by module.
 const owner = () => fx.owner.username;
 const item = () => fx.itemId;
+const edited = () => fx.editItemId;
 const group = () => fx.groupId;
 const SHARE_FLAGS = ['everyone', 'org', 'account', 'confirmItemControl'];
 
@@ -136,6 +137,143 @@ export const CONTENT_ROUTES: Route[] = [
     params: () => ({ q: 'title: item' }),
     fuzz: ['q', 'start', 'num', 'sortField', 'sortOrder'],
   },
+
+  // ── item details: update, thumbnail, protection, info files, resources, relationships, item groups ──
+  {
+    name: 'content/users/:owner/items/:id/update',
+    kind: 'POST',
+    auth: 'required',
+    path: 'content/users/:owner/items/:id/update',
+    pathParams: { owner, id: edited },
+    params: () => ({ title: uniq('updated') }),
+    fuzz: [
+      'title',
+      'tags',
+      'typeKeywords',
+      'description',
+      'snippet',
+      'accessInformation',
+      'licenseInfo',
+      'culture',
+      'properties',
+      'url',
+      'extent',
+      'spatialReference',
+      'text',
+      'filename',
+      'thumbnailUrl',
+      'dataUrl',
+      'clearEmptyFields',
+    ],
+  },
+  {
+    name: 'content/users/:owner/:folder/items/:id/update',
+    kind: 'POST',
+    auth: 'required',
+    path: 'content/users/:owner/:folder/items/:id/update',
+    pathParams: { owner, folder: () => '0'.repeat(32), id: edited },
+    params: () => ({ snippet: uniq('in a folder') }),
+    fuzz: ['snippet'],
+  },
+  ...(['deleteThumbnail', 'protect', 'unprotect'] as const).map((op): Route => ({
+    name: `content/users/:owner/items/:id/${op}`,
+    kind: 'POST',
+    auth: 'required',
+    path: `content/users/:owner/items/:id/${op}`,
+    pathParams: { owner, id: edited },
+  })),
+  // Without a file part: the baseline is the envelope saying the file is required.
+  {
+    name: 'content/users/:owner/items/:id/updateinfo',
+    kind: 'POST',
+    auth: 'required',
+    path: 'content/users/:owner/items/:id/updateinfo',
+    pathParams: { owner, id: edited },
+    fuzz: ['folderName'],
+    ok: false,
+  },
+  {
+    name: 'content/items/:id/info/:file',
+    kind: 'ANY',
+    auth: 'public',
+    path: 'content/items/:id/info/:file',
+    pathParams: { id: item, file: () => 'missing.json' },
+    ok: false,
+  },
+  {
+    name: 'content/users/:owner/items/:id/addResources',
+    kind: 'POST',
+    auth: 'required',
+    path: 'content/users/:owner/items/:id/addResources',
+    pathParams: { owner, id: edited },
+    params: () => ({ fileName: `${uniq('r')}.json`, text: '{}' }),
+    fuzz: ['fileName', 'resourcesPrefix', 'text', 'access', 'archive'],
+  },
+  {
+    name: 'content/users/:owner/items/:id/updateResources',
+    kind: 'POST',
+    auth: 'required',
+    path: 'content/users/:owner/items/:id/updateResources',
+    pathParams: { owner, id: edited },
+    params: () => ({ fileName: 'missing.json', text: '{}' }),
+    fuzz: ['fileName', 'resourcesPrefix', 'text', 'access', 'archive'],
+    ok: false,
+  },
+  {
+    name: 'content/users/:owner/items/:id/removeResources',
+    kind: 'POST',
+    auth: 'required',
+    path: 'content/users/:owner/items/:id/removeResources',
+    pathParams: { owner, id: edited },
+    params: () => ({ resource: 'missing.json' }),
+    fuzz: ['resource', 'deleteAll'],
+    ok: false,
+  },
+  {
+    name: 'content/items/:id/resources',
+    kind: 'ANY',
+    auth: 'public',
+    path: 'content/items/:id/resources',
+    pathParams: { id: edited },
+    fuzz: ['start', 'num', 'sortField', 'sortOrder'],
+  },
+  {
+    name: 'content/items/:id/resources/:file',
+    kind: 'ANY',
+    auth: 'public',
+    path: 'content/items/:id/resources/:file',
+    pathParams: { id: edited, file: () => 'missing.json' },
+    ok: false,
+  },
+  {
+    name: 'content/users/:owner/addRelationship',
+    kind: 'POST',
+    auth: 'required',
+    path: 'content/users/:owner/addRelationship',
+    pathParams: { owner },
+    params: () => ({ originItemId: fx.itemId, destinationItemId: fx.editItemId, relationshipType: 'Item2Report' }),
+    fuzz: ['originItemId', 'destinationItemId', 'relationshipType', 'relationshipTypes'],
+  },
+  {
+    name: 'content/users/:owner/deleteRelationship',
+    kind: 'POST',
+    auth: 'required',
+    path: 'content/users/:owner/deleteRelationship',
+    pathParams: { owner },
+    params: () => ({ originItemId: fx.itemId, destinationItemId: fx.editItemId, relationshipType: 'Map2Service' }),
+    fuzz: ['originItemId', 'destinationItemId', 'relationshipType', 'relationshipTypes'],
+    ok: false,
+  },
+  {
+    name: 'content/items/:id/relatedItems',
+    kind: 'ANY',
+    auth: 'public',
+    path: 'content/items/:id/relatedItems',
+    pathParams: { id: item },
+    params: () => ({ relationshipType: 'Map2Service' }),
+    fuzz: ['relationshipType', 'relationshipTypes', 'direction'],
+  },
+  { name: 'content/items/:id/groups', kind: 'ANY', auth: 'public', path: 'content/items/:id/groups', pathParams: { id: item } },
 ];
 
 export const GROUP_ROUTES: Route[] = [
@@ -799,6 +937,194 @@ export const CONTENT_CASES: Record<string, Case> = {
     path: () => 'search',
     params: () => ({ q: 'a', start: 'x' }),
     want: () => ({ code: 400, detail: "'start' must be a whole number." }),
+  },
+
+  // ── item details ──
+  'update: properties not JSON': {
+    path: () => `content/users/${o()}/items/${fx.editItemId}/update`,
+    params: () => ({ properties: '{oops' }),
+    want: () => ({ code: 400, message: "'properties' is not a valid JSON object." }),
+  },
+  'update: extent with 3 numbers': {
+    path: () => `content/users/${o()}/items/${fx.editItemId}/update`,
+    params: () => ({ extent: '1,2,3' }),
+    want: () => ({ code: 400, message: "'extent' is not valid." }),
+  },
+  'update: title of 257 characters': {
+    path: () => `content/users/${o()}/items/${fx.editItemId}/update`,
+    params: () => ({ title: long(257) }),
+    want: () => ({ code: 400, detail: "'title' must be at most 256 characters." }),
+  },
+  'update: clearEmptyFields=maybe': {
+    path: () => `content/users/${o()}/items/${fx.editItemId}/update`,
+    params: () => ({ clearEmptyFields: 'maybe' }),
+    want: () => ({ code: 400, detail: "'clearEmptyFields' must be true or false." }),
+  },
+  'update: blank title with clearEmptyFields': {
+    path: () => `content/users/${o()}/items/${fx.editItemId}/update`,
+    params: () => ({ title: '', clearEmptyFields: 'true' }),
+    want: () => ({ code: 400, message: "'title' cannot be empty." }),
+  },
+  'update: thumbnailUrl of another host': {
+    path: () => `content/users/${o()}/items/${fx.editItemId}/update`,
+    params: () => ({ thumbnailUrl: 'http://169.254.169.254/latest/meta-data/' }),
+    want: () => ({ code: 400, message: "'thumbnailUrl' is not supported.", detail: 'fetches nothing from other hosts' }),
+  },
+  'update: dataUrl': {
+    path: () => `content/users/${o()}/items/${fx.editItemId}/update`,
+    params: () => ({ dataUrl: 'file:///etc/passwd' }),
+    want: () => ({ code: 400, message: "'dataUrl' is not supported." }),
+  },
+  'update: folder segment not a folder id': {
+    path: () => `content/users/${o()}/somefolder/items/${fx.editItemId}/update`,
+    params: () => ({ snippet: 'x' }),
+    want: () => ({ code: 400, message: 'Folder does not exist.', detail: 'somefolder' }),
+  },
+  "update: another user's private item → CONT_0001": {
+    path: () => `content/users/${o()}/items/${fx.editItemId}/update`,
+    token: other,
+    params: () => ({ title: 'stolen' }),
+    want: () => ({ code: 400, messageCode: 'CONT_0001' }),
+  },
+  'update: item of another owner than the path → CONT_0001': {
+    path: () => `content/users/${fx.member.username}/items/${fx.editItemId}/update`,
+    params: () => ({ title: 'x' }),
+    want: () => ({ code: 400, messageCode: 'CONT_0001' }),
+  },
+  'update: unknown owner → COM_0019': {
+    path: () => `content/users/${ghost}/items/${fx.editItemId}/update`,
+    want: () => ({ code: 400, messageCode: 'COM_0019', detail: ghost }),
+  },
+  'protect: unknown id → CONT_0001': {
+    path: () => `content/users/${o()}/items/${fx.missingId}/protect`,
+    want: () => ({ code: 400, messageCode: 'CONT_0001' }),
+  },
+  'updateinfo: folderName climbing out': {
+    path: () => `content/users/${o()}/items/${fx.editItemId}/updateinfo`,
+    params: () => ({ folderName: '../../etc' }),
+    want: () => ({ code: 400, message: "'folderName' is not a valid file name." }),
+  },
+  'updateinfo: no file': {
+    path: () => `content/users/${o()}/items/${fx.editItemId}/updateinfo`,
+    want: () => ({ code: 400, message: "'file' is required." }),
+  },
+  'info: a file the item does not have': {
+    method: 'GET',
+    path: () => `content/items/${fx.itemId}/info/nothing/here.xml`,
+    want: () => ({ code: 400, message: 'File does not exist or is inaccessible.' }),
+  },
+  'addResources: neither file nor text': {
+    path: () => `content/users/${o()}/items/${fx.editItemId}/addResources`,
+    params: () => ({ fileName: 'a.json' }),
+    want: () => ({ code: 400, message: "'file' or 'text' is required." }),
+  },
+  'addResources: text without fileName': {
+    path: () => `content/users/${o()}/items/${fx.editItemId}/addResources`,
+    params: () => ({ text: '{}' }),
+    want: () => ({ code: 400, message: "'fileName' is required." }),
+  },
+  'addResources: fileName with ..': {
+    path: () => `content/users/${o()}/items/${fx.editItemId}/addResources`,
+    params: () => ({ fileName: '../a.json', text: '{}' }),
+    want: () => ({ code: 400, message: "'fileName' is not a valid file name." }),
+  },
+  'addResources: resourcesPrefix starting with a dot': {
+    path: () => `content/users/${o()}/items/${fx.editItemId}/addResources`,
+    params: () => ({ fileName: 'a.json', resourcesPrefix: '.hidden', text: '{}' }),
+    want: () => ({ code: 400, message: "'resourcesPrefix' is not a valid file name." }),
+  },
+  'addResources: a type ArcGIS refuses': {
+    path: () => `content/users/${o()}/items/${fx.editItemId}/addResources`,
+    params: () => ({ fileName: 'run.exe', text: 'MZ' }),
+    want: () => ({ code: 400, message: 'File type not allowed for item resources.' }),
+  },
+  'addResources: access=public': {
+    path: () => `content/users/${o()}/items/${fx.editItemId}/addResources`,
+    params: () => ({ fileName: 'a.json', text: '{}', access: 'public' }),
+    want: () => ({ code: 400, detail: "'access' must be inherit or private." }),
+  },
+  'addResources: archive=true': {
+    path: () => `content/users/${o()}/items/${fx.editItemId}/addResources`,
+    params: () => ({ fileName: 'a.zip', text: 'PK', archive: 'true' }),
+    want: () => ({ code: 400, message: "'archive' is not supported." }),
+  },
+  'removeResources: neither resource nor deleteAll': {
+    path: () => `content/users/${o()}/items/${fx.editItemId}/removeResources`,
+    want: () => ({ code: 400, message: "'resource' is required." }),
+  },
+  'resources: num=1001': {
+    method: 'GET',
+    path: () => `content/items/${fx.editItemId}/resources`,
+    params: () => ({ num: '1001' }),
+    want: () => ({ code: 400, detail: "'num' must be at most 1000." }),
+  },
+  'resources: sortField=bogus': {
+    method: 'GET',
+    path: () => `content/items/${fx.editItemId}/resources`,
+    params: () => ({ sortField: 'bogus' }),
+    want: () => ({ code: 400, detail: "'sortField' must be one of resource, created, size." }),
+  },
+  'resources/<file>: a resource the item does not have': {
+    method: 'GET',
+    path: () => `content/items/${fx.editItemId}/resources/images/none.png`,
+    want: () => ({ code: 400, message: 'Resource does not exist or is inaccessible.' }),
+  },
+  'addRelationship: relationshipType missing': {
+    path: () => `content/users/${o()}/addRelationship`,
+    params: () => ({ originItemId: fx.itemId, destinationItemId: fx.editItemId }),
+    want: () => ({ code: 400, message: "'relationshipType' is required." }),
+  },
+  'addRelationship: unknown relationshipType': {
+    path: () => `content/users/${o()}/addRelationship`,
+    params: () => ({ originItemId: fx.itemId, destinationItemId: fx.editItemId, relationshipType: 'Foo2Bar' }),
+    want: () => ({ code: 400, message: 'Invalid relationship type.', detail: 'Map2Service' }),
+  },
+  'addRelationship: originItemId not hex': {
+    path: () => `content/users/${o()}/addRelationship`,
+    params: () => ({ originItemId: notHex, destinationItemId: fx.editItemId, relationshipType: 'Item2Report' }),
+    want: () => ({ code: 400, messageCode: 'CONT_0001' }),
+  },
+  'addRelationship: an item to itself': {
+    path: () => `content/users/${o()}/addRelationship`,
+    params: () => ({ originItemId: fx.itemId, destinationItemId: fx.itemId, relationshipType: 'Item2Report' }),
+    want: () => ({ code: 400, detail: 'An item cannot be related to itself.' }),
+  },
+  'addRelationship: a web map to a web map as Map2Service': {
+    path: () => `content/users/${o()}/addRelationship`,
+    params: () => ({ originItemId: fx.itemId, destinationItemId: fx.editItemId, relationshipType: 'Map2Service' }),
+    want: () => ({ code: 400, message: 'Unable to add relationship.', detail: 'destination must be one of' }),
+  },
+  "addRelationship: in another user's name → 403": {
+    path: () => `content/users/${fx.member.username}/addRelationship`,
+    params: () => ({ originItemId: fx.itemId, destinationItemId: fx.editItemId, relationshipType: 'Item2Report' }),
+    want: () => ({ code: 403, messageCode: 'GWM_0003' }),
+  },
+  'deleteRelationship: none such': {
+    path: () => `content/users/${o()}/deleteRelationship`,
+    params: () => ({ originItemId: fx.itemId, destinationItemId: fx.editItemId, relationshipType: 'WMA2Code' }),
+    want: () => ({ code: 400, message: 'Relationship does not exist.' }),
+  },
+  'relatedItems: relationshipType missing': {
+    method: 'GET',
+    path: () => `content/items/${fx.itemId}/relatedItems`,
+    want: () => ({ code: 400, message: "'relationshipType' is required." }),
+  },
+  'relatedItems: direction=sideways': {
+    method: 'GET',
+    path: () => `content/items/${fx.itemId}/relatedItems`,
+    params: () => ({ relationshipType: 'Map2Service', direction: 'sideways' }),
+    want: () => ({ code: 400, detail: "'direction' must be forward or reverse." }),
+  },
+  'relatedItems: unknown relationshipTypes': {
+    method: 'GET',
+    path: () => `content/items/${fx.itemId}/relatedItems`,
+    params: () => ({ relationshipTypes: 'Map2Service,Nope2Nope' }),
+    want: () => ({ code: 400, message: 'Invalid relationship type.', detail: 'Nope2Nope' }),
+  },
+  'groups: unknown item': {
+    method: 'GET',
+    path: () => `content/items/${fx.missingId}/groups`,
+    want: () => ({ code: 400, messageCode: 'CONT_0001' }),
   },
 };
 
