@@ -55,7 +55,7 @@ describe('@esri/arcgis-rest-portal helpers around sharing', () => {
 
   it('ensureMembership adds an item owner to an admin group, and getUserMembership reads it back', async () => {
     const { group } = await createGroup({ group: { title: uniq('admins'), access: 'org', tags: ['compat'] }, authentication: adminAuth });
-    expect(await getUserMembership({ groupId: group.id, authentication: ownerAuth })).toBe('none');
+    expect(await getUserMembership({ id: '', groupId: group.id, authentication: ownerAuth })).toBe('none');
     const currentUser = await getUser({ authentication: adminAuth });
     const ownerUser = await getUser({ username: owner.username, authentication: adminAuth });
     const { promise } = ensureMembership(currentUser, ownerUser, false, 'could not add', {
@@ -64,8 +64,8 @@ describe('@esri/arcgis-rest-portal helpers around sharing', () => {
       authentication: adminAuth,
     });
     expect(await promise).toEqual({ notAdded: [] });
-    expect(await getUserMembership({ groupId: group.id, authentication: ownerAuth })).toBe('member');
-    expect(await getUserMembership({ groupId: group.id, authentication: adminAuth })).toBe('owner');
+    expect(await getUserMembership({ id: '', groupId: group.id, authentication: ownerAuth })).toBe('member');
+    expect(await getUserMembership({ id: '', groupId: group.id, authentication: adminAuth })).toBe('owner');
   });
 
   it('searchGroupContent finds what was shared with the group, and removeGroup deletes the group', async () => {
