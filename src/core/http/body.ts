@@ -22,6 +22,8 @@ export type TokenCheck = (token: string, req: Request) => Promise<boolean>;
  * refused before a byte of it is read (the body is parsed before routing, so this cannot come from the controllers).
  */
 const FILE_ROUTES = [/^\/content\/users\/[^/]+\/addItem\/?$/];
+/** Operations whose file is a thumbnail, bounded by THUMBNAIL_MAX_KB rather than UPLOAD_MAX_MB. */
+const THUMBNAIL_ROUTES = [/^\/community\/groups\/[^/]+\/update\/?$/];
 
 /**
  * A body at most this size is read without a reservation: its memory is of the order of the request headers Node
@@ -171,13 +173,16 @@ export function arcgisBodyMiddleware(config: AppConfig, tokenIsValid: TokenCheck
 
     const relPath = req.path.startsWith(config.restBase) ? req.path.slice(config.restBase.length) : req.path;
     const multipart = !!req.is('multipart/form-data');
-    const fileRoute = multipart && FILE_ROUTES.some((re) => re.test(relPath));
+    const thumbnail = multipart && THUMBNAIL_ROUTES.some((re) => re.test(relPath));
+    const fileRoute = thumbnail || (multipart && FILE_ROUTES.some((re) => re.test(relPath)));
+    const fileMax = thumbnail ? config.limits.thumbnailMaxBytes : uploadMax;
+    const fileLimit = thumbnail ? 'THUMBNAIL_MAX_KB' : 'UPLOAD_MAX_MB';
     const declared = req.headers['content-length'] !== undefined ? Number(req.headers['content-length']) : undefined;
-    const max = fileRoute ? uploadMax + bodyMaxBytes : bodyMaxBytes;
+    const max = fileRoute ? fileMax + bodyMaxBytes : bodyMaxBytes;
     if (declared !== undefined && declared > max) {
       return refuse(
         tooLarge(
-          `The body is ${declared} bytes; the limit is ${mb(max)} (${fileRoute ? 'UPLOAD_MAX_MB plus BODY_MAX_MB' : 'BODY_MAX_MB'}).`,
+          `The body is ${declared} bytes; the limit is ${mb(max)} (${fileRoute ? `${fileLimit} plus BODY_MAX_MB` : 'BODY_MAX_MB'}).`,
         ),
       );
     }
@@ -265,7 +270,7 @@ export function arcgisBodyMiddleware(config: AppConfig, tokenIsValid: TokenCheck
           fields: bodyMaxFields,
           files: 1,
           parts: bodyMaxFields + 1,
-          fileSize: uploadMax,
+          fileSize: fileMax,
         },
       });
     } catch (e) {
@@ -377,7 +382,9 @@ export function arcgisBodyMiddleware(config: AppConfig, tokenIsValid: TokenCheck
             done(null, chunk);
           },
         });
-        stream.on('limit', () => refuse(tooLarge(`The file is larger than ${mb(uploadMax)} (UPLOAD_MAX_MB).`)));
+        stream.on('limit', () =>
+          refuse(tooLarge(`The file is larger than ${thumbnail ? `${fileMax / 1024} KB` : mb(fileMax)} (${fileLimit}).`)),
+        );
         try {
           await pipeline(stream, count, createWriteStream(file, { flags: 'wx' }));
         } catch (e) {

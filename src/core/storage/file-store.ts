@@ -71,6 +71,15 @@ export abstract class FileStore {
     return `items/${itemId}/${FileStore.safeName(fileName)}`;
   }
 
+  /**
+   * The key of a group's file (its thumbnail): beside the item folders, never under `items/`, whose folders the sweep
+   * reads as items.
+   */
+  static groupKey(groupId: string, fileName: string): string {
+    if (!ITEM_ID.test(groupId)) throw new Error(`not a group id: ${groupId.slice(0, 40)}`);
+    return `groups/${groupId}/${FileStore.safeName(fileName)}`;
+  }
+
   /** Item ids are 32 hex characters; anything else never names a folder of ours (and could name '..'). */
   static isItemId(id: string): boolean {
     return ITEM_ID.test(id);
@@ -80,7 +89,15 @@ export abstract class FileStore {
    * Moves a finished local file into the item and removes the local file; resolves once the stored object is
    * complete and readable. Returns the key. Storing the same item and name again replaces the object.
    */
-  abstract adopt(itemId: string, localPath: string, fileName: string, signal?: AbortSignal): Promise<string>;
+  adopt(itemId: string, localPath: string, fileName: string, signal?: AbortSignal): Promise<string> {
+    return this.adoptAs(FileStore.itemKey(itemId, fileName), localPath, signal);
+  }
+
+  /** `adopt` under a key built by `itemKey` or `groupKey`. */
+  abstract adoptAs(key: string, localPath: string, signal?: AbortSignal): Promise<string>;
+
+  /** Removes one object; nothing to remove is not an error. */
+  abstract remove(key: string): Promise<void>;
 
   /**
    * Starts storing a file that is still being written at localPath, so that storing it overlaps writing it;

@@ -14,8 +14,7 @@ export class LocalFileStore extends FileStore {
   }
 
   /** A rename: the temp file and the item folder are on the same disk, so the file appears whole or not at all. */
-  async adopt(itemId: string, localPath: string, fileName: string): Promise<string> {
-    const key = FileStore.itemKey(itemId, fileName);
+  async adoptAs(key: string, localPath: string): Promise<string> {
     await fs.mkdir(path.dirname(this.resolve(key)), { recursive: true });
     await fs.rename(localPath, this.resolve(key));
     return key;
@@ -45,6 +44,10 @@ export class LocalFileStore extends FileStore {
 
   async downloadUrl(): Promise<undefined> {
     return undefined;
+  }
+
+  async remove(key: string): Promise<void> {
+    await fs.rm(this.resolve(key), { force: true });
   }
 
   async removeItem(itemId: string): Promise<void> {
