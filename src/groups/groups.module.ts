@@ -1,13 +1,17 @@
 import { Module } from '@nestjs/common';
 import { ContentModule } from '../content/content.module';
+import { GroupListRepository } from './group-list.repository';
 import { GroupsController } from './groups.controller';
 import { GroupsRepository } from './groups.repository';
 import { GroupsService } from './groups.service';
+import { MembersController } from './members.controller';
+import { MembersService } from './members.service';
 
 @Module({
   imports: [ContentModule],
-  controllers: [GroupsController],
-  providers: [GroupsRepository, GroupsService],
-  exports: [GroupsService],
+  controllers: [GroupsController, MembersController],
+  providers: [GroupsRepository, GroupListRepository, GroupsService, MembersService],
+  // MembersService.managedGroupMembers: a managed group's members, for modules that act on them (notifications).
+  exports: [GroupsService, MembersService],
 })
 export class GroupsModule {}
