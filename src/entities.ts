@@ -1,6 +1,6 @@
 import { ItemFileEntity } from './content/item-file.entity';
 import { ItemEntity } from './content/item.entity';
-import { GroupEntity, GroupMemberEntity } from './groups/group.entities';
+import { GroupApplicationEntity, GroupEntity, GroupInvitationEntity, GroupMemberEntity } from './groups/group.entities';
 import { OrgEntity, RoleEntity, TokenEntity, UserEntity } from './identity/identity.entities';
 import { ItemRelationshipEntity } from './relationships/item-relationship.entity';
 import { ItemShareEntity } from './sharing/item-share.entity';
@@ -14,6 +14,8 @@ export const entities = [
   ItemEntity,
   GroupEntity,
   GroupMemberEntity,
+  GroupApplicationEntity,
+  GroupInvitationEntity,
   ItemShareEntity,
   ItemFileEntity,
   ItemRelationshipEntity,

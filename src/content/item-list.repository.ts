@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Caller } from '../core/auth/caller';
 import { ListingDatabase } from '../core/database/request-pools.module';
 import { SqlParams } from '../core/database/sql-params';
+import { anyOfPattern, likePattern, orBranches } from '../core/search/search-sql';
 import { ITEM_COLUMNS, ITEM_FROM, ItemRow, visibleSql } from './item-sql';
 import { SearchNode } from './search-query';
 
@@ -101,10 +102,9 @@ export class ItemListRepository {
     return `(${rest.join(' OR ')})`;
   }
 
-  /** `*` is the client's wildcard; LIKE's own wildcards in the value are escaped. */
   private termSql(field: string | null, value: string, p: SqlParams): string {
     if (isTextField(field)) return containsSql(field ?? '', [value], p);
-    const like = (v: string) => p.add(v.replace(/[\\%_]/g, '\\$&').replace(/\*/g, '%'));
+    const like = (v: string) => p.add(likePattern(v));
     switch (field) {
       case 'id':
         return `i.id = ${p.add(value.toLowerCase())}`;
@@ -145,24 +145,9 @@ const TEXT_COLUMNS: Record<TextField, string[]> = {
   snippet: ['i.snippet'],
 };
 
-/**
- * Any of `values` anywhere in the field, case-insensitively, as one regular expression: `*` is the client's wildcard,
- * every other character is literal. PostgreSQL's regex engine reads the text once for all alternatives, where LIKE
- * reads it once per pattern.
- */
+/** Any of `values` anywhere in the field, case-insensitively (anyOfPattern). */
 function containsSql(field: TextField, values: string[], p: SqlParams): string {
-  const alternatives = values.map((v) =>
-    v
-      .split('*')
-      .map((part) => part.replace(/[^\p{L}\p{N}\s]/gu, '\\$&'))
-      .join('.*'),
-  );
-  const re = p.add(alternatives.join('|'));
+  const re = p.add(anyOfPattern(values));
   const cols = TEXT_COLUMNS[field];
   return cols.length === 1 ? `${cols[0]} ~* ${re}` : `(${cols.map((c) => `${c} ~* ${re}`).join(' OR ')})`;
-}
-
-/** The leaves of a chain of ORs, in order: `a OR (b OR c)` and `(a OR b) OR c` both give a, b, c. */
-function orBranches(node: SearchNode): SearchNode[] {
-  return node.kind === 'or' ? [...orBranches(node.left), ...orBranches(node.right)] : [node];
 }

@@ -9,6 +9,7 @@ import { JsonOrdinate1732310000000 } from './1732310000000-JsonOrdinate';
 import { FeatureDataVersions1732320000000 } from './1732320000000-FeatureDataVersions';
 import { ItemTextSearch1732335000000 } from './1732335000000-ItemTextSearch';
 import { ItemDetails1732400000000 } from './1732400000000-ItemDetails';
+import { GroupMembership1732420000000 } from './1732420000000-GroupMembership';
 
 /** Listed explicitly so the CLI, the tests and the build all load the same classes, in order. */
 export const migrations = [
@@ -23,4 +24,5 @@ export const migrations = [
   FeatureDataVersions1732320000000,
   ItemTextSearch1732335000000,
   ItemDetails1732400000000,
+  GroupMembership1732420000000,
 ];

@@ -292,10 +292,9 @@ describe('portal: identity, content and groups', () => {
         notAdded: ['ghost_user'],
       });
       expect((await get(t.base, `community/groups/${id}`, {}, bob.token)).body.userMembership.memberType).toBe('member');
-      expect(
-        (await post(t.base, `community/groups/${id}/updateUserMemberships`, { users: bob.username, newMemberType: 'admin' }, alice.token))
-          .body,
-      ).toEqual({ results: [{ username: bob.username, success: true }] });
+      expect((await post(t.base, `community/groups/${id}/updateUsers`, { admins: bob.username }, alice.token)).body).toEqual({
+        results: [{ username: bob.username, success: true }],
+      });
       expect((await get(t.base, `community/groups/${id}`, {}, bob.token)).body.userMembership.memberType).toBe('admin');
       // A manager may add members but not make managers: that is the owner's call.
       expect((await post(t.base, `community/groups/${id}/addUsers`, { admins: alice.username }, bob.token)).body.error.code).toBe(403);

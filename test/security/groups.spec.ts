@@ -206,3 +206,63 @@ describe('caps on groups, as ArcGIS has them (USER_MAX_GROUPS, ITEM_MAX_GROUPS)'
     expect(await shares(a)).toBe(4);
   });
 });
+
+describe('member batches are set-based: one user or 25 run the same statements', () => {
+  const t = withApp({ users: { owner: 'org_publisher' } });
+  const { owner } = t.users;
+
+  /** Users made in one statement from the owner's row (their passwords are not under test). */
+  async function users(n: number): Promise<string[]> {
+    const names = Array.from({ length: n }, (_, i) => `batch_${newId().slice(0, 12)}_${i}`);
+    await t.db.query(
+      `INSERT INTO users (id, username, org_id, role, password_hash)
+       SELECT md5(n), n, u.org_id, 'org_user', u.password_hash FROM unnest($1::text[]) n, users u WHERE u.username = $2`,
+      [names, owner.username],
+    );
+    return names;
+  }
+
+  /** How many statements `op` sends for one user and for 25, on a fresh group each time. */
+  async function counts(op: (group: string, names: string[]) => Promise<void>, before?: (group: string, names: string[]) => Promise<void>) {
+    const out: number[] = [];
+    for (const n of [1, 25]) {
+      const group = await createGroup(t.base, owner.token, { access: 'private' });
+      const names = await users(n);
+      await before?.(group, names);
+      out.push((await statements(() => op(group, names))).length);
+    }
+    return out;
+  }
+
+  type Body = { notAdded?: string[]; notRemoved?: string[]; notInvited?: string[]; results?: { success: boolean }[] };
+  const call = async (path: string, params: Record<string, string>, check: (body: Body) => boolean) => {
+    const r = await post(t.base, path, params, owner.token);
+    if (!check(r.body)) throw new Error(`${path}: ${r.text}`);
+  };
+  const add = (g: string, names: string[]) =>
+    call(`community/groups/${g}/addUsers`, { users: names.join(',') }, (b) => b.notAdded?.length === 0);
+
+  it.each([
+    ['addUsers', add, undefined],
+    [
+      'removeUsers',
+      (g: string, names: string[]) =>
+        call(`community/groups/${g}/removeUsers`, { users: names.join(',') }, (b) => b.notRemoved?.length === 0),
+      add,
+    ],
+    [
+      'updateUsers',
+      (g: string, names: string[]) =>
+        call(`community/groups/${g}/updateUsers`, { admins: names.join(',') }, (b) => !!b.results?.every((r) => r.success)),
+      add,
+    ],
+    [
+      'invite',
+      (g: string, names: string[]) => call(`community/groups/${g}/invite`, { users: names.join(',') }, (b) => b.notInvited?.length === 0),
+      undefined,
+    ],
+  ] as const)('%s', async (_name, op, before) => {
+    const [one, many] = await counts(op, before);
+    expect(many).toBe(one);
+  });
+});

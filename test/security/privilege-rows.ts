@@ -330,10 +330,10 @@ export const ROWS: Row[] = [
         [E499, E498, OK, GROUP, E403, OK, OK, E403, GROUP, GROUP, GROUP],
       ],
       [
-        'updateUserMemberships',
+        'updateUsers',
         'member to manager',
         true,
-        (c: Ctx) => ({ users: c.f.recipient.username, newMemberType: 'admin' }),
+        (c: Ctx) => ({ admins: c.f.recipient.username }),
         (b: any) => b.results[0].success,
         'admin',
         [E499, E498, OK, GROUP, E403, E403, OK, E403, GROUP, GROUP, GROUP],
@@ -872,6 +872,7 @@ export const ROWS: Row[] = [
     done: (b, c) => [...b.admin, ...b.member, ...b.other].some((x: any) => x.id === c.f.group),
     cells: [ITEM, E498, OK, ITEM, OK, OK, OK, OK, ITEM, ITEM, ITEM],
   },
+  ...GROUP_ROWS(),
 ];
 
 // ── item details: helpers ──
@@ -923,4 +924,274 @@ async function board(c: Ctx): Promise<Reply> {
   const res = await fetch(`${c.f.t.root}/admin/queues/api/queues`, { headers: c.token ? { Authorization: `Bearer ${c.token}` } : {} });
   const text = await res.text();
   return { status: res.status, body: undefined, text, headers: res.headers };
+}
+
+// ── groups: search, update, protection, members, joining, invitations, category schema ──
+
+interface GroupSetup {
+  access?: 'private' | 'org';
+  autoJoin?: boolean;
+  protected?: boolean;
+  /** What the recipient is in the group before the call. */
+  recipient?: 'member' | 'admin' | 'applicant' | 'invited';
+}
+
+/** A fresh group of the owner's with `member` as member and `manager` as manager, and the recipient as asked. */
+async function groupWith(c: Ctx, o: GroupSetup = {}): Promise<string> {
+  const r = await post(
+    base(c),
+    'community/createGroup',
+    { title: uniq('cellgroup'), access: o.access ?? 'private', autoJoin: String(o.autoJoin ?? false) },
+    owner(c).token,
+  );
+  const id = r.body.group.id;
+  const recipient = c.f.recipient.username;
+  const users = [c.f.people.member.username, ...(o.recipient === 'member' ? [recipient] : [])].join(',');
+  const admins = [c.f.people.manager.username, ...(o.recipient === 'admin' ? [recipient] : [])].join(',');
+  await post(base(c), `community/groups/${id}/addUsers`, { users, admins }, owner(c).token);
+  if (o.recipient === 'applicant') await post(base(c), `community/groups/${id}/join`, {}, c.f.recipient.token);
+  if (o.recipient === 'invited') await post(base(c), `community/groups/${id}/invite`, { users: recipient }, owner(c).token);
+  if (o.protected) await post(base(c), `community/groups/${id}/protect`, {}, owner(c).token);
+  return id;
+}
+
+const groupRow = async (c: Ctx, id: string) => q1(c, 'SELECT * FROM groups WHERE id = $1', [id]);
+const applied = async (c: Ctx, group: string, user: string) =>
+  !!(await q1(c, 'SELECT 1 FROM group_applications a JOIN users u ON u.id = a.user_id WHERE a.group_id = $1 AND u.username = $2', [
+    group,
+    user,
+  ]));
+const invitation = async (c: Ctx, group: string, user: string) =>
+  q1(c, 'SELECT i.id FROM group_invitations i JOIN users u ON u.id = i.user_id WHERE i.group_id = $1 AND u.username = $2', [group, user]);
+
+/** A thumbnail fetched as a client's <img> would: the image, or the envelope as the matrix reads it. */
+async function image(c: Ctx, path: string): Promise<Reply> {
+  const res = await fetch(`${base(c)}/${path}`, { headers: c.token ? { Authorization: `Bearer ${c.token}` } : {} });
+  const bytes = Buffer.from(await res.arrayBuffer());
+  const text = bytes.toString('latin1');
+  let body: any;
+  if (res.headers.get('content-type')?.startsWith('image/png')) body = { image: bytes.subarray(1, 4).toString() === 'PNG' };
+  else body = JSON.parse(text);
+  return { status: res.status, body, text, headers: res.headers };
+}
+
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+
+/** A function, so that ROWS (above) can list these rows before the helpers they use are defined. */
+function GROUP_ROWS(): Row[] {
+  const JOIN = '400 Unable to join group.';
+  const LEAVE = '400 Unable to leave group.';
+  const UNDELETABLE = '400 Unable to delete group.';
+  const NO_INVITATION = '400 Invitation does not exist or is inaccessible.';
+  /** Who may change a private group: its owner, its manager, the administrator; `view` sees it but may not. */
+  const MANAGE = [E499, E498, OK, GROUP, E403, OK, OK, E403, GROUP, GROUP, GROUP];
+  /** Owner-or-administrator operations on a private group (protect, unprotect, delete). */
+  const OWN = [E499, E498, OK, GROUP, E403, E403, OK, E403, GROUP, GROUP, GROUP];
+  /** Reads of a private group's members: its members and those who may view the organisation's groups. */
+  const MEMBERS = [E499, E498, OK, GROUP, OK, OK, OK, OK, GROUP, GROUP, GROUP];
+  return [
+    {
+      route: 'community/groups',
+      what: 'private group by id',
+      call: (c) => g(c, 'community/groups', { q: `id:${c.f.group}` }),
+      done: (b, c) => b.results.some((r: any) => r.id === c.f.group),
+      cells: [NOT, E498, OK, NOT, OK, OK, OK, OK, NOT, NOT, NOT],
+    },
+    {
+      route: 'community/groups/<id>/update',
+      what: 'private group',
+      setup: async (c) => ({ group: await groupWith(c), snippet: uniq('snippet') }),
+      call: (c) => p(c, `community/groups/${c.s.group}/update`, { snippet: c.s.snippet }),
+      verify: async (c, allowed) =>
+        expectState(((await groupRow(c, c.s.group)).snippet === c.s.snippet) === allowed, 'snippet does not match the answer'),
+      cells: MANAGE,
+    },
+    ...(['protect', 'unprotect'] as const).map((op): Row => ({
+      route: `community/groups/<id>/${op}`,
+      what: 'private group',
+      setup: async (c) => ({ group: await groupWith(c, { protected: op === 'unprotect' }) }),
+      call: (c) => p(c, `community/groups/${c.s.group}/${op}`),
+      verify: async (c, allowed) =>
+        expectState((await groupRow(c, c.s.group)).protected === (op === 'protect' ? allowed : !allowed), 'protected does not match'),
+      cells: OWN,
+    })),
+    {
+      route: 'community/groups/<id>/delete',
+      what: 'protected private group',
+      setup: async (c) => ({ group: await groupWith(c, { protected: true }) }),
+      call: (c) => p(c, `community/groups/${c.s.group}/delete`),
+      verify: async (c) => expectState(!!(await groupRow(c, c.s.group)), 'a protected group was deleted'),
+      cells: [E499, E498, UNDELETABLE, GROUP, E403, E403, UNDELETABLE, E403, GROUP, GROUP, GROUP],
+    },
+    {
+      route: 'community/groups/<id>/users',
+      what: 'private group',
+      call: (c) => g(c, `community/groups/${c.f.group}/users`),
+      done: (b, c) => b.owner === owner(c).username && b.admins.includes(c.f.people.manager.username),
+      cells: MEMBERS,
+    },
+    {
+      route: 'community/groups/<id>/userlist',
+      what: 'private group',
+      call: (c) => g(c, `community/groups/${c.f.group}/userlist`),
+      done: (b, c) => b.owner.username === owner(c).username && b.users.some((u: any) => u.username === c.f.people.member.username),
+      cells: MEMBERS,
+    },
+    {
+      route: 'community/groups/<id>/removeUsers',
+      what: 'manager',
+      setup: async (c) => ({ group: await groupWith(c, { recipient: 'admin' }) }),
+      call: (c) => p(c, `community/groups/${c.s.group}/removeUsers`, { users: c.f.recipient.username }),
+      done: (b) => b.notRemoved.length === 0,
+      verify: async (c, allowed) => {
+        const now = await memberType(c, c.s.group, c.f.recipient.username);
+        expectState(now === (allowed ? undefined : 'admin'), `recipient's membership is ${now}`);
+      },
+      // A manager removes members, not other managers: answered, but listed in notRemoved.
+      cells: [E499, E498, OK, GROUP, E403, NOT, OK, E403, GROUP, GROUP, GROUP],
+    },
+    {
+      route: 'community/groups/<id>/join',
+      what: 'org group open to all (autoJoin)',
+      setup: async (c) => ({ group: await groupWith(c, { access: 'org', autoJoin: true }) }),
+      call: (c) => p(c, `community/groups/${c.s.group}/join`),
+      verify: async (c, allowed) => {
+        if (!c.me || c.col === 'revoked') return;
+        const now = await memberType(c, c.s.group, c.me.username);
+        expectState(!allowed || now === 'member', `caller's membership is ${now}`);
+      },
+      cells: [E499, E498, JOIN, OK, JOIN, JOIN, OK, OK, OK, OK, OK],
+    },
+    {
+      route: 'community/groups/<id>/join',
+      what: 'org group needing approval',
+      setup: async (c) => ({ group: await groupWith(c, { access: 'org' }) }),
+      call: (c) => p(c, `community/groups/${c.s.group}/join`),
+      verify: async (c, allowed) => {
+        if (!c.me || c.col === 'revoked') return;
+        const now = await memberType(c, c.s.group, c.me.username);
+        const asked = await applied(c, c.s.group, c.me.username);
+        expectState(!allowed || (asked && (now === undefined || now === null)), `caller: member ${now}, applied ${asked}`);
+      },
+      cells: [E499, E498, JOIN, OK, JOIN, JOIN, OK, OK, OK, OK, OK],
+    },
+    {
+      route: 'community/groups/<id>/leave',
+      what: 'private group',
+      setup: async (c) => ({ group: await groupWith(c) }),
+      call: (c) => p(c, `community/groups/${c.s.group}/leave`),
+      verify: async (c, allowed) => {
+        if (!c.me || c.col === 'revoked') return;
+        const now = await memberType(c, c.s.group, c.me.username);
+        expectState(!allowed || !now, `caller's membership is ${now}`);
+      },
+      cells: [E499, E498, LEAVE, GROUP, OK, OK, LEAVE, LEAVE, GROUP, GROUP, GROUP],
+    },
+    {
+      route: 'community/groups/<id>/invite',
+      what: 'recipient as member',
+      setup: async (c) => ({ group: await groupWith(c) }),
+      call: (c) => p(c, `community/groups/${c.s.group}/invite`, { users: c.f.recipient.username, role: 'group_member' }),
+      done: (b) => b.success && b.notInvited.length === 0,
+      verify: async (c, allowed) =>
+        expectState(!!(await invitation(c, c.s.group, c.f.recipient.username)) === allowed, 'invitation does not match the answer'),
+      cells: MANAGE,
+    },
+    {
+      route: 'community/groups/<id>/applications',
+      what: "recipient's request",
+      setup: async (c) => ({ group: await groupWith(c, { access: 'org', recipient: 'applicant' }) }),
+      call: (c) => g(c, `community/groups/${c.s.group}/applications`),
+      done: (b, c) => b.applications.some((a: any) => a.username === c.f.recipient.username),
+      // An org group: every org member sees it, only its managers see who asked to join.
+      cells: [E499, E498, OK, E403, E403, OK, OK, E403, E403, E403, E403],
+    },
+    ...(['accept', 'decline'] as const).map((op): Row => ({
+      route: `community/groups/<id>/applications/<user>/${op}`,
+      what: "recipient's request",
+      setup: async (c) => ({ group: await groupWith(c, { access: 'org', recipient: 'applicant' }) }),
+      call: (c) => p(c, `community/groups/${c.s.group}/applications/${c.f.recipient.username}/${op}`),
+      verify: async (c, allowed) => {
+        const asked = await applied(c, c.s.group, c.f.recipient.username);
+        const now = await memberType(c, c.s.group, c.f.recipient.username);
+        expectState(asked === !allowed && (now === 'member') === (allowed && op === 'accept'), `applied ${asked}, member ${now}`);
+      },
+      cells: [E499, E498, OK, E403, E403, OK, OK, E403, E403, E403, E403],
+    })),
+    {
+      route: 'community/users/<user>/invitations',
+      what: "owner's invitations",
+      call: (c) => g(c, `community/users/${owner(c).username}/invitations`),
+      done: (b) => Array.isArray(b.userInvitations),
+      cells: [E499, E498, OK, E403, E403, E403, E403, E403, E403, E403, E403],
+    },
+    ...(['accept', 'decline'] as const).map((op): Row => ({
+      route: `community/users/<user>/invitations/<id>/${op}`,
+      what: "recipient's invitation",
+      setup: async (c) => {
+        const group = await groupWith(c, { recipient: 'invited' });
+        return { group, id: (await invitation(c, group, c.f.recipient.username)).id };
+      },
+      call: (c) => p(c, `community/users/${c.f.recipient.username}/invitations/${c.s.id}/${op}`),
+      verify: async (c) => expectState(!!(await invitation(c, c.s.group, c.f.recipient.username)), 'the invitation was answered'),
+      // Only the invited user answers an invitation; nobody here is the recipient.
+      cells: [E499, E498, E403, E403, E403, E403, E403, E403, E403, E403, E403],
+    })),
+    {
+      route: 'community/users/<user>/invitations/<id>',
+      what: 'unknown invitation id under own name',
+      call: (c) => g(c, `community/users/${self(c)}/invitations/${'0'.repeat(32)}`),
+      cells: [
+        E499,
+        E498,
+        NO_INVITATION,
+        NO_INVITATION,
+        NO_INVITATION,
+        NO_INVITATION,
+        NO_INVITATION,
+        NO_INVITATION,
+        NO_INVITATION,
+        NO_INVITATION,
+        NO_INVITATION,
+      ],
+    },
+    {
+      route: 'community/groups/<id>/categorySchema',
+      what: 'private group',
+      call: (c) => g(c, `community/groups/${c.f.group}/categorySchema`),
+      done: (b) => Array.isArray(b.categorySchema),
+      cells: [GROUP, E498, OK, GROUP, OK, OK, OK, OK, GROUP, GROUP, GROUP],
+    },
+    {
+      route: 'community/groups/<id>/assignCategorySchema',
+      what: 'private group',
+      setup: async (c) => ({ group: await groupWith(c), title: uniq('cat') }),
+      call: (c) =>
+        p(c, `community/groups/${c.s.group}/assignCategorySchema`, {
+          categorySchema: JSON.stringify({ categorySchema: [{ title: c.s.title }] }),
+        }),
+      verify: async (c, allowed) =>
+        expectState(
+          ((await groupRow(c, c.s.group)).category_schema?.[0]?.title === c.s.title) === allowed,
+          'category schema does not match the answer',
+        ),
+      cells: MANAGE,
+    },
+    {
+      route: 'community/groups/<id>/info/<thumbnail>',
+      what: "private group's thumbnail",
+      setup: async (c) => {
+        const group = await groupWith(c);
+        const form = new FormData();
+        for (const [k, v] of Object.entries({ f: 'json', token: owner(c).token })) form.set(k, v);
+        form.set('thumbnail', new Blob([PNG], { type: 'image/png' }), 'logo.png');
+        const r = await (await fetch(`${base(c)}/community/groups/${group}/update`, { method: 'POST', body: form })).json();
+        if (!(r as any).success) throw new Error(`thumbnail upload failed: ${JSON.stringify(r)}`);
+        return { group };
+      },
+      call: (c) => image(c, `community/groups/${c.s.group}/info/logo.png`),
+      done: (b) => b.image === true,
+      cells: [GROUP, E498, OK, GROUP, OK, OK, OK, OK, GROUP, GROUP, GROUP],
+    },
+  ];
 }

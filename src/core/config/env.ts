@@ -107,6 +107,20 @@ class EnvDto {
   @Max(100000)
   USER_MAX_GROUPS = 512;
 
+  /** Users one addUsers, removeUsers, updateUsers or invite request may name: ArcGIS's 25 (the client sends batches of 25). */
+  @Transform(toInt)
+  @IsInt({ message: 'GROUP_USERS_PER_REQUEST must be an integer' })
+  @Min(1)
+  @Max(1000)
+  GROUP_USERS_PER_REQUEST = 25;
+
+  /** A group thumbnail's largest size. */
+  @Transform(toInt)
+  @IsInt({ message: 'THUMBNAIL_MAX_KB must be an integer' })
+  @Min(1)
+  @Max(10240)
+  THUMBNAIL_MAX_KB = 1024;
+
   /** Groups one item may be shared with: an owner can share only to groups they belong to, so ArcGIS's 512 again. */
   @Transform(toInt)
   @IsInt({ message: 'ITEM_MAX_GROUPS must be an integer' })
@@ -389,6 +403,8 @@ export interface AppConfig {
     shareMaxItems: number;
     shareMaxGroups: number;
     userMaxGroups: number;
+    groupUsersPerRequest: number;
+    thumbnailMaxBytes: number;
     itemMaxGroups: number;
     tokenMaxMinutes: number;
     uploadMaxBytes: number;
@@ -505,6 +521,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       shareMaxItems: dto.SHARE_MAX_ITEMS,
       shareMaxGroups: dto.SHARE_MAX_GROUPS,
       userMaxGroups: dto.USER_MAX_GROUPS,
+      groupUsersPerRequest: dto.GROUP_USERS_PER_REQUEST,
+      thumbnailMaxBytes: dto.THUMBNAIL_MAX_KB * 1024,
       itemMaxGroups: dto.ITEM_MAX_GROUPS,
       tokenMaxMinutes: dto.TOKEN_MAX_MINUTES,
       uploadMaxBytes: dto.UPLOAD_MAX_MB * 1024 * 1024,

@@ -25,6 +25,7 @@ interface FileLimit {
 
 const tighter = (a: FileLimit, b: FileLimit): FileLimit => (b.bytes < a.bytes ? b : a);
 const UPLOAD = (c: AppConfig): FileLimit => ({ bytes: c.limits.uploadMaxBytes, setting: 'UPLOAD_MAX_MB' });
+const THUMBNAIL = (c: AppConfig): FileLimit => tighter(UPLOAD(c), { bytes: c.limits.thumbnailMaxBytes, setting: 'THUMBNAIL_MAX_KB' });
 
 /**
  * The operations that take a file, relative to the REST base, with the largest file each takes. Only these accept a
@@ -42,6 +43,7 @@ const FILE_ROUTES: { path: RegExp; limit: (c: AppConfig) => FileLimit }[] = [
     path: /^\/content\/users\/[^/]+\/items\/[^/]+\/updateinfo\/?$/i,
     limit: (c) => tighter(UPLOAD(c), { bytes: c.limits.itemInfoMaxBytes, setting: 'ITEM_INFO_MAX_KB' }),
   },
+  { path: /^\/community\/groups\/[^/]+\/update\/?$/i, limit: THUMBNAIL },
 ];
 
 /**

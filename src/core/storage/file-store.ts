@@ -82,6 +82,15 @@ export abstract class FileStore {
     return `items/${itemId}/.${folder}/${randomUUID()}-${FileStore.safeName(fileName).slice(-100)}`;
   }
 
+  /**
+   * The key of a group's file (its thumbnail): beside the item folders, never under `items/`, whose folders the sweep
+   * reads as items.
+   */
+  static groupKey(groupId: string, fileName: string): string {
+    if (!ITEM_ID.test(groupId)) throw new Error(`not a group id: ${groupId.slice(0, 40)}`);
+    return `groups/${groupId}/${FileStore.safeName(fileName)}`;
+  }
+
   /** Item ids are 32 hex characters; anything else never names a folder of ours (and could name '..'). */
   static isItemId(id: string): boolean {
     return ITEM_ID.test(id);
@@ -91,12 +100,14 @@ export abstract class FileStore {
    * Moves a finished local file into the item and removes the local file; resolves once the stored object is
    * complete and readable. Returns the key. Storing the same item and name again replaces the object.
    */
-  abstract adopt(itemId: string, localPath: string, fileName: string, signal?: AbortSignal): Promise<string>;
+  adopt(itemId: string, localPath: string, fileName: string, signal?: AbortSignal): Promise<string> {
+    return this.adoptAs(FileStore.itemKey(itemId, fileName), localPath, signal);
+  }
 
-  /** As `adopt`, at a key of the caller's (FileStore.itemFileKey); resolves once the object is complete. */
-  abstract adoptAs(key: string, localPath: string, signal?: AbortSignal): Promise<void>;
+  /** `adopt` under a key built by `itemKey`, `itemFileKey` or `groupKey`; resolves with the key once the object is complete. */
+  abstract adoptAs(key: string, localPath: string, signal?: AbortSignal): Promise<string>;
 
-  /** Removes one object; a missing one is not an error. */
+  /** Removes one object; nothing to remove is not an error. */
   abstract remove(key: string): Promise<void>;
 
   /**

@@ -14,15 +14,10 @@ export class LocalFileStore extends FileStore {
   }
 
   /** A rename: the temp file and the item folder are on the same disk, so the file appears whole or not at all. */
-  async adopt(itemId: string, localPath: string, fileName: string): Promise<string> {
-    const key = FileStore.itemKey(itemId, fileName);
-    await this.adoptAs(key, localPath);
-    return key;
-  }
-
-  async adoptAs(key: string, localPath: string): Promise<void> {
+  async adoptAs(key: string, localPath: string): Promise<string> {
     await fs.mkdir(path.dirname(this.resolve(key)), { recursive: true });
     await fs.rename(localPath, this.resolve(key));
+    return key;
   }
 
   async remove(key: string): Promise<void> {
@@ -53,6 +48,10 @@ export class LocalFileStore extends FileStore {
 
   async downloadUrl(): Promise<undefined> {
     return undefined;
+  }
+
+  async remove(key: string): Promise<void> {
+    await fs.rm(this.resolve(key), { force: true });
   }
 
   async removeItem(itemId: string): Promise<void> {

@@ -22,7 +22,8 @@ export interface MigrationReport {
 const PARALLEL = 4;
 
 /**
- * Copies DATA_DIR's item files (items/<itemId>/<name>, and the item's resources and info files below it) to the bucket under the same keys, which the items table
+ * Copies DATA_DIR's item files (items/<itemId>/<name>, and the item's resources and info files below it) and group
+ * thumbnails to the bucket under the same keys, which the items table
  * already stores, so switching STORAGE_URL needs no database change. Idempotent: an object that already has the
  * file's size is left alone. Every object is then read back (HEAD) and its size compared with the file's. Local
  * files are never removed: that is the operator's step once the deployment runs on the bucket.
@@ -74,10 +75,12 @@ interface ItemFile {
   bytes: number;
 }
 
-/** Every file under items/<itemId>/, its folders of resources and info files (.resources, .info) included. */
+/**
+ * Every file under items/<itemId>/ (its folders of resources and info files, .resources and .info, included) and under
+ * groups/<groupId>/ (FileStore.groupKey): ids of both are 32 hex characters.
+ */
 async function itemFiles(root: string): Promise<ItemFile[]> {
   const out: ItemFile[] = [];
-  const items = path.join(root, 'items');
   const walk = async (dir: string, key: string): Promise<void> => {
     for (const entry of await fs.readdir(dir, { withFileTypes: true })) {
       const file = path.join(dir, entry.name);
@@ -85,8 +88,10 @@ async function itemFiles(root: string): Promise<ItemFile[]> {
       else if (entry.isFile()) out.push({ key: `${key}/${entry.name}`, file, bytes: (await fs.stat(file)).size });
     }
   };
-  for (const id of await fs.readdir(items).catch(() => [] as string[])) {
-    if (FileStore.isItemId(id)) await walk(path.join(items, id), `items/${id}`);
+  for (const folder of ['items', 'groups']) {
+    for (const id of await fs.readdir(path.join(root, folder)).catch(() => [] as string[])) {
+      if (FileStore.isItemId(id)) await walk(path.join(root, folder, id), `${folder}/${id}`);
+    }
   }
   return out;
 }

@@ -61,13 +61,7 @@ export class S3FileStore extends FileStore {
     this.signer = s3.publicEndpoint ? s3Client({ ...s3, endpoint: s3.publicEndpoint }) : this.client;
   }
 
-  async adopt(itemId: string, localPath: string, fileName: string, signal?: AbortSignal): Promise<string> {
-    const key = FileStore.itemKey(itemId, fileName);
-    await this.adoptAs(key, localPath, signal);
-    return key;
-  }
-
-  async adoptAs(key: string, localPath: string, signal?: AbortSignal): Promise<void> {
+  async adoptAs(key: string, localPath: string, signal?: AbortSignal): Promise<string> {
     const upload = new Upload({
       client: this.client,
       // The object keeps no type worth trusting: a download's type comes from the item type (item-mime.ts).
@@ -83,6 +77,7 @@ export class S3FileStore extends FileStore {
       signal,
     );
     await fs.rm(localPath, { force: true });
+    return key;
   }
 
   async remove(key: string): Promise<void> {
@@ -174,6 +169,10 @@ export class S3FileStore extends FileStore {
       }),
       { expiresIn: this.s3.presignedDownloadS },
     );
+  }
+
+  async remove(key: string): Promise<void> {
+    await this.deleteKeys([this.s3.prefix + key]);
   }
 
   async removeItem(itemId: string): Promise<void> {

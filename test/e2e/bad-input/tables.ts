@@ -333,15 +333,6 @@ export const GROUP_ROUTES: Route[] = [
     params: () => ({ users: 'nobody_in_this_group' }),
     fuzz: ['users'],
   },
-  {
-    name: 'community/groups/:id/updateUserMemberships',
-    kind: 'POST',
-    auth: 'required',
-    path: 'community/groups/:id/updateUserMemberships',
-    pathParams: { id: group },
-    params: () => ({ users: fx.member.username, newMemberType: 'member' }),
-    fuzz: ['users', 'newMemberType'],
-  },
   // The baseline id is missing so that the fixture group is not deleted.
   {
     name: 'community/groups/:id/delete',
@@ -349,6 +340,152 @@ export const GROUP_ROUTES: Route[] = [
     auth: 'required',
     path: 'community/groups/:id/delete',
     pathParams: { id: () => fx.missingId },
+    ok: false,
+  },
+
+  // ── groups: search, update, protection, members, joining, invitations, category schema ──
+  {
+    name: 'community/groups',
+    kind: 'ANY',
+    auth: 'public',
+    path: 'community/groups',
+    params: () => ({ q: 'title: group' }),
+    fuzz: ['q', 'start', 'num', 'sortField', 'sortOrder', 'searchUserAccess'],
+  },
+  {
+    name: 'community/groups/:id/update',
+    kind: 'POST',
+    auth: 'required',
+    path: 'community/groups/:id/update',
+    pathParams: { id: group },
+    params: () => ({ snippet: 'updated' }),
+    fuzz: [
+      'title',
+      'access',
+      'tags',
+      'typeKeywords',
+      'description',
+      'snippet',
+      'phone',
+      'sortField',
+      'sortOrder',
+      'isViewOnly',
+      'isInvitationOnly',
+      'autoJoin',
+      'membershipAccess',
+      'clearEmptyFields',
+    ],
+  },
+  { name: 'community/groups/:id/protect', kind: 'POST', auth: 'required', path: 'community/groups/:id/protect', pathParams: { id: group } },
+  // After protect, so the fixture group ends unprotected.
+  {
+    name: 'community/groups/:id/unprotect',
+    kind: 'POST',
+    auth: 'required',
+    path: 'community/groups/:id/unprotect',
+    pathParams: { id: group },
+  },
+  { name: 'community/groups/:id/users', kind: 'ANY', auth: 'required', path: 'community/groups/:id/users', pathParams: { id: group } },
+  {
+    name: 'community/groups/:id/userlist',
+    kind: 'ANY',
+    auth: 'required',
+    path: 'community/groups/:id/userlist',
+    pathParams: { id: group },
+    params: () => ({ memberType: 'owner,member' }),
+    fuzz: ['name', 'memberType', 'sortField', 'sortOrder', 'joined', 'start', 'num'],
+  },
+  {
+    name: 'community/groups/:id/updateUsers',
+    kind: 'POST',
+    auth: 'required',
+    path: 'community/groups/:id/updateUsers',
+    pathParams: { id: group },
+    params: () => ({ users: fx.member.username }),
+    fuzz: ['users', 'admins'],
+  },
+  // `other` asks to join (the group needs approval); asking again is answered alike.
+  {
+    name: 'community/groups/:id/join',
+    kind: 'POST',
+    auth: 'required',
+    path: 'community/groups/:id/join',
+    pathParams: { id: group },
+    token: other,
+  },
+  // `other` is no member, so leaving is refused (and nobody leaves the fixture group).
+  {
+    name: 'community/groups/:id/leave',
+    kind: 'POST',
+    auth: 'required',
+    path: 'community/groups/:id/leave',
+    pathParams: { id: group },
+    token: other,
+    ok: false,
+  },
+  {
+    name: 'community/groups/:id/invite',
+    kind: 'POST',
+    auth: 'required',
+    path: 'community/groups/:id/invite',
+    pathParams: { id: group },
+    params: () => ({ users: fx.other.username, role: 'group_member', expiration: '1440' }),
+    fuzz: ['users', 'role', 'expiration'],
+  },
+  {
+    name: 'community/groups/:id/applications',
+    kind: 'ANY',
+    auth: 'required',
+    path: 'community/groups/:id/applications',
+    pathParams: { id: group },
+  },
+  // The member never asked to join: the application routes answer that it does not exist.
+  ...['', '/accept', '/decline'].map((op): Route => ({
+    name: `community/groups/:id/applications/:username${op}`,
+    kind: op ? 'POST' : 'ANY',
+    auth: 'required',
+    path: `community/groups/:id/applications/:username${op}`,
+    pathParams: { id: group, username: () => fx.member.username },
+    ok: false,
+  })),
+  {
+    name: 'community/users/:username/invitations',
+    kind: 'ANY',
+    auth: 'required',
+    path: 'community/users/:username/invitations',
+    pathParams: { username: owner },
+  },
+  ...['', '/accept', '/decline'].map((op): Route => ({
+    name: `community/users/:username/invitations/:invitationId${op}`,
+    kind: op ? 'POST' : 'ANY',
+    auth: 'required',
+    path: `community/users/:username/invitations/:invitationId${op}`,
+    pathParams: { username: owner, invitationId: () => fx.missingId },
+    ok: false,
+  })),
+  {
+    name: 'community/groups/:id/categorySchema',
+    kind: 'ANY',
+    auth: 'public',
+    path: 'community/groups/:id/categorySchema',
+    pathParams: { id: group },
+  },
+  {
+    name: 'community/groups/:id/assignCategorySchema',
+    kind: 'POST',
+    auth: 'required',
+    path: 'community/groups/:id/assignCategorySchema',
+    pathParams: { id: group },
+    params: () => ({ categorySchema: JSON.stringify({ categorySchema: [{ title: 'Categories', categories: [{ title: 'Parks' }] }] }) }),
+    fuzz: ['categorySchema'],
+  },
+  // The fixture group has no thumbnail.
+  {
+    name: 'community/groups/:id/info/:name',
+    kind: 'ANY',
+    auth: 'public',
+    path: 'community/groups/:id/info/:name',
+    pathParams: { id: group, name: () => 'thumbnail.png' },
     ok: false,
   },
 ];
@@ -1246,15 +1383,15 @@ export const GROUP_CASES: Record<string, Case> = {
     path: () => `community/groups/${fx.groupId}/addUsers`,
     want: () => ({ code: 400, message: "'users' or 'admins' is required." }),
   },
-  'addUsers: 1001 users': {
+  'addUsers: 26 users': {
     path: () => `community/groups/${fx.groupId}/addUsers`,
-    params: () => ({ users: Array.from({ length: 1001 }, (_, i) => `u${i}`).join(',') }),
-    want: () => ({ code: 400, detail: 'At most 1000 users per request.' }),
+    params: () => ({ users: Array.from({ length: 26 }, (_, i) => `u${i}`).join(',') }),
+    want: () => ({ code: 400, detail: 'At most 25 users per request (GROUP_USERS_PER_REQUEST).' }),
   },
-  'addUsers: 1001 admins': {
+  'addUsers: 26 admins': {
     path: () => `community/groups/${fx.groupId}/addUsers`,
-    params: () => ({ admins: Array.from({ length: 1001 }, (_, i) => `u${i}`).join(',') }),
-    want: () => ({ code: 400, detail: 'At most 1000 admins per request.' }),
+    params: () => ({ admins: Array.from({ length: 26 }, (_, i) => `u${i}`).join(',') }),
+    want: () => ({ code: 400, detail: 'At most 25 admins per request (GROUP_USERS_PER_REQUEST).' }),
   },
   'addUsers: group id not hex': {
     path: () => 'community/groups/nothex/addUsers',
@@ -1276,25 +1413,10 @@ export const GROUP_CASES: Record<string, Case> = {
     params: () => ({ users: ' , ,' }),
     want: () => ({ code: 400, message: "'users' is required." }),
   },
-  'removeUsers: 1001 users': {
+  'removeUsers: 26 users': {
     path: () => `community/groups/${fx.groupId}/removeUsers`,
-    params: () => ({ users: Array.from({ length: 1001 }, (_, i) => `u${i}`).join(',') }),
-    want: () => ({ code: 400, detail: 'At most 1000 users per request.' }),
-  },
-  'updateUserMemberships: users missing': {
-    path: () => `community/groups/${fx.groupId}/updateUserMemberships`,
-    params: () => ({ newMemberType: 'admin' }),
-    want: () => ({ code: 400, detail: "'users' is required." }),
-  },
-  'updateUserMemberships: newMemberType missing': {
-    path: () => `community/groups/${fx.groupId}/updateUserMemberships`,
-    params: () => ({ users: fx.member.username }),
-    want: () => ({ code: 400, detail: "'newMemberType' must be member or admin." }),
-  },
-  'updateUserMemberships: newMemberType=owner': {
-    path: () => `community/groups/${fx.groupId}/updateUserMemberships`,
-    params: () => ({ users: fx.member.username, newMemberType: 'owner' }),
-    want: () => ({ code: 400, detail: "'newMemberType' must be member or admin." }),
+    params: () => ({ users: Array.from({ length: 26 }, (_, i) => `u${i}`).join(',') }),
+    want: () => ({ code: 400, detail: 'At most 25 users per request (GROUP_USERS_PER_REQUEST).' }),
   },
   'group delete: id not hex': { path: () => 'community/groups/nothex/delete', want: () => ({ code: 400, messageCode: 'COM_0003' }) },
   'group delete: unknown id': {
@@ -1305,6 +1427,245 @@ export const GROUP_CASES: Record<string, Case> = {
     path: () => `community/groups/${fx.groupId}/delete`,
     token: () => fx.member.token,
     want: () => ({ code: 403, messageCode: 'GWM_0003' }),
+  },
+
+  // ── groups: search, update, protection, members, joining, invitations, category schema ──
+  'community/groups: q missing': {
+    method: 'GET',
+    path: () => 'community/groups',
+    want: () => ({ code: 400, message: "'q' is required." }),
+  },
+  'community/groups: unknown field': {
+    method: 'GET',
+    path: () => 'community/groups',
+    params: () => ({ q: 'type: Web Map' }),
+    want: () => ({ code: 400, message: "Invalid value for parameter 'q'.", detail: "Unknown search field 'type'" }),
+  },
+  'community/groups: isInvitationOnly=maybe': {
+    method: 'GET',
+    path: () => 'community/groups',
+    params: () => ({ q: 'isInvitationOnly: maybe' }),
+    want: () => ({ code: 400, detail: "'isInvitationOnly' takes true or false" }),
+  },
+  'community/groups: range on title': {
+    method: 'GET',
+    path: () => 'community/groups',
+    params: () => ({ q: 'title:[a TO b]' }),
+    want: () => ({ code: 400, detail: "'title' takes no range" }),
+  },
+  'community/groups: sortField=size': {
+    method: 'GET',
+    path: () => 'community/groups',
+    params: () => ({ q: '*', sortField: 'size' }),
+    want: () => ({ code: 400, detail: "'sortField' must be one of" }),
+  },
+  'community/groups: searchUserAccess=everyone': {
+    method: 'GET',
+    path: () => 'community/groups',
+    params: () => ({ q: '*', searchUserAccess: 'everyone' }),
+    want: () => ({ code: 400, detail: "'searchUserAccess' must be groupMember." }),
+  },
+  'community/groups: num=101': {
+    method: 'GET',
+    path: () => 'community/groups',
+    params: () => ({ q: '*', num: '101' }),
+    want: () => ({ code: 400, detail: "'num' must be at most 100." }),
+  },
+  'update: access=everyone': {
+    path: () => `community/groups/${fx.groupId}/update`,
+    params: () => ({ access: 'everyone' }),
+    want: () => ({ code: 400, detail: "'access' must be one of private, org, public." }),
+  },
+  'update: membershipAccess=world': {
+    path: () => `community/groups/${fx.groupId}/update`,
+    params: () => ({ membershipAccess: 'world' }),
+    want: () => ({ code: 400, detail: "'membershipAccess' must be one of org, collaboration, none." }),
+  },
+  'update: clearEmptyFields=perhaps': {
+    path: () => `community/groups/${fx.groupId}/update`,
+    params: () => ({ clearEmptyFields: 'perhaps' }),
+    want: () => ({ code: 400, detail: "'clearEmptyFields' must be true or false." }),
+  },
+  'update: blank title with clearEmptyFields': {
+    path: () => `community/groups/${fx.groupId}/update`,
+    params: () => ({ title: ' ', clearEmptyFields: 'true' }),
+    want: () => ({ code: 400, detail: "'title' cannot be empty." }),
+  },
+  'update: title of 257 characters': {
+    path: () => `community/groups/${fx.groupId}/update`,
+    params: () => ({ title: long(257) }),
+    want: () => ({ code: 400, detail: "'title' must be at most 256 characters." }),
+  },
+  'update: by a member → 403': {
+    path: () => `community/groups/${fx.groupId}/update`,
+    token: () => fx.member.token,
+    params: () => ({ snippet: 'x' }),
+    want: () => ({ code: 403, messageCode: 'GWM_0003' }),
+  },
+  'update: unknown group': {
+    path: () => `community/groups/${fx.missingId}/update`,
+    params: () => ({ snippet: 'x' }),
+    want: () => ({ code: 400, messageCode: 'COM_0003' }),
+  },
+  'protect: by a member → 403': {
+    path: () => `community/groups/${fx.groupId}/protect`,
+    token: () => fx.member.token,
+    want: () => ({ code: 403, messageCode: 'GWM_0003' }),
+  },
+  'unprotect: group id not hex': {
+    path: () => 'community/groups/nothex/unprotect',
+    want: () => ({ code: 400, messageCode: 'COM_0003' }),
+  },
+  'users: not a member → 403': {
+    method: 'GET',
+    path: () => `community/groups/${fx.groupId}/users`,
+    token: other,
+    want: () => ({ code: 403, messageCode: 'GWM_0003' }),
+  },
+  'userlist: memberType=boss': {
+    method: 'GET',
+    path: () => `community/groups/${fx.groupId}/userlist`,
+    params: () => ({ memberType: 'boss' }),
+    want: () => ({ code: 400, detail: "'memberType' must be owner, admin or member." }),
+  },
+  'userlist: sortField=email': {
+    method: 'GET',
+    path: () => `community/groups/${fx.groupId}/userlist`,
+    params: () => ({ sortField: 'email' }),
+    want: () => ({ code: 400, detail: "'sortField' must be one of username, fullName, joined, memberType." }),
+  },
+  'userlist: joined=yesterday': {
+    method: 'GET',
+    path: () => `community/groups/${fx.groupId}/userlist`,
+    params: () => ({ joined: 'yesterday' }),
+    want: () => ({ code: 400, detail: "'joined' is 'from,to' in epoch milliseconds." }),
+  },
+  'userlist: num=101': {
+    method: 'GET',
+    path: () => `community/groups/${fx.groupId}/userlist`,
+    params: () => ({ num: '101' }),
+    want: () => ({ code: 400, detail: "'num' must be at most 100." }),
+  },
+  'updateUsers: neither users nor admins': {
+    path: () => `community/groups/${fx.groupId}/updateUsers`,
+    want: () => ({ code: 400, message: "'users' or 'admins' is required." }),
+  },
+  'updateUsers: 26 admins': {
+    path: () => `community/groups/${fx.groupId}/updateUsers`,
+    params: () => ({ admins: Array.from({ length: 26 }, (_, i) => `u${i}`).join(',') }),
+    want: () => ({ code: 400, detail: 'At most 25 admins per request (GROUP_USERS_PER_REQUEST).' }),
+  },
+  'updateUsers: by a member → 403': {
+    path: () => `community/groups/${fx.groupId}/updateUsers`,
+    token: () => fx.member.token,
+    params: () => ({ admins: fx.member.username }),
+    want: () => ({ code: 403, messageCode: 'GWM_0003' }),
+  },
+  'join: the owner is already a member': {
+    path: () => `community/groups/${fx.groupId}/join`,
+    want: () => ({ code: 400, message: 'Unable to join group.', detail: 'You are already a member of this group.' }),
+  },
+  'join: unknown group': {
+    path: () => `community/groups/${fx.missingId}/join`,
+    token: other,
+    want: () => ({ code: 400, messageCode: 'COM_0003' }),
+  },
+  'leave: the owner cannot leave': {
+    path: () => `community/groups/${fx.groupId}/leave`,
+    want: () => ({ code: 400, message: 'Unable to leave group.', detail: 'The group owner cannot leave the group.' }),
+  },
+  'invite: users missing': {
+    path: () => `community/groups/${fx.groupId}/invite`,
+    want: () => ({ code: 400, detail: "'users' is required." }),
+  },
+  'invite: role=group_owner': {
+    path: () => `community/groups/${fx.groupId}/invite`,
+    params: () => ({ users: fx.other.username, role: 'group_owner' }),
+    want: () => ({ code: 400, detail: "'role' must be group_member or group_admin." }),
+  },
+  'invite: expiration=0': {
+    path: () => `community/groups/${fx.groupId}/invite`,
+    params: () => ({ users: fx.other.username, expiration: '0' }),
+    want: () => ({ code: 400, detail: "'expiration' must be at least 1 minute." }),
+  },
+  'invite: expiration of three weeks': {
+    path: () => `community/groups/${fx.groupId}/invite`,
+    params: () => ({ users: fx.other.username, expiration: '30240' }),
+    want: () => ({ code: 400, detail: "'expiration' must be at most 20160 minutes (two weeks)." }),
+  },
+  'invite: by a member → 403': {
+    path: () => `community/groups/${fx.groupId}/invite`,
+    token: () => fx.member.token,
+    params: () => ({ users: fx.other.username }),
+    want: () => ({ code: 403, messageCode: 'GWM_0003' }),
+  },
+  'applications: by a member → 403': {
+    method: 'GET',
+    path: () => `community/groups/${fx.groupId}/applications`,
+    token: () => fx.member.token,
+    want: () => ({ code: 403, messageCode: 'GWM_0003' }),
+  },
+  'application: malformed user name → COM_0019': {
+    method: 'GET',
+    path: () => `community/groups/${fx.groupId}/applications/${encodeURIComponent('no body')}`,
+    want: () => ({ code: 400, messageCode: 'COM_0019' }),
+  },
+  'application accept: no such request': {
+    path: () => `community/groups/${fx.groupId}/applications/${ghost}/accept`,
+    want: () => ({ code: 400, message: 'Application does not exist or is inaccessible.' }),
+  },
+  "invitations: another user's → 403": {
+    method: 'GET',
+    path: () => `community/users/${fx.member.username}/invitations`,
+    want: () => ({ code: 403, messageCode: 'GWM_0003' }),
+  },
+  'invitation: id not hex': {
+    method: 'GET',
+    path: () => `community/users/${o()}/invitations/nothex`,
+    want: () => ({ code: 400, message: 'Invitation does not exist or is inaccessible.' }),
+  },
+  'invitation accept: unknown id': {
+    path: () => `community/users/${o()}/invitations/${fx.missingId}/accept`,
+    want: () => ({ code: 400, message: 'Invitation does not exist or is inaccessible.' }),
+  },
+  'categorySchema: unknown group': {
+    method: 'GET',
+    path: () => `community/groups/${fx.missingId}/categorySchema`,
+    want: () => ({ code: 400, messageCode: 'COM_0003' }),
+  },
+  'assignCategorySchema: categorySchema missing': {
+    path: () => `community/groups/${fx.groupId}/assignCategorySchema`,
+    want: () => ({ code: 400, detail: "'categorySchema' is required." }),
+  },
+  'assignCategorySchema: not JSON': {
+    path: () => `community/groups/${fx.groupId}/assignCategorySchema`,
+    params: () => ({ categorySchema: '{"categorySchema": [' }),
+    want: () => ({ code: 400, message: "'categorySchema' is not valid JSON." }),
+  },
+  'assignCategorySchema: a category without title': {
+    path: () => `community/groups/${fx.groupId}/assignCategorySchema`,
+    params: () => ({ categorySchema: JSON.stringify({ categorySchema: [{ categories: [] }] }) }),
+    want: () => ({ code: 400, detail: 'categorySchema[0] has no title.' }),
+  },
+  'assignCategorySchema: six levels deep': {
+    path: () => `community/groups/${fx.groupId}/assignCategorySchema`,
+    params: () => {
+      let node: Record<string, unknown> = { title: 'leaf' };
+      for (let i = 0; i < 5; i++) node = { title: `level${i}`, categories: [node] };
+      return { categorySchema: JSON.stringify({ categorySchema: [node] }) };
+    },
+    want: () => ({ code: 400, detail: 'Categories nest at most 5 levels deep' }),
+  },
+  'assignCategorySchema: by a member → 403': {
+    path: () => `community/groups/${fx.groupId}/assignCategorySchema`,
+    token: () => fx.member.token,
+    params: () => ({ categorySchema: '{"categorySchema":[]}' }),
+    want: () => ({ code: 403, messageCode: 'GWM_0003' }),
+  },
+  'info: no such file': {
+    method: 'GET',
+    path: () => `community/groups/${fx.groupId}/info/logo.png`,
+    want: () => ({ code: 400, message: 'File does not exist or is inaccessible.' }),
   },
 };
 
