@@ -50,10 +50,6 @@ export class LocalFileStore extends FileStore {
     return undefined;
   }
 
-  async remove(key: string): Promise<void> {
-    await fs.rm(this.resolve(key), { force: true });
-  }
-
   async removeItem(itemId: string): Promise<void> {
     if (!FileStore.isItemId(itemId)) return;
     await fs.rm(path.join(this.root, 'items', itemId), { recursive: true, force: true });

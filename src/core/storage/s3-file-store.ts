@@ -171,10 +171,6 @@ export class S3FileStore extends FileStore {
     );
   }
 
-  async remove(key: string): Promise<void> {
-    await this.deleteKeys([this.s3.prefix + key]);
-  }
-
   async removeItem(itemId: string): Promise<void> {
     if (!FileStore.isItemId(itemId)) return;
     const prefix = `${this.s3.prefix}items/${itemId}/`;
