@@ -3,6 +3,7 @@ import { Caller } from '../core/auth/caller';
 import { ListingDatabase } from '../core/database/request-pools.module';
 import { SqlParams } from '../core/database/sql-params';
 import { ITEM_COLUMNS, ITEM_FROM, ItemRow, visibleSql } from './item-sql';
+import { orBranches } from '../core/search/query';
 import { SearchNode } from './search-query';
 
 export interface Page {
@@ -49,6 +50,15 @@ export class ItemListRepository {
     const p = new SqlParams();
     const where = `${this.searchSql(node, p)} AND ${visibleSql('i', caller, p)}`;
     return this.page(where, p.values, page, sort);
+  }
+
+  /** The tags of the user's items with how many items carry each, most used first (getUserTags). */
+  async ownerTags(ownerId: string): Promise<{ tag: string; count: number }[]> {
+    return this.db.query(
+      `SELECT t AS tag, count(*)::int AS count FROM items i CROSS JOIN LATERAL unnest(i.tags) AS t
+        WHERE i.owner_id = $1 GROUP BY t ORDER BY count(*) DESC, t`,
+      [ownerId],
+    );
   }
 
   private async page(where: string, values: unknown[], page: Page, sort: SortSpec) {
@@ -160,9 +170,4 @@ function containsSql(field: TextField, values: string[], p: SqlParams): string {
   const re = p.add(alternatives.join('|'));
   const cols = TEXT_COLUMNS[field];
   return cols.length === 1 ? `${cols[0]} ~* ${re}` : `(${cols.map((c) => `${c} ~* ${re}`).join(' OR ')})`;
-}
-
-/** The leaves of a chain of ORs, in order: `a OR (b OR c)` and `(a OR b) OR c` both give a, b, c. */
-function orBranches(node: SearchNode): SearchNode[] {
-  return node.kind === 'or' ? [...orBranches(node.left), ...orBranches(node.right)] : [node];
 }

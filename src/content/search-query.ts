@@ -1,12 +1,6 @@
-import { Errors } from '../core/errors/arcgis-error';
+import { parseQuery, QueryNode } from '../core/search/query';
 
-/** Parsed form of the portal search `q`: terms and date ranges joined by AND / OR / NOT (or `-`) with parentheses. */
-export type SearchNode =
-  | { kind: 'term'; field: SearchField | null; value: string }
-  | { kind: 'range'; field: RangeField; from: number | null; to: number | null; inclusive: [boolean, boolean] }
-  | { kind: 'and' | 'or'; left: SearchNode; right: SearchNode }
-  | { kind: 'not'; node: SearchNode };
-
+/** Item fields a search term may name. */
 export const SEARCH_FIELDS = [
   'id',
   'owner',
@@ -27,12 +21,9 @@ export type SearchField = (typeof SEARCH_FIELDS)[number];
 export const RANGE_FIELDS = ['created', 'modified'] as const;
 export type RangeField = (typeof RANGE_FIELDS)[number];
 
-type Token =
-  | { t: 'word'; v: string; quoted: boolean }
-  | { t: 'range'; lo: string; hi: string; inclusive: [boolean, boolean] }
-  | { t: 'colon' | 'lp' | 'rp' | 'neg' };
+/** Parsed form of the item search `q` (the grammar is core/search/query.ts). */
+export type SearchNode = QueryNode<SearchField, RangeField>;
 
-const MAX_Q = 2048;
 /**
  * What one search may make the database do, bounded before it runs: each term is a pattern matched against every
  * visible item's title, snippet, description (up to 64,000 characters) and tags that the trigram indexes cannot rule
@@ -40,135 +31,6 @@ const MAX_Q = 2048;
  */
 export const SEARCH_BOUNDS = { terms: 32, patternChars: 512, wildcards: 8 } as const;
 
-function tokenize(q: string): Token[] {
-  const out: Token[] = [];
-  let i = 0;
-  while (i < q.length) {
-    const c = q[i];
-    if (/\s/.test(c)) i++;
-    else if (c === ':') {
-      out.push({ t: 'colon' });
-      i++;
-    } else if (c === '(') {
-      out.push({ t: 'lp' });
-      i++;
-    } else if (c === ')') {
-      out.push({ t: 'rp' });
-      i++;
-    } else if (c === '-' && /\S/.test(q[i + 1] ?? ' ') && (i === 0 || /[\s(]/.test(q[i - 1]))) {
-      // Lucene's prohibit operator, as SearchQueryBuilder users and people type it: `-type:"Web Map"`.
-      out.push({ t: 'neg' });
-      i++;
-    } else if (c === '[' || c === '{') {
-      const close = q.slice(i + 1).search(/[\]}]/);
-      if (close < 0) throw invalid(`Unterminated range at position ${i + 1}.`);
-      const end = i + 1 + close;
-      const m = /^\s*(\S+)\s+TO\s+(\S+)\s*$/i.exec(q.slice(i + 1, end));
-      if (!m) throw invalid(`A range is written [from TO to] (at position ${i + 1}).`);
-      out.push({ t: 'range', lo: m[1], hi: m[2], inclusive: [c === '[', q[end] === ']'] });
-      i = end + 1;
-    } else if (c === '"') {
-      const end = q.indexOf('"', i + 1);
-      if (end < 0) throw invalid(`Unterminated quote at position ${i + 1}.`);
-      out.push({ t: 'word', v: q.slice(i + 1, end), quoted: true });
-      i = end + 1;
-    } else {
-      let j = i;
-      while (j < q.length && !/[\s:()"[\]{}]/.test(q[j])) j++;
-      out.push({ t: 'word', v: q.slice(i, j), quoted: false });
-      i = j;
-    }
-  }
-  return out;
-}
-
-/** One end of a date range: epoch milliseconds (what SearchQueryBuilder sends for dates), or `*` for an open end. */
-function epoch(v: string): number | null {
-  if (v === '*') return null;
-  if (!/^-?\d{1,15}$/.test(v)) throw invalid(`'${v.slice(0, 32)}' is not a date in epoch milliseconds.`);
-  return Number(v);
-}
-
-function invalid(detail: string) {
-  return Errors.badRequest("Invalid value for parameter 'q'.", [detail]);
-}
-
-const isOp = (tok: Token | undefined, op: string) => tok?.t === 'word' && !tok.quoted && tok.v.toUpperCase() === op;
-
-/** Grammar: or := and (OR and)* ; and := unary ((AND)? unary)* ; unary := NOT unary | ( or ) | term. */
 export function parseSearchQuery(q: string): SearchNode {
-  if (q.length > MAX_Q) throw invalid(`'q' is longer than ${MAX_Q} characters.`);
-  const toks = tokenize(q);
-  let pos = 0;
-  let terms = 0;
-
-  const parseOr = (): SearchNode => {
-    let left = parseAnd();
-    while (isOp(toks[pos], 'OR')) {
-      pos++;
-      left = { kind: 'or', left, right: parseAnd() };
-    }
-    return left;
-  };
-  const parseAnd = (): SearchNode => {
-    let left = parseUnary();
-    for (;;) {
-      if (isOp(toks[pos], 'AND')) pos++;
-      else if (!toks[pos] || toks[pos].t === 'rp' || isOp(toks[pos], 'OR')) return left;
-      left = { kind: 'and', left, right: parseUnary() };
-    }
-  };
-  const parseUnary = (): SearchNode => {
-    const tok = toks[pos];
-    if (!tok) throw invalid('The query ends where a search term was expected.');
-    if (isOp(tok, 'NOT') || tok.t === 'neg') {
-      pos++;
-      return { kind: 'not', node: parseUnary() };
-    }
-    if (tok.t === 'lp') {
-      pos++;
-      const inner = parseOr();
-      if (toks[pos]?.t !== 'rp') throw invalid("Missing ')'.");
-      pos++;
-      return inner;
-    }
-    if (tok.t === 'range') throw invalid('A range needs a field: created:[from TO to] or modified:[from TO to].');
-    if (tok.t !== 'word') throw invalid(`Unexpected '${tok.t === 'colon' ? ':' : ')'}'.`);
-    if (++terms > SEARCH_BOUNDS.terms) throw invalid(`More than ${SEARCH_BOUNDS.terms} search terms.`);
-    pos++;
-    if (toks[pos]?.t === 'colon' && !tok.quoted) {
-      const field = tok.v.toLowerCase();
-      const next = toks[pos + 1];
-      if (next?.t === 'range') {
-        if (!(RANGE_FIELDS as readonly string[]).includes(field))
-          throw invalid(`'${tok.v}' takes no range; ranges apply to ${RANGE_FIELDS.join(' and ')} (epoch milliseconds).`);
-        pos += 2;
-        return { kind: 'range', field: field as RangeField, from: epoch(next.lo), to: epoch(next.hi), inclusive: next.inclusive };
-      }
-      if (!(SEARCH_FIELDS as readonly string[]).includes(field)) {
-        throw invalid(`Unknown search field '${tok.v}'. Supported fields: ${SEARCH_FIELDS.join(', ')}.`);
-      }
-      pos++;
-      const value = toks[pos];
-      if (value?.t !== 'word') throw invalid(`Missing value after '${tok.v}:'.`);
-      pos++;
-      return term(field as SearchField, value.v);
-    }
-    return term(null, tok.v);
-  };
-  let patternChars = 0;
-  let wildcards = 0;
-  const term = (field: SearchField | null, value: string): SearchNode => {
-    patternChars += value.length;
-    wildcards += value.split('*').length - 1;
-    if (patternChars > SEARCH_BOUNDS.patternChars)
-      throw invalid(`The search terms are longer than ${SEARCH_BOUNDS.patternChars} characters together.`);
-    if (wildcards > SEARCH_BOUNDS.wildcards) throw invalid(`More than ${SEARCH_BOUNDS.wildcards} '*' wildcards.`);
-    return { kind: 'term', field, value };
-  };
-
-  if (!toks.length) throw invalid("'q' is empty.");
-  const node = parseOr();
-  if (pos < toks.length) throw invalid(`Unexpected ')' at term ${pos + 1}.`);
-  return node;
+  return parseQuery(q, { fields: SEARCH_FIELDS, rangeFields: RANGE_FIELDS, bounds: SEARCH_BOUNDS });
 }
