@@ -160,6 +160,27 @@ class EnvDto {
   @Min(1)
   UPLOAD_MAX_MB = 2048;
 
+  /** Largest user thumbnail (`community/users/<u>/update`): ArcGIS's 1 MB. */
+  @Transform(toInt)
+  @IsInt({ message: 'THUMBNAIL_MAX_KB must be an integer' })
+  @Min(1)
+  @Max(1024 * 1024)
+  THUMBNAIL_MAX_KB = 1024;
+
+  /** A user's app settings (`setProperties`) as JSON text, all keys together. */
+  @Transform(toInt)
+  @IsInt({ message: 'USER_PROPERTIES_MAX_KB must be an integer' })
+  @Min(1)
+  @Max(10 * 1024)
+  USER_PROPERTIES_MAX_KB = 64;
+
+  /** Built-in notifications kept per user: a new one beyond it removes the oldest. */
+  @Transform(toInt)
+  @IsInt({ message: 'NOTIFICATIONS_MAX_PER_USER must be an integer' })
+  @Min(1)
+  @Max(100000)
+  NOTIFICATIONS_MAX_PER_USER = 1000;
+
   @Transform(toInt)
   @IsInt({ message: 'UPLOAD_BEFORE_TOKEN_MB must be an integer' })
   @Min(0)
@@ -364,6 +385,9 @@ export interface AppConfig {
     itemMaxGroups: number;
     tokenMaxMinutes: number;
     uploadMaxBytes: number;
+    thumbnailMaxBytes: number;
+    userPropertiesMaxChars: number;
+    notificationsPerUser: number;
   };
   /** Request bodies and CORS (core/http/body.ts, core/http/cors.ts). */
   http: {
@@ -475,6 +499,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       itemMaxGroups: dto.ITEM_MAX_GROUPS,
       tokenMaxMinutes: dto.TOKEN_MAX_MINUTES,
       uploadMaxBytes: dto.UPLOAD_MAX_MB * 1024 * 1024,
+      thumbnailMaxBytes: dto.THUMBNAIL_MAX_KB * 1024,
+      userPropertiesMaxChars: dto.USER_PROPERTIES_MAX_KB * 1024,
+      notificationsPerUser: dto.NOTIFICATIONS_MAX_PER_USER,
     },
     tokenPurgeIntervalS: dto.TOKEN_PURGE_INTERVAL_S,
     signin: {

@@ -18,10 +18,15 @@ import { requestToken } from './token';
 export type TokenCheck = (token: string, req: Request) => Promise<boolean>;
 
 /**
- * The operations that take a file, relative to the REST base. Only these accept a file part; everywhere else one is
- * refused before a byte of it is read (the body is parsed before routing, so this cannot come from the controllers).
+ * The operations that take a file, relative to the REST base, each with its largest file and the variable that sets
+ * it. Only these accept a file part; everywhere else one is refused before a byte of it is read (the body is parsed
+ * before routing, so this cannot come from the controllers).
  */
-const FILE_ROUTES = [/^\/content\/users\/[^/]+\/addItem\/?$/];
+const FILE_ROUTES: { path: RegExp; maxBytes: (config: AppConfig) => number; variable: string }[] = [
+  { path: /^\/content\/users\/[^/]+\/addItem\/?$/, maxBytes: (c) => c.limits.uploadMaxBytes, variable: 'UPLOAD_MAX_MB' },
+  // A user's thumbnail (updateUser sends it as the file part `thumbnail`).
+  { path: /^\/community\/users\/[^/]+\/update\/?$/, maxBytes: (c) => c.limits.thumbnailMaxBytes, variable: 'THUMBNAIL_MAX_KB' },
+];
 
 /**
  * A body at most this size is read without a reservation: its memory is of the order of the request headers Node
@@ -113,7 +118,6 @@ export function arcgisBodyMiddleware(config: AppConfig, tokenIsValid: TokenCheck
   const tmp = path.resolve(config.dataDir, 'tmp');
   mkdirSync(tmp, { recursive: true });
   const { bodyMaxBytes, bodyMaxFields } = config.http;
-  const uploadMax = config.limits.uploadMaxBytes;
   const memory = new ByteBudget(config.http.bodyBufferBytes);
   const spool = new SpoolBudget(config.http.uploadBeforeTokenBytes, Math.floor(config.http.uploadBeforeTokenBytes / SPOOL_SHARE));
   const idleMs = config.http.uploadIdleS * 1000;
@@ -171,13 +175,15 @@ export function arcgisBodyMiddleware(config: AppConfig, tokenIsValid: TokenCheck
 
     const relPath = req.path.startsWith(config.restBase) ? req.path.slice(config.restBase.length) : req.path;
     const multipart = !!req.is('multipart/form-data');
-    const fileRoute = multipart && FILE_ROUTES.some((re) => re.test(relPath));
+    const route = multipart ? FILE_ROUTES.find((r) => r.path.test(relPath)) : undefined;
+    const fileRoute = route !== undefined;
+    const uploadMax = route?.maxBytes(config) ?? 0;
     const declared = req.headers['content-length'] !== undefined ? Number(req.headers['content-length']) : undefined;
     const max = fileRoute ? uploadMax + bodyMaxBytes : bodyMaxBytes;
     if (declared !== undefined && declared > max) {
       return refuse(
         tooLarge(
-          `The body is ${declared} bytes; the limit is ${mb(max)} (${fileRoute ? 'UPLOAD_MAX_MB plus BODY_MAX_MB' : 'BODY_MAX_MB'}).`,
+          `The body is ${declared} bytes; the limit is ${mb(max)} (${route ? `${route.variable} plus BODY_MAX_MB` : 'BODY_MAX_MB'}).`,
         ),
       );
     }
@@ -265,7 +271,8 @@ export function arcgisBodyMiddleware(config: AppConfig, tokenIsValid: TokenCheck
           fields: bodyMaxFields,
           files: 1,
           parts: bodyMaxFields + 1,
-          fileSize: uploadMax,
+          // Never 0: busboy would take that as no limit; a route without files refuses the part before reading it.
+          fileSize: Math.max(uploadMax, 1),
         },
       });
     } catch (e) {
@@ -377,7 +384,7 @@ export function arcgisBodyMiddleware(config: AppConfig, tokenIsValid: TokenCheck
             done(null, chunk);
           },
         });
-        stream.on('limit', () => refuse(tooLarge(`The file is larger than ${mb(uploadMax)} (UPLOAD_MAX_MB).`)));
+        stream.on('limit', () => refuse(tooLarge(`The file is larger than ${mb(uploadMax)} (${route!.variable}).`)));
         try {
           await pipeline(stream, count, createWriteStream(file, { flags: 'wx' }));
         } catch (e) {

@@ -71,6 +71,15 @@ export abstract class FileStore {
     return `items/${itemId}/${FileStore.safeName(fileName)}`;
   }
 
+  /**
+   * The key of a user's own file (their thumbnail): `users/<userId>/<name>`, outside `items/`, so the item sweep never
+   * takes it for an orphan. The user row names the file; replacing it removes the old one.
+   */
+  static userKey(userId: string, fileName: string): string {
+    if (!ITEM_ID.test(userId)) throw new Error(`not a user id: ${userId.slice(0, 40)}`);
+    return `users/${userId}/${FileStore.safeName(fileName)}`;
+  }
+
   /** Item ids are 32 hex characters; anything else never names a folder of ours (and could name '..'). */
   static isItemId(id: string): boolean {
     return ITEM_ID.test(id);
@@ -80,7 +89,16 @@ export abstract class FileStore {
    * Moves a finished local file into the item and removes the local file; resolves once the stored object is
    * complete and readable. Returns the key. Storing the same item and name again replaces the object.
    */
-  abstract adopt(itemId: string, localPath: string, fileName: string, signal?: AbortSignal): Promise<string>;
+  adopt(itemId: string, localPath: string, fileName: string, signal?: AbortSignal): Promise<string> {
+    const key = FileStore.itemKey(itemId, fileName);
+    return this.store(key, localPath, signal).then(() => key);
+  }
+
+  /** Moves a finished local file to `key` (an itemKey or userKey) as `adopt` does; storing a key again replaces it. */
+  abstract store(key: string, localPath: string, signal?: AbortSignal): Promise<void>;
+
+  /** Removes one object; nothing to remove is not an error. */
+  abstract remove(key: string): Promise<void>;
 
   /**
    * Starts storing a file that is still being written at localPath, so that storing it overlaps writing it;

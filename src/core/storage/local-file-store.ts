@@ -14,11 +14,13 @@ export class LocalFileStore extends FileStore {
   }
 
   /** A rename: the temp file and the item folder are on the same disk, so the file appears whole or not at all. */
-  async adopt(itemId: string, localPath: string, fileName: string): Promise<string> {
-    const key = FileStore.itemKey(itemId, fileName);
+  async store(key: string, localPath: string): Promise<void> {
     await fs.mkdir(path.dirname(this.resolve(key)), { recursive: true });
     await fs.rename(localPath, this.resolve(key));
-    return key;
+  }
+
+  async remove(key: string): Promise<void> {
+    await fs.rm(this.resolve(key), { force: true });
   }
 
   async stat(key: string): Promise<StoredObject | null> {

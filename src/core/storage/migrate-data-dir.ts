@@ -22,10 +22,11 @@ export interface MigrationReport {
 const PARALLEL = 4;
 
 /**
- * Copies DATA_DIR's item files (items/<itemId>/<name>) to the bucket under the same keys, which the items table
- * already stores, so switching STORAGE_URL needs no database change. Idempotent: an object that already has the
- * file's size is left alone. Every object is then read back (HEAD) and its size compared with the file's. Local
- * files are never removed: that is the operator's step once the deployment runs on the bucket.
+ * Copies DATA_DIR's item files (items/<itemId>/<name>) and users' thumbnails (users/<userId>/<name>) to the bucket
+ * under the same keys, which the items and users tables already name, so switching STORAGE_URL needs no database
+ * change. Idempotent: an object that already has the file's size is left alone. Every object is then read back (HEAD)
+ * and its size compared with the file's. Local files are never removed: that is the operator's step once the
+ * deployment runs on the bucket.
  */
 export async function migrateDataDir(
   dataDir: string,
@@ -74,15 +75,18 @@ interface ItemFile {
   bytes: number;
 }
 
+/** Item files, and users' own files (thumbnails, FileStore.userKey): both folders hold `<32-hex id>/<name>`. */
 async function itemFiles(root: string): Promise<ItemFile[]> {
   const out: ItemFile[] = [];
-  const items = path.join(root, 'items');
-  for (const id of await fs.readdir(items).catch(() => [] as string[])) {
-    if (!FileStore.isItemId(id)) continue;
-    for (const entry of await fs.readdir(path.join(items, id), { withFileTypes: true })) {
-      if (!entry.isFile()) continue;
-      const file = path.join(items, id, entry.name);
-      out.push({ key: `items/${id}/${entry.name}`, file, bytes: (await fs.stat(file)).size });
+  for (const folder of ['items', 'users']) {
+    const dir = path.join(root, folder);
+    for (const id of await fs.readdir(dir).catch(() => [] as string[])) {
+      if (!FileStore.isItemId(id)) continue;
+      for (const entry of await fs.readdir(path.join(dir, id), { withFileTypes: true })) {
+        if (!entry.isFile()) continue;
+        const file = path.join(dir, id, entry.name);
+        out.push({ key: `${folder}/${id}/${entry.name}`, file, bytes: (await fs.stat(file)).size });
+      }
     }
   }
   return out;

@@ -61,8 +61,7 @@ export class S3FileStore extends FileStore {
     this.signer = s3.publicEndpoint ? s3Client({ ...s3, endpoint: s3.publicEndpoint }) : this.client;
   }
 
-  async adopt(itemId: string, localPath: string, fileName: string, signal?: AbortSignal): Promise<string> {
-    const key = FileStore.itemKey(itemId, fileName);
+  async store(key: string, localPath: string, signal?: AbortSignal): Promise<void> {
     const upload = new Upload({
       client: this.client,
       // The object keeps no type worth trusting: a download's type comes from the item type (item-mime.ts).
@@ -78,7 +77,10 @@ export class S3FileStore extends FileStore {
       signal,
     );
     await fs.rm(localPath, { force: true });
-    return key;
+  }
+
+  async remove(key: string): Promise<void> {
+    await this.deleteKeys([this.s3.prefix + key]);
   }
 
   /** Parts go up while the writer writes; see FollowingUpload for how changed bytes are caught. */
