@@ -5,6 +5,11 @@ import { Caller, can, Privilege } from '../core/auth/caller';
 import { SqlParams } from '../core/database/sql-params';
 import { GroupEntity, GroupMemberEntity, MemberType } from './group.entities';
 
+export interface GroupMember {
+  userId: string;
+  username: string;
+}
+
 export interface GroupRow extends GroupEntity {
   owner: string;
 }
@@ -177,6 +182,14 @@ export class GroupsRepository {
       [groupId, names, memberType],
     );
     return rows;
+  }
+
+  /** Every member of the group (owner and managers included), in user name order. */
+  members(groupId: string): Promise<GroupMember[]> {
+    return this.db.query(
+      `SELECT u.id AS "userId", u.username FROM group_members m JOIN users u ON u.id = m.user_id WHERE m.group_id = $1 ORDER BY lower(u.username)`,
+      [groupId],
+    );
   }
 
   async delete(id: string): Promise<void> {

@@ -7,7 +7,7 @@ import { Errors } from '../core/errors/arcgis-error';
 import { newId } from '../core/ids';
 import { MemberType } from './group.entities';
 import { AddUsersDto, CreateGroupDto, RemoveUsersDto, UpdateMembershipsDto } from './groups.dto';
-import { GroupRow, GroupsRepository } from './groups.repository';
+import { GroupMember, GroupRow, GroupsRepository } from './groups.repository';
 import { PageDto, SearchDto } from '../content/content.dto';
 
 type Membership = MemberType | 'none';
@@ -111,6 +111,15 @@ export class GroupsService {
     }
     await this.repo.delete(id);
     return { success: true, groupId: id };
+  }
+
+  /**
+   * The group's members, owner and managers included, for a caller who manages the group (its owner, a manager, or an
+   * administrator who may update the organisation's groups): whom a group notification reaches.
+   */
+  async membersForManager(caller: Caller, id: string): Promise<{ group: { id: string; title: string }; members: GroupMember[] }> {
+    const group = await this.requireManaged(caller, id);
+    return { group: { id: group.id, title: group.title }, members: await this.repo.members(id) };
   }
 
   /** Public groups are visible to all, org groups to the org, private groups to members and org administrators. */
