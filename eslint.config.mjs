@@ -24,6 +24,7 @@ const MODULES = {
   export: ['core', 'identity', 'content', 'layers', 'where', 'publish'],
   pages: ['core', 'identity', 'content', 'groups', 'layers', 'feature-server', 'export'],
   ops: ['core', 'identity'],
+  notifications: ['core', 'identity', 'groups'],
   migrations: [],
   types: [],
 };

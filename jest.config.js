@@ -51,6 +51,8 @@ module.exports = {
         '<rootDir>/test/e2e/storage*.spec.ts',
         '<rootDir>/test/security/content-types.spec.ts',
         '<rootDir>/test/compat/portal-items.spec.ts',
+        // User thumbnails go through the file store too.
+        '<rootDir>/test/compat/portal-users.spec.ts',
       ],
     },
   ],

@@ -16,6 +16,7 @@ import { AuthGuard } from './identity/auth.guard';
 import { IdentityModule } from './identity/identity.module';
 import { jobKinds } from './jobs';
 import { migrations } from './migrations';
+import { NotificationsModule } from './notifications/notifications.module';
 import { OpsModule } from './ops/ops.module';
 import { PagesModule } from './pages/pages.module';
 import { PublishModule } from './publish/publish.module';
@@ -44,6 +45,7 @@ export class AppModule {
         PagesModule,
         ExportModule,
         OpsModule,
+        NotificationsModule,
       ],
       providers: [
         { provide: APP_GUARD, useClass: AuthGuard },

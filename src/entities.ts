@@ -3,6 +3,7 @@ import { ItemEntity } from './content/item.entity';
 import { GroupApplicationEntity, GroupEntity, GroupInvitationEntity, GroupMemberEntity } from './groups/group.entities';
 import { OrgEntity, RoleEntity, TokenEntity, UserEntity } from './identity/identity.entities';
 import { ItemRelationshipEntity } from './relationships/item-relationship.entity';
+import { NotificationEntity } from './notifications/notification.entity';
 import { ItemShareEntity } from './sharing/item-share.entity';
 
 /** Every TypeORM entity. Listed here, beside the composition roots, so core's database module takes it as a parameter. */
@@ -19,4 +20,5 @@ export const entities = [
   ItemShareEntity,
   ItemFileEntity,
   ItemRelationshipEntity,
+  NotificationEntity,
 ];

@@ -90,6 +90,11 @@ export class ContentController {
     return this.content.status(caller, owner, id, p);
   }
 
+  @Operation('community/users/:owner/tags')
+  userTags(@CurrentCaller() caller: Caller, @Param('owner', UsernamePipe) owner: string) {
+    return this.content.userTags(caller, owner);
+  }
+
   @Public()
   @Operation('search')
   search(@OptionalCaller() caller: Caller | undefined, @Params(SearchDto) p: SearchDto) {

@@ -1,6 +1,9 @@
 import { Transform } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateIf } from 'class-validator';
-import { CsvList, IntParam } from '../core/http/params.decorator';
+import { IsIn, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
+import { PageDto } from '../core/http/paging';
+import { CsvList } from '../core/http/params.decorator';
+
+export { PageDto };
 
 const REQUIRED = "'type' and 'title' property required.";
 
@@ -17,21 +20,6 @@ export class AddItemDto {
   @IsOptional() @IsString() @MaxLength(4096) spatialReference?: string;
   @IsOptional() @IsString() @MaxLength(1024 * 1024) properties?: string;
   @IsOptional() @IsString() @MaxLength(256) filename?: string;
-}
-
-export class PageDto {
-  @IsOptional()
-  @IntParam()
-  @IsInt({ message: "'start' must be a whole number." })
-  @Min(1, { message: "'start' must be 1 or more." })
-  @Max(1_000_000_000, { message: "'start' must be at most 1000000000." })
-  start = 1;
-  @IsOptional()
-  @IntParam()
-  @IsInt({ message: "'num' must be a whole number." })
-  @Min(0, { message: "'num' must be 0 or more." })
-  @Max(100, { message: "'num' must be at most 100." })
-  num = 10;
 }
 
 const SORT_FIELDS = ['title', 'created', 'modified', 'type', 'owner', 'size', 'id', 'numViews'] as const;

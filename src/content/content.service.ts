@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Caller, can, isAdminFor, Privilege } from '../core/auth/caller';
 import { Errors } from '../core/errors/arcgis-error';
+import { nextStart } from '../core/http/paging';
 import { jsonParam, OnInvalid } from '../core/http/param-values';
 import { newId } from '../core/ids';
 import { JobsRepository } from '../core/jobs/jobs.repository';
@@ -187,6 +188,15 @@ export class ContentService {
     return { total, start: page.start, num: page.num, nextStart: nextStart(page, total), items: rows.map(toItem) };
   }
 
+  /** `community/users/<u>/tags`: the tags of the user's items and their counts, for the user and administrators. */
+  async userTags(caller: Caller, ownerName: string) {
+    const owner = await this.identity.requireUser(ownerName);
+    if (owner.id !== caller.userId && !isAdminFor(caller, owner.orgId, Privilege.AdminViewItems)) {
+      throw Errors.forbidden("Only the user or an administrator may list a user's tags.");
+    }
+    return { tags: await this.lists.ownerTags(owner.id) };
+  }
+
   /** The item's own status; job statuses arrive with the export and publish pipelines. */
   async status(caller: Caller, ownerName: string, id: string, p: StatusDto) {
     await this.identity.requireUser(ownerName);
@@ -218,8 +228,3 @@ export class ContentService {
 }
 
 export const NO_WORKER = 'Waiting for a worker: none is running.';
-
-export function nextStart(page: { start: number; num: number }, total: number): number {
-  const next = page.start + page.num;
-  return page.num > 0 && next <= total ? next : -1;
-}

@@ -52,6 +52,15 @@ export class ItemListRepository {
     return this.page(where, p.values, page, sort);
   }
 
+  /** The tags of the user's items with how many items carry each, most used first (getUserTags). */
+  async ownerTags(ownerId: string): Promise<{ tag: string; count: number }[]> {
+    return this.db.query(
+      `SELECT t AS tag, count(*)::int AS count FROM items i CROSS JOIN LATERAL unnest(i.tags) AS t
+        WHERE i.owner_id = $1 GROUP BY t ORDER BY count(*) DESC, t`,
+      [ownerId],
+    );
+  }
+
   private async page(where: string, values: unknown[], page: Page, sort: SortSpec) {
     const order = `${SORT_COLUMN[sort.field]} ${sort.order === 'desc' ? 'DESC' : 'ASC'}, i.id`;
     const n = values.length;

@@ -8,7 +8,7 @@ import { Errors } from '../core/errors/arcgis-error';
 import { UploadedFile } from '../core/http/arcgis-request';
 import { FileStore } from '../core/storage/file-store';
 import { ContentRepository } from './content.repository';
-import { nextStart } from './content.service';
+import { nextStart } from '../core/http/paging';
 import { ItemEditors, mayEdit } from './item-editors';
 import { fileNotFound, ItemFileReply, textFile } from './item-file-reply';
 import { checkPath, resourceType, storablePath } from './item-files';

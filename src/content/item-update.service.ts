@@ -158,9 +158,8 @@ export class ItemUpdateService {
   }
 
   private async storeThumbnail(id: string, file: UploadedFile): Promise<ItemPatch> {
-    const max = this.config.limits.itemThumbnailMaxBytes;
-    if (file.size > max)
-      throw Errors.badRequest('Invalid thumbnail.', [`The image is larger than ${max / 1024} KB (ITEM_THUMBNAIL_MAX_KB).`]);
+    const max = this.config.limits.thumbnailMaxBytes;
+    if (file.size > max) throw Errors.badRequest('Invalid thumbnail.', [`The image is larger than ${max / 1024} KB (THUMBNAIL_MAX_KB).`]);
     const name = FileStore.safeName(file.originalname);
     await checkImage(file.path, name);
     const key = FileStore.itemFileKey(id, 'info', name);

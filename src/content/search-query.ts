@@ -2,6 +2,7 @@ import { parseSearchQuery as parse, SearchNode as Node } from '../core/search/se
 
 export { SEARCH_BOUNDS } from '../core/search/search-query';
 
+/** Item fields a search term may name. */
 export const SEARCH_FIELDS = [
   'id',
   'owner',

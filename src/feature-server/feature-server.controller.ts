@@ -7,7 +7,7 @@ import { CurrentCaller, Formats, Operation, OptionalCaller, PageLink, Public } f
 import { UsernamePipe } from '../core/http/id-params';
 import { Params } from '../core/http/params.decorator';
 import { EditsService } from './edits.service';
-import { AddToDefinitionDto, CreateServiceDto, DeleteFromDefinitionDto, EditsDto, QueryDto } from './feature-server.dto';
+import { AddToDefinitionDto, CreateServiceDto, DeleteFromDefinitionDto, EditsDto, QueryDto, ServiceNameDto } from './feature-server.dto';
 import { FeatureServerService } from './feature-server.service';
 import { QueryService } from './query.service';
 
@@ -26,6 +26,17 @@ export class CreateServiceController {
     @Params(CreateServiceDto) p: CreateServiceDto,
   ) {
     return this.features.createService(caller, owner, p, publicRoot(req, this.config));
+  }
+}
+
+/** The portal's check of a new service's name (getUniqueServiceName), answered by the module that owns the names. */
+@Controller('sharing/rest/portals')
+export class ServiceNameController {
+  constructor(private readonly features: FeatureServerService) {}
+
+  @Operation(':portalId/isServiceNameAvailable')
+  isServiceNameAvailable(@CurrentCaller() caller: Caller, @Param('portalId') portalId: string, @Params(ServiceNameDto) p: ServiceNameDto) {
+    return this.features.isServiceNameAvailable(caller, portalId, p.name);
   }
 }
 

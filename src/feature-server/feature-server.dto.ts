@@ -61,3 +61,11 @@ export class EditsDto {
   @IsOptional() @IsString() @MaxLength(64000) sr?: string;
   @IsOptional() @IsString() gdbVersion?: string;
 }
+
+export class ServiceNameDto {
+  @IsString({ message: "'name' is required." }) @MaxLength(1024, { message: "'name' must be 1-100 letters, digits or '_'." }) name: string;
+  /** ArcGIS's service type ("Feature Service"); names are unique across types here, so it does not change the answer. */
+  @IsString({ message: "'type' is required, e.g. Feature Service." })
+  @MaxLength(64, { message: "'type' must be at most 64 characters." })
+  type: string;
+}

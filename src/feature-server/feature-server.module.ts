@@ -11,6 +11,7 @@ import {
   FeatureAdminController,
   FeatureServerController,
   ServerInfoController,
+  ServiceNameController,
 } from './feature-server.controller';
 import { FeatureServerService } from './feature-server.service';
 import { GeometryPool } from './geometry/geometry-pool.service';
@@ -19,7 +20,7 @@ import { QueryService } from './query.service';
 
 @Module({
   imports: [IdentityModule, ContentModule, LayersModule, FeatureDatabaseModule],
-  controllers: [CreateServiceController, FeatureServerController, FeatureAdminController, ServerInfoController],
+  controllers: [CreateServiceController, FeatureServerController, FeatureAdminController, ServerInfoController, ServiceNameController],
   providers: [FeatureGate, FeatureDataRepository, FeatureServerService, QueryService, PbfQueryService, EditsService, GeometryPool],
   exports: [FeatureServerService, FeatureDataRepository, QueryService],
 })

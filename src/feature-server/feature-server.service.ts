@@ -16,6 +16,13 @@ import { drawingInfo, envelope, mapUnits, templates } from './layer-json';
 import { fieldInfo, LayerDefinition, normaliseWkid, parseLayerDefinition } from '../layers/layer-schema';
 
 const SERVICE_NAME = /^[A-Za-z0-9_]{1,100}$/;
+
+/** The one rule for service names (createService, publish, isServiceNameAvailable); `label` names the parameter. */
+function serviceName(raw: unknown, label: string): string {
+  const name = typeof raw === 'string' ? raw.trim() : '';
+  if (!SERVICE_NAME.test(name)) throw Errors.badRequest('Invalid service name.', [`${label} must be 1-100 letters, digits or '_'.`]);
+  return name;
+}
 const CAPABILITIES = ['Query', 'Create', 'Update', 'Delete', 'Editing', 'Extract', 'Sync', 'ChangeTracking'];
 
 /** A layer id as the URL names it, or undefined when it cannot name a layer. */
@@ -61,6 +68,15 @@ export class FeatureServerService {
     };
   }
 
+  /**
+   * `portals/self/isServiceNameAvailable`: whether createService would take the name now (the same rule, and no
+   * service of that name in any case). Service URLs are the portal's, so a name is taken whoever's service has it.
+   */
+  async isServiceNameAvailable(caller: Caller, portalId: string, name: string): Promise<{ available: boolean }> {
+    await this.identity.orgOfPortal(caller, portalId);
+    return { available: !(await this.repo.nameTaken(serviceName(name, "'name'"))) };
+  }
+
   async insertService(s: NewService, tx?: EntityManager): Promise<void> {
     if (!(await this.repo.createService(s, tx)))
       throw Errors.badRequest('Service name already exists.', [`A service named '${s.name}' already exists.`]);
@@ -78,9 +94,7 @@ export class FeatureServerService {
   ): Promise<NewService> {
     const owner = await this.identity.requireUser(ownerName);
     assertMayCreateService(caller, owner.id);
-    const name = typeof cp.name === 'string' ? cp.name.trim() : '';
-    if (!SERVICE_NAME.test(name))
-      throw Errors.badRequest('Invalid service name.', ["'name' in createParameters must be 1-100 letters, digits or '_'."]);
+    const name = serviceName(cp.name, "'name' in createParameters");
     const caps =
       typeof cp.capabilities === 'string'
         ? cp.capabilities

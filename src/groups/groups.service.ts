@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { PageDto, SearchDto } from '../content/content.dto';
-import { ContentService, nextStart } from '../content/content.service';
+import { ContentService } from '../content/content.service';
+import { nextStart } from '../core/http/paging';
 import { Caller, can, isAdminFor, Privilege } from '../core/auth/caller';
 import { APP_CONFIG } from '../core/config/config.module';
 import { AppConfig } from '../core/config/env';

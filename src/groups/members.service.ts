@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { nextStart } from '../content/content.service';
+import { nextStart } from '../core/http/paging';
 import { Caller, can, isAdminFor, Privilege } from '../core/auth/caller';
 import { APP_CONFIG } from '../core/config/config.module';
 import { AppConfig } from '../core/config/env';
@@ -18,6 +18,7 @@ const failed = (results: NameResult[]) => results.filter((r) => !r.ok).map((r) =
 /** A group's member list as another module may need it (e.g. to notify members). */
 export interface GroupMembers {
   groupId: string;
+  title: string;
   members: { userId: string; username: string; memberType: MemberType }[];
 }
 
@@ -210,9 +211,13 @@ export class MembersService {
    * other modules that act on a group's members, such as group notifications. Refuses as the group routes do.
    */
   async managedGroupMembers(caller: Caller, id: string): Promise<GroupMembers> {
-    await this.groups.requireManaged(caller, id);
+    const group = await this.groups.requireManaged(caller, id);
     const rows: MemberRow[] = await this.lists.allMembers(id);
-    return { groupId: id, members: rows.map((m) => ({ userId: m.user_id, username: m.username, memberType: m.member_type })) };
+    return {
+      groupId: id,
+      title: group.title,
+      members: rows.map((m) => ({ userId: m.user_id, username: m.username, memberType: m.member_type })),
+    };
   }
 
   /** Members see a group's members; so do administrators who may view their organisation's groups. */

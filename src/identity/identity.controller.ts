@@ -8,7 +8,15 @@ import { ArcgisRequest, publicRoot } from '../core/http/arcgis-request';
 import { CurrentCaller, Operation, OptionalCaller, Public } from '../core/http/decorators';
 import { UsernamePipe } from '../core/http/id-params';
 import { Params } from '../core/http/params.decorator';
-import { CreateRoleDto, CreateUserDto, GenerateTokenDto, RevokeTokenDto, SetPrivilegesDto, UpdateUserRoleDto } from './identity.dto';
+import {
+  CreateRoleDto,
+  CreateUserDto,
+  GenerateTokenDto,
+  PortalSettingsUpdateDto,
+  RevokeTokenDto,
+  SetPrivilegesDto,
+  UpdateUserRoleDto,
+} from './identity.dto';
 import { readToken } from './auth.guard';
 import { IdentityService } from './identity.service';
 import { SignInThrottled } from './signin-throttle';
@@ -66,6 +74,27 @@ export class IdentityController {
   @Operation('portals/self')
   portalSelf(@OptionalCaller() caller: Caller | undefined, @Req() req: ArcgisRequest) {
     return this.identity.portalSelf(caller, publicRoot(req, this.config));
+  }
+
+  @Public()
+  @Operation('portals/:portalId')
+  portal(@OptionalCaller() caller: Caller | undefined, @Param('portalId') portalId: string, @Req() req: ArcgisRequest) {
+    return this.identity.portal(caller, portalId, publicRoot(req, this.config));
+  }
+
+  @Public()
+  @Operation('portals/:portalId/settings')
+  settings(@OptionalCaller() caller: Caller | undefined, @Param('portalId') portalId: string) {
+    return this.identity.settings(caller, portalId);
+  }
+
+  @Post('portals/:portalId/settings/update')
+  updateSettings(
+    @CurrentCaller() caller: Caller,
+    @Param('portalId') portalId: string,
+    @Params(PortalSettingsUpdateDto) p: PortalSettingsUpdateDto,
+  ) {
+    return this.identity.updateSettings(caller, portalId, p);
   }
 
   @Post('portals/self/createRole')

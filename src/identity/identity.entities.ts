@@ -6,6 +6,8 @@ export class OrgEntity {
   @PrimaryColumn() id: string;
   @Column() name: string;
   @Column({ name: 'url_key' }) urlKey: string;
+  /** What administrators set through `portals/self/settings/update` (see OrgSettings). */
+  @Column({ type: 'jsonb' }) settings: Record<string, unknown>;
   @CreateDateColumn({ type: 'timestamptz' }) created: Date;
 }
 
@@ -35,9 +37,23 @@ export class UserEntity {
   @Column({ name: 'password_hash', select: false }) passwordHash: string;
   @Column({ name: 'fav_group_id', type: 'text', nullable: true }) favGroupId: string | null;
   @Column() disabled: boolean;
+  @Column('text', { array: true }) tags: string[];
+  /** The thumbnail's file name (`community/users/<u>/info/<name>`); the file is in storage under FileStore.userKey. */
+  @Column({ type: 'text', nullable: true }) thumbnail: string | null;
+  /** Who may see the profile: only the user (and administrators), the organisation, or everyone. */
+  @Column({ type: 'text' }) access: UserAccess;
+  @Column({ type: 'text', nullable: true }) culture: string | null;
+  @Column({ type: 'text', nullable: true }) region: string | null;
+  @Column({ type: 'text', nullable: true }) units: 'english' | 'metric' | null;
+  @Column({ name: 'preferred_view', type: 'text', nullable: true }) preferredView: 'Web' | 'GIS' | null;
+  /** The user's app settings (`setProperties`), e.g. mapViewer and landingPage. */
+  @Column({ type: 'jsonb', select: false }) properties: Record<string, unknown>;
+  @Column({ name: 'last_login', type: 'timestamptz', nullable: true }) lastLogin: Date | null;
   @CreateDateColumn({ type: 'timestamptz' }) created: Date;
   @UpdateDateColumn({ type: 'timestamptz' }) modified: Date;
 }
+
+export type UserAccess = 'private' | 'org' | 'public';
 
 @Entity('tokens')
 export class TokenEntity {

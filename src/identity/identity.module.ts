@@ -8,10 +8,24 @@ import { SignInThrottle } from './signin-throttle';
 import { TokenPurger } from './token-purger';
 import { TokenService } from './token.service';
 import { UserCallers } from './user-callers';
+import { UserListRepository } from './user-list.repository';
+import { UsersController } from './users.controller';
+import { UsersService } from './users.service';
 
 @Module({
-  controllers: [IdentityController, PortalAdminController],
-  providers: [IdentityRepository, SignInRepository, IdentityService, UserCallers, TokenService, PageSessions, SignInThrottle, TokenPurger],
+  controllers: [IdentityController, PortalAdminController, UsersController],
+  providers: [
+    IdentityRepository,
+    SignInRepository,
+    IdentityService,
+    UserCallers,
+    TokenService,
+    PageSessions,
+    SignInThrottle,
+    TokenPurger,
+    UserListRepository,
+    UsersService,
+  ],
   exports: [IdentityService, TokenService, PageSessions],
 })
 export class IdentityModule {}

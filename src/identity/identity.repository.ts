@@ -14,6 +14,30 @@ export interface MembershipRow {
   member_type: 'owner' | 'admin' | 'member';
 }
 
+/** What createUser takes: the columns with no default. */
+export type NewUser = Pick<
+  UserEntity,
+  'username' | 'orgId' | 'role' | 'roleId' | 'fullName' | 'firstName' | 'lastName' | 'email' | 'description' | 'passwordHash'
+>;
+
+/** The profile columns `community/users/<u>/update` may change (null clears an optional one). */
+export type ProfilePatch = Partial<
+  Pick<
+    UserEntity,
+    | 'fullName'
+    | 'firstName'
+    | 'lastName'
+    | 'description'
+    | 'tags'
+    | 'thumbnail'
+    | 'access'
+    | 'culture'
+    | 'region'
+    | 'units'
+    | 'preferredView'
+  >
+>;
+
 @Injectable()
 export class IdentityRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
@@ -47,7 +71,7 @@ export class IdentityRepository {
     return this.db.getRepository(OrgEntity).save({ id: newId(), name, urlKey });
   }
 
-  async createUser(user: Omit<UserEntity, 'id' | 'created' | 'modified' | 'disabled' | 'favGroupId'>): Promise<UserEntity> {
+  async createUser(user: NewUser): Promise<UserEntity> {
     return this.db.getRepository(UserEntity).save({ ...user, id: newId(), disabled: false, favGroupId: null });
   }
 
@@ -134,6 +158,52 @@ export class IdentityRepository {
       });
       return true;
     });
+  }
+
+  /** Changes profile columns (and `modified`); returns the thumbnail name it replaced, for the caller to remove the file. */
+  async updateProfile(userId: string, patch: ProfilePatch): Promise<{ previousThumbnail: string | null }> {
+    return this.db.transaction(async (m) => {
+      const [before]: { thumbnail: string | null }[] = await m.query(`SELECT thumbnail FROM users WHERE id = $1 FOR NO KEY UPDATE`, [
+        userId,
+      ]);
+      // An update that names no field changes nothing (TypeORM refuses an empty SET).
+      if (Object.keys(patch).length) await m.getRepository(UserEntity).update({ id: userId }, patch);
+      return { previousThumbnail: before?.thumbnail ?? null };
+    });
+  }
+
+  async findProperties(userId: string): Promise<Record<string, unknown>> {
+    const [row]: { properties: Record<string, unknown> }[] = await this.db.query(`SELECT properties FROM users WHERE id = $1`, [userId]);
+    return row?.properties ?? {};
+  }
+
+  /**
+   * Merges `properties` into the user's at the top level (a key set to null is removed), as setProperties does;
+   * false when the result would be longer than `maxChars` as JSON text, and nothing changed.
+   */
+  async mergeProperties(userId: string, properties: Record<string, unknown>, maxChars: number): Promise<boolean> {
+    const [rows]: [unknown[], number] = await this.db.query(
+      `WITH merged AS (
+         SELECT COALESCE((SELECT jsonb_object_agg(k, v) FROM jsonb_each(u.properties || $2::jsonb) AS e(k, v) WHERE v <> 'null'::jsonb),
+                         '{}'::jsonb) AS p
+           FROM users u WHERE u.id = $1)
+       UPDATE users SET properties = merged.p FROM merged WHERE users.id = $1 AND length(merged.p::text) <= $3 RETURNING 1`,
+      [userId, JSON.stringify(properties), maxChars],
+    );
+    return rows.length > 0;
+  }
+
+  /** Merges `settings` into the organisation's own settings (portals/self/settings/update). */
+  async mergeOrgSettings(orgId: string, settings: Record<string, unknown>): Promise<void> {
+    await this.db.query(`UPDATE orgs SET settings = settings || $2::jsonb WHERE id = $1`, [orgId, JSON.stringify(settings)]);
+  }
+
+  /** The users of `orgId` among `names` (any case), as stored; a name not in the organisation is not in the answer. */
+  findOrgUsers(orgId: string, names: string[]): Promise<{ id: string; username: string }[]> {
+    return this.db.query(
+      `SELECT id, username FROM users WHERE org_id = $1 AND lower(username) = ANY (SELECT lower(n) FROM unnest($2::text[]) n)`,
+      [orgId, names],
+    );
   }
 
   listMemberships(userId: string): Promise<MembershipRow[]> {

@@ -1,14 +1,26 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { ALL_PRIVILEGES, BuiltInRole, builtInPrivileges, Caller, can, holdsAll, mayManageUser, Privilege } from '../core/auth/caller';
+import {
+  ALL_PRIVILEGES,
+  BuiltInRole,
+  builtInPrivileges,
+  Caller,
+  can,
+  holdsAll,
+  isFullAdmin,
+  mayManageUser,
+  Privilege,
+} from '../core/auth/caller';
 import { APP_CONFIG } from '../core/config/config.module';
 import { AppConfig } from '../core/config/env';
 import { Errors } from '../core/errors/arcgis-error';
 import { requiredJsonParam } from '../core/http/param-values';
 import { ID_PATTERN } from '../core/ids';
-import { UserEntity } from './identity.entities';
-import { CreateRoleDto, CreateUserDto, UpdateUserRoleDto } from './identity.dto';
+import { OrgEntity, UserEntity } from './identity.entities';
+import { CreateRoleDto, CreateUserDto, PortalSettingsUpdateDto, UpdateUserRoleDto } from './identity.dto';
+import { DEFAULT_SETTINGS, informationalBanner } from './org-settings';
 import { IdentityRepository } from './identity.repository';
 import { hashPassword } from './passwords';
+import { privateUser, profileView, publicUser } from './user-json';
 import { UserCallers } from './user-callers';
 
 const BUILT_IN: readonly BuiltInRole[] = ['org_admin', 'org_publisher', 'org_user'];
@@ -45,6 +57,16 @@ export class IdentityService implements OnApplicationBootstrap {
     return user;
   }
 
+  /**
+   * The users of `orgId` named in `names` (any case); names that are not users of the organisation are returned apart,
+   * as requested, for the caller to refuse.
+   */
+  async orgUsers(orgId: string, names: string[]): Promise<{ found: { id: string; username: string }[]; missing: string[] }> {
+    const found = await this.repo.findOrgUsers(orgId, names);
+    const known = new Set(found.map((u) => u.username.toLowerCase()));
+    return { found, missing: names.filter((n) => !known.has(n.toLowerCase())) };
+  }
+
   /** What `user` holds now (UserCallers). */
   privilegesOf(user: Pick<UserEntity, 'role' | 'roleId'>): Promise<string[]> {
     return this.callers.privilegesOf(user);
@@ -67,18 +89,60 @@ export class IdentityService implements OnApplicationBootstrap {
     return this.fullUser(user, caller);
   }
 
-  /** Full record for the user and their admins; others in the org see the public part; nobody else sees the user. */
+  /**
+   * The record as `access` lets the caller see it (user-json.ts, profileView): whole for the user and their
+   * administrators, the public part for those the profile is shared with; to anyone else the user does not exist.
+   */
   async user(caller: Caller | undefined, username: string) {
     const user = await this.repo.findUser(username);
-    if (!user || !caller || caller.orgId !== user.orgId) throw Errors.userNotFound(username);
-    if (caller.userId === user.id) return this.fullUser(user, caller);
-    if (can(caller, Privilege.AdminUsers)) return this.fullUser(user, { privileges: await this.privilegesOf(user) });
-    return this.publicUser(user);
+    const view = user ? profileView(caller, user) : null;
+    if (!user || !view) throw Errors.userNotFound(username);
+    if (caller && caller.userId === user.id) return this.fullUser(user, caller);
+    if (view === 'full') return this.fullUser(user, { privileges: await this.privilegesOf(user) });
+    return publicUser(user);
   }
 
   /** `root` is the public root (scheme, host, context path) the client reached us on. */
   async portalSelf(caller: Caller | undefined, root: string) {
     const org = caller ? await this.repo.findOrg(caller.orgId) : await this.repo.findFirstOrg();
+    return this.portalJson(org, caller, root);
+  }
+
+  /** `portals/<id>`: as portals/self answers, when the id is the caller's organisation ('self' or its id). */
+  async portal(caller: Caller | undefined, portalId: string, root: string) {
+    return this.portalJson(await this.orgOfPortal(caller, portalId), caller, root);
+  }
+
+  /**
+   * The organisation a `portals/<id>` path names: 'self', or the caller's own organisation's id (anonymous callers:
+   * the portal's default organisation, the one portals/self shows them). Any other id is refused alike, whether or not
+   * it names an organisation, so nothing about other organisations shows through.
+   */
+  async orgOfPortal(caller: Caller | undefined, portalId: string): Promise<OrgEntity> {
+    const org = caller ? await this.repo.findOrg(caller.orgId) : await this.repo.findFirstOrg();
+    if (org && (portalId === 'self' || portalId.toLowerCase() === org.id)) return org;
+    throw Errors.badRequest('Portal does not exist or is inaccessible.', [`No organization '${portalId.slice(0, 64)}' for this user.`]);
+  }
+
+  /** `portals/<id>/settings`: what the organisation's administrators set, over the defaults of every setting. */
+  async settings(caller: Caller | undefined, portalId: string) {
+    const org = await this.orgOfPortal(caller, portalId);
+    return { ...DEFAULT_SETTINGS, ...org.settings };
+  }
+
+  /** `portals/<id>/settings/update`: full administrators change the settings this portal has (informationalBanner). */
+  async updateSettings(caller: Caller, portalId: string, p: PortalSettingsUpdateDto) {
+    const org = await this.orgOfPortal(caller, portalId);
+    if (!isFullAdmin(caller)) throw Errors.forbidden("Only the organization's administrators may change its settings.");
+    if (p.informationalBanner === undefined)
+      throw Errors.badRequest('Invalid or missing input parameters.', [
+        "Nothing to update: the settings that can be changed here are 'informationalBanner'.",
+      ]);
+    await this.repo.mergeOrgSettings(org.id, { informationalBanner: informationalBanner(p.informationalBanner) });
+    return { success: true };
+  }
+
+  private async portalJson(org: OrgEntity | null, caller: Caller | undefined, root: string) {
     const base = {
       id: org?.id ?? null,
       name: org?.name ?? 'Portal',
@@ -179,32 +243,10 @@ export class IdentityService implements OnApplicationBootstrap {
     if (missing.length) throw Errors.forbidden(`You cannot grant privileges you do not hold: ${missing.join(', ')}.`);
   }
 
-  private publicUser(u: UserEntity) {
-    return {
-      username: u.username,
-      id: u.id,
-      fullName: u.fullName,
-      firstName: u.firstName,
-      lastName: u.lastName,
-      description: u.description,
-      orgId: u.orgId,
-      provider: 'arcgis',
-      access: 'org',
-      created: ms(u.created),
-      modified: ms(u.modified),
-    };
-  }
-
   private async fullUser(u: UserEntity, viewer: Pick<Caller, 'privileges'>) {
     const groups = await this.repo.listMemberships(u.id);
     return {
-      ...this.publicUser(u),
-      email: u.email,
-      role: u.role,
-      ...(u.roleId ? { roleId: u.roleId } : {}),
-      privileges: viewer.privileges,
-      favGroupId: u.favGroupId,
-      disabled: u.disabled,
+      ...privateUser(u, viewer.privileges),
       groups: groups.map((g) => ({
         id: g.id,
         title: g.title,

@@ -61,15 +61,18 @@ export class TokenService {
     if (parent) expires = Math.min(expires, new Date(parent.expires_at).getTime());
     const token = randomBytes(32).toString('base64url');
     await this.auth.run(origin.ip, () =>
-      this.signIns.insertToken({
-        tokenHash: hashToken(token),
-        userId,
-        client,
-        referer: binding,
-        expiresAt: new Date(expires),
-        parentTokenId: parent?.token_id ?? null,
-        depth: parent ? parent.depth + 1 : 0,
-      }),
+      this.signIns.insertToken(
+        {
+          tokenHash: hashToken(token),
+          userId,
+          client,
+          referer: binding,
+          expiresAt: new Date(expires),
+          parentTokenId: parent?.token_id ?? null,
+          depth: parent ? parent.depth + 1 : 0,
+        },
+        !parent,
+      ),
     );
     // `expires` must be a JSON number: the client builds a Date from it, and a numeric string makes an Invalid Date,
     // so it would fetch a new token before every request.

@@ -10,6 +10,8 @@ import { FeatureDataVersions1732320000000 } from './1732320000000-FeatureDataVer
 import { ItemTextSearch1732335000000 } from './1732335000000-ItemTextSearch';
 import { ItemDetails1732400000000 } from './1732400000000-ItemDetails';
 import { GroupMembership1732420000000 } from './1732420000000-GroupMembership';
+import { UserProfiles1732430000000 } from './1732430000000-UserProfiles';
+import { Notifications1732431000000 } from './1732431000000-Notifications';
 
 /** Listed explicitly so the CLI, the tests and the build all load the same classes, in order. */
 export const migrations = [
@@ -25,4 +27,6 @@ export const migrations = [
   ItemTextSearch1732335000000,
   ItemDetails1732400000000,
   GroupMembership1732420000000,
+  UserProfiles1732430000000,
+  Notifications1732431000000,
 ];

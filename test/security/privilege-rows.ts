@@ -873,6 +873,8 @@ export const ROWS: Row[] = [
     cells: [ITEM, E498, OK, ITEM, OK, OK, OK, OK, ITEM, ITEM, ITEM],
   },
   ...GROUP_ROWS(),
+  // ── users, the organisation and notifications (issue 27) ──
+  ...usersRows(),
 ];
 
 // ── item details: helpers ──
@@ -974,8 +976,6 @@ async function image(c: Ctx, path: string): Promise<Reply> {
   else body = JSON.parse(text);
   return { status: res.status, body, text, headers: res.headers };
 }
-
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 
 /** A function, so that ROWS (above) can list these rows before the helpers they use are defined. */
 function GROUP_ROWS(): Row[] {
@@ -1184,7 +1184,7 @@ function GROUP_ROWS(): Row[] {
         const group = await groupWith(c);
         const form = new FormData();
         for (const [k, v] of Object.entries({ f: 'json', token: owner(c).token })) form.set(k, v);
-        form.set('thumbnail', new Blob([PNG], { type: 'image/png' }), 'logo.png');
+        form.set('thumbnail', new Blob([PNG_1PX], { type: 'image/png' }), 'logo.png');
         const r = await (await fetch(`${base(c)}/community/groups/${group}/update`, { method: 'POST', body: form })).json();
         if (!(r as any).success) throw new Error(`thumbnail upload failed: ${JSON.stringify(r)}`);
         return { group };
@@ -1192,6 +1192,223 @@ function GROUP_ROWS(): Row[] {
       call: (c) => image(c, `community/groups/${c.s.group}/info/logo.png`),
       done: (b) => b.image === true,
       cells: [GROUP, E498, OK, GROUP, OK, OK, OK, OK, GROUP, GROUP, GROUP],
+    },
+  ];
+}
+
+const orgId = async (c: Ctx) => (await q1(c, 'SELECT org_id FROM users WHERE username = $1', [owner(c).username])).org_id as string;
+const description = async (c: Ctx, user: string) => (await q1(c, 'SELECT description FROM users WHERE username = $1', [user])).description;
+const notificationsWith = async (c: Ctx, user: string, message: string) =>
+  (
+    await q1(
+      c,
+      `SELECT count(*)::int AS n FROM notifications n JOIN users u ON u.id = n.user_id WHERE u.username = $1 AND n.data->>'message' = $2`,
+      [user, message],
+    )
+  ).n as number;
+
+/** An org notification from the administrator to `user`; returns its id. */
+async function notify(c: Ctx, user: string): Promise<string> {
+  const message = uniq('note');
+  await post(base(c), 'portals/self/createNotification', { users: user, message, notificationChannelType: 'builtin' }, c.f.admin);
+  return (await q1(c, `SELECT n.id FROM notifications n WHERE n.data->>'message' = $1`, [message])).id;
+}
+
+/** A thumbnail fetched as a browser does: the image as `{image: true}`, an error as its envelope. */
+async function thumbnail(c: Ctx, user: string, name: string): Promise<Reply> {
+  const res = await fetch(`${base(c)}/community/users/${user}/info/${name}${c.token ? `?token=${c.token}` : ''}`);
+  if (res.headers.get('content-type') === 'image/png') {
+    const bytes = Buffer.from(await res.arrayBuffer());
+    return { status: res.status, body: { image: bytes.equals(PNG_1PX) }, text: '', headers: res.headers };
+  }
+  const text = await res.text();
+  return { status: res.status, body: JSON.parse(text), text, headers: res.headers };
+}
+
+function profileRow(what: string, role: string, cells: string[]): Row {
+  return {
+    route: 'community/users/<user>/update',
+    what,
+    setup: async (c) => ({ target: await freshUser(c, role), text: uniq('about') }),
+    call: (c) => p(c, `community/users/${c.s.target}/update`, { description: c.s.text }),
+    verify: async (c, allowed) =>
+      expectState(((await description(c, c.s.target)) === c.s.text) === allowed, 'description does not match the answer'),
+    cells,
+  };
+}
+
+//                                  anon   revoked owner  other  member manager admin  view   update share  users
+function usersRows(): Row[] {
+  return [
+    {
+      route: 'community/users',
+      what: 'finds the owner (profile shared with the org)',
+      call: (c) => g(c, 'community/users', { q: `username:${owner(c).username}` }),
+      done: (b, c) => b.results.some((u: any) => u.username === owner(c).username),
+      cells: [E499, E498, OK, OK, OK, OK, OK, OK, OK, OK, OK],
+    },
+    {
+      route: 'community/users',
+      what: 'finds a private profile',
+      setup: async (c) => {
+        const target = await freshUser(c, 'org_user');
+        await post(base(c), `community/users/${target}/update`, { access: 'private' }, c.f.admin);
+        return { target };
+      },
+      call: (c) => g(c, 'community/users', { q: `username:${c.s.target}` }),
+      done: (b, c) => b.results.some((u: any) => u.username === c.s.target),
+      cells: [E499, E498, NOT, NOT, NOT, NOT, OK, NOT, NOT, NOT, OK],
+    },
+    {
+      route: 'portals/self/users/search',
+      what: 'finds the owner',
+      call: (c) => g(c, 'portals/self/users/search', { q: `username:${owner(c).username}` }),
+      done: (b, c) => b.results.some((u: any) => u.username === owner(c).username && Array.isArray(u.privileges)),
+      cells: [E499, E498, E403, E403, E403, E403, OK, E403, E403, E403, OK],
+    },
+    {
+      route: 'portals/<orgId>',
+      what: 'own organisation by id',
+      call: async (c) => g(c, `portals/${await orgId(c)}`),
+      done: (b) => typeof b.id === 'string',
+      cells: [OK, E498, OK, OK, OK, OK, OK, OK, OK, OK, OK],
+    },
+    {
+      route: 'portals/self/settings',
+      what: 'settings',
+      call: (c) => g(c, 'portals/self/settings'),
+      done: (b) => Array.isArray(b.allowedRedirectUris),
+      cells: [OK, E498, OK, OK, OK, OK, OK, OK, OK, OK, OK],
+    },
+    {
+      route: 'portals/self/settings/update',
+      what: 'informationalBanner',
+      setup: async () => ({ text: uniq('banner') }),
+      call: (c) => p(c, 'portals/self/settings/update', { informationalBanner: JSON.stringify({ text: c.s.text }) }),
+      verify: async (c, allowed) => {
+        const { text } = await q1(c, `SELECT settings->'informationalBanner'->>'text' AS text FROM orgs WHERE id = $1`, [await orgId(c)]);
+        // Cells run at once: an allowed one may have been overwritten by another allowed one, never by a refused one.
+        if (!allowed) expectState(text !== c.s.text, 'a refused update changed the banner');
+      },
+      cells: [E499, E498, E403, E403, E403, E403, OK, E403, E403, E403, E403],
+    },
+    {
+      route: 'portals/self/isServiceNameAvailable',
+      what: 'unused name',
+      call: (c) => g(c, 'portals/self/isServiceNameAvailable', { name: uniq('svcname'), type: 'Feature Service' }),
+      done: (b) => b.available === true,
+      cells: [E499, E498, OK, OK, OK, OK, OK, OK, OK, OK, OK],
+    },
+    {
+      route: 'community/users/<user>/update',
+      what: 'own profile',
+      setup: async () => ({ text: uniq('about') }),
+      call: (c) => p(c, `community/users/${self(c)}/update`, { description: c.s.text }),
+      verify: async (c, allowed) => {
+        if (c.me) expectState(((await description(c, self(c))) === c.s.text) === allowed, 'description does not match the answer');
+      },
+      cells: [E499, E498, OK, OK, OK, OK, OK, OK, OK, OK, OK],
+    },
+    profileRow("an org_user's profile", 'org_user', [E499, E498, E403, E403, E403, E403, OK, E403, E403, E403, OK]),
+    // The user manager lacks publishFeatures, so it may not rewrite a publisher's profile.
+    profileRow("a publisher's profile", 'org_publisher', [E499, E498, E403, E403, E403, E403, OK, E403, E403, E403, E403]),
+    {
+      route: 'community/users/<user>/properties',
+      what: "owner's app settings",
+      call: (c) => g(c, `community/users/${owner(c).username}/properties`),
+      done: (b) => typeof b.properties === 'object',
+      cells: [E499, E498, OK, E403, E403, E403, OK, E403, E403, E403, OK],
+    },
+    {
+      route: 'community/users/<user>/setProperties',
+      what: "an org_user's app settings",
+      setup: async (c) => ({ target: await freshUser(c, 'org_user'), value: uniq('v') }),
+      call: (c) => p(c, `community/users/${c.s.target}/setProperties`, { properties: JSON.stringify({ mark: c.s.value }) }),
+      verify: async (c, allowed) => {
+        const { mark } = await q1(c, `SELECT properties->>'mark' AS mark FROM users WHERE username = $1`, [c.s.target]);
+        expectState((mark === c.s.value) === allowed, `properties mark ${mark}`);
+      },
+      cells: [E499, E498, E403, E403, E403, E403, OK, E403, E403, E403, OK],
+    },
+    {
+      route: 'community/users/<user>/tags',
+      what: "owner's tags",
+      call: (c) => g(c, `community/users/${owner(c).username}/tags`),
+      done: (b) => Array.isArray(b.tags),
+      cells: [E499, E498, OK, E403, E403, E403, OK, OK, E403, E403, E403],
+    },
+    {
+      route: 'community/users/<user>/info/<name>',
+      what: "a fresh user's thumbnail (profile shared with the org)",
+      setup: async (c) => {
+        const target = await freshUser(c, 'org_user');
+        const token = await tokenFor(base(c), target, `password-${target}`);
+        const form = new FormData();
+        form.set('f', 'json');
+        form.set('token', token);
+        form.set('thumbnail', new Blob([PNG_1PX], { type: 'image/png' }), 'face.png');
+        await fetch(`${base(c)}/community/users/${target}/update`, { method: 'POST', body: form });
+        return { target };
+      },
+      call: (c) => thumbnail(c, c.s.target, 'face.png'),
+      done: (b) => b.image === true,
+      cells: [USER, E498, OK, OK, OK, OK, OK, OK, OK, OK, OK],
+    },
+    {
+      route: 'community/users/<user>/notifications',
+      what: "owner's notifications",
+      call: (c) => g(c, `community/users/${owner(c).username}/notifications`),
+      done: (b) => Array.isArray(b.notifications),
+      cells: [E499, E498, OK, E403, E403, E403, E403, E403, E403, E403, E403],
+    },
+    {
+      route: 'community/users/<user>/notifications/<id>',
+      what: "one of the owner's notifications",
+      setup: async (c) => ({ id: await notify(c, owner(c).username) }),
+      call: (c) => g(c, `community/users/${owner(c).username}/notifications/${c.s.id}`),
+      done: (b, c) => b.id === c.s.id,
+      cells: [E499, E498, OK, E403, E403, E403, E403, E403, E403, E403, E403],
+    },
+    {
+      route: 'community/users/<user>/notifications/<id>/delete',
+      what: "one of the owner's notifications",
+      setup: async (c) => ({ id: await notify(c, owner(c).username) }),
+      call: (c) => p(c, `community/users/${owner(c).username}/notifications/${c.s.id}/delete`),
+      verify: async (c, allowed) =>
+        expectState(
+          !(await q1(c, 'SELECT 1 FROM notifications WHERE id = $1', [c.s.id])) === allowed,
+          'notification presence does not match the answer',
+        ),
+      cells: [E499, E498, OK, E403, E403, E403, E403, E403, E403, E403, E403],
+    },
+    {
+      route: 'community/groups/<id>/createNotification',
+      what: 'private group, to every member',
+      setup: async () => ({ message: uniq('groupnote') }),
+      call: (c) => p(c, `community/groups/${c.f.group}/createNotification`, { message: c.s.message, notificationChannelType: 'builtin' }),
+      verify: async (c, allowed) =>
+        expectState(
+          (await notificationsWith(c, c.f.people.member.username, c.s.message)) === (allowed ? 1 : 0),
+          'member notification does not match the answer',
+        ),
+      cells: [E499, E498, OK, GROUP, E403, OK, OK, E403, GROUP, GROUP, GROUP],
+    },
+    {
+      route: 'portals/self/createNotification',
+      what: 'to a user of the organisation',
+      setup: async () => ({ message: uniq('orgnote') }),
+      call: (c) =>
+        p(c, 'portals/self/createNotification', {
+          users: c.f.recipient.username,
+          message: c.s.message,
+          notificationChannelType: 'builtin',
+        }),
+      verify: async (c, allowed) =>
+        expectState(
+          (await notificationsWith(c, c.f.recipient.username, c.s.message)) === (allowed ? 1 : 0),
+          'recipient notification does not match the answer',
+        ),
+      cells: [E499, E498, E403, E403, E403, E403, OK, E403, E403, E403, OK],
     },
   ];
 }

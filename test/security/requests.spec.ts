@@ -539,3 +539,26 @@ describe('files before the token: each address keeps its share, and a stalled bo
     expect(r.body).toMatchObject({ success: true });
   }, 30_000);
 });
+
+describe('user thumbnails are bounded by THUMBNAIL_MAX_KB', () => {
+  const t = withApp({ users: { me: 'org_user' } });
+  const { me } = t.users;
+
+  it('a thumbnail over the limit is refused while it arrives, and nothing is stored', async () => {
+    const r = await streamPost(
+      `${t.base}/community/users/${me.username}/update?token=${me.token}`,
+      { 'Content-Type': MULTIPART },
+      (function* () {
+        yield* field('f', 'json');
+        yield* file('thumbnail', 'big.png', 50 * MB);
+        yield* end();
+      })(),
+    );
+    expectRefused(r, /THUMBNAIL_MAX_KB/);
+    expect(r.sent).toBeLessThan(20 * MB);
+    await settle();
+    expect(tmpFiles(t.config.dataDir)).toEqual([]);
+    const [{ thumbnail }] = await t.db.query('SELECT thumbnail FROM users WHERE username = $1', [me.username]);
+    expect(thumbnail).toBeNull();
+  });
+});

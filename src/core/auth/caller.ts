@@ -29,6 +29,9 @@ export const Privilege = {
   ShareToPublic: 'portal:user:shareToPublic',
   JoinGroup: 'portal:user:joinGroup',
   PublishFeatures: 'portal:publisher:publishFeatures',
+  /** ArcGIS's finer user-administration privileges; AdminUsers (this service's umbrella) implies both. */
+  AdminViewUsers: 'portal:admin:viewUsers',
+  AdminUpdateUsers: 'portal:admin:updateUsers',
 } as const;
 
 const USER = [
@@ -50,6 +53,8 @@ const ADMIN = [
   Privilege.AdminUpdateItems,
   Privilege.AdminUsers,
   Privilege.AdminRoles,
+  Privilege.AdminViewUsers,
+  Privilege.AdminUpdateUsers,
 ];
 
 export const ALL_PRIVILEGES: readonly string[] = ADMIN;
@@ -61,6 +66,11 @@ export function builtInPrivileges(role: BuiltInRole): string[] {
 
 export function can(caller: Caller | undefined, privilege: string): boolean {
   return !!caller && caller.privileges.includes(privilege);
+}
+
+/** Whether the caller holds at least one of `privileges` (a fine privilege or the umbrella that implies it). */
+export function canAny(caller: Caller | undefined, ...privileges: string[]): boolean {
+  return privileges.some((p) => can(caller, p));
 }
 
 /** Whether the caller holds every one of `privileges`. */

@@ -114,7 +114,7 @@ class EnvDto {
   @Max(1000)
   GROUP_USERS_PER_REQUEST = 25;
 
-  /** A group thumbnail's largest size. */
+  /** A thumbnail's largest size: an item's, a group's or a user's (ArcGIS's 1 MB). */
   @Transform(toInt)
   @IsInt({ message: 'THUMBNAIL_MAX_KB must be an integer' })
   @Min(1)
@@ -195,12 +195,19 @@ class EnvDto {
   @Max(1048576)
   ITEM_INFO_MAX_KB = 100;
 
-  /** One thumbnail image (an update's thumbnail part). */
+  /** A user's app settings (`setProperties`) as JSON text, all keys together. */
   @Transform(toInt)
-  @IsInt({ message: 'ITEM_THUMBNAIL_MAX_KB must be an integer' })
+  @IsInt({ message: 'USER_PROPERTIES_MAX_KB must be an integer' })
   @Min(1)
-  @Max(1048576)
-  ITEM_THUMBNAIL_MAX_KB = 1024;
+  @Max(10 * 1024)
+  USER_PROPERTIES_MAX_KB = 64;
+
+  /** Built-in notifications kept per user: a new one beyond it removes the oldest. */
+  @Transform(toInt)
+  @IsInt({ message: 'NOTIFICATIONS_MAX_PER_USER must be an integer' })
+  @Min(1)
+  @Max(100000)
+  NOTIFICATIONS_MAX_PER_USER = 1000;
 
   @Transform(toInt)
   @IsInt({ message: 'UPLOAD_BEFORE_TOKEN_MB must be an integer' })
@@ -412,7 +419,8 @@ export interface AppConfig {
     itemResourceMaxBytes: number;
     itemMaxResources: number;
     itemInfoMaxBytes: number;
-    itemThumbnailMaxBytes: number;
+    userPropertiesMaxChars: number;
+    notificationsPerUser: number;
   };
   /** Request bodies and CORS (core/http/body.ts, core/http/cors.ts). */
   http: {
@@ -529,7 +537,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       itemResourceMaxBytes: dto.ITEM_RESOURCE_MAX_MB * 1024 * 1024,
       itemMaxResources: dto.ITEM_MAX_RESOURCES,
       itemInfoMaxBytes: dto.ITEM_INFO_MAX_KB * 1024,
-      itemThumbnailMaxBytes: dto.ITEM_THUMBNAIL_MAX_KB * 1024,
+      userPropertiesMaxChars: dto.USER_PROPERTIES_MAX_KB * 1024,
+      notificationsPerUser: dto.NOTIFICATIONS_MAX_PER_USER,
     },
     tokenPurgeIntervalS: dto.TOKEN_PURGE_INTERVAL_S,
     signin: {

@@ -43,7 +43,8 @@ const FILE_ROUTES: { path: RegExp; limit: (c: AppConfig) => FileLimit }[] = [
     path: /^\/content\/users\/[^/]+\/items\/[^/]+\/updateinfo\/?$/i,
     limit: (c) => tighter(UPLOAD(c), { bytes: c.limits.itemInfoMaxBytes, setting: 'ITEM_INFO_MAX_KB' }),
   },
-  { path: /^\/community\/groups\/[^/]+\/update\/?$/i, limit: THUMBNAIL },
+  // A group's and a user's thumbnail (updateGroup and updateUser send it as the file part `thumbnail`).
+  { path: /^\/community\/(?:groups|users)\/[^/]+\/update\/?$/i, limit: THUMBNAIL },
 ];
 
 /**

@@ -91,6 +91,15 @@ export abstract class FileStore {
     return `groups/${groupId}/${FileStore.safeName(fileName)}`;
   }
 
+  /**
+   * The key of a user's own file (their thumbnail): `users/<userId>/<name>`, outside `items/`, so the item sweep never
+   * takes it for an orphan. The user row names the file; replacing it removes the old one.
+   */
+  static userKey(userId: string, fileName: string): string {
+    if (!ITEM_ID.test(userId)) throw new Error(`not a user id: ${userId.slice(0, 40)}`);
+    return `users/${userId}/${FileStore.safeName(fileName)}`;
+  }
+
   /** Item ids are 32 hex characters; anything else never names a folder of ours (and could name '..'). */
   static isItemId(id: string): boolean {
     return ITEM_ID.test(id);
@@ -104,7 +113,7 @@ export abstract class FileStore {
     return this.adoptAs(FileStore.itemKey(itemId, fileName), localPath, signal);
   }
 
-  /** `adopt` under a key built by `itemKey`, `itemFileKey` or `groupKey`; resolves with the key once the object is complete. */
+  /** `adopt` under a key built by `itemKey`, `itemFileKey`, `groupKey` or `userKey`; resolves with the key once the object is complete. */
   abstract adoptAs(key: string, localPath: string, signal?: AbortSignal): Promise<string>;
 
   /** Removes one object; nothing to remove is not an error. */

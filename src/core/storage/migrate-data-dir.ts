@@ -22,7 +22,7 @@ export interface MigrationReport {
 const PARALLEL = 4;
 
 /**
- * Copies DATA_DIR's item files (items/<itemId>/<name>, and the item's resources and info files below it) and group
+ * Copies DATA_DIR's item files (items/<itemId>/<name>, and the item's resources and info files below it) group and user
  * thumbnails to the bucket under the same keys, which the items table
  * already stores, so switching STORAGE_URL needs no database change. Idempotent: an object that already has the
  * file's size is left alone. Every object is then read back (HEAD) and its size compared with the file's. Local
@@ -77,7 +77,7 @@ interface ItemFile {
 
 /**
  * Every file under items/<itemId>/ (its folders of resources and info files, .resources and .info, included) and under
- * groups/<groupId>/ (FileStore.groupKey): ids of both are 32 hex characters.
+ * groups/<groupId>/ and users/<userId>/ (FileStore.groupKey, userKey): ids are 32 hex characters.
  */
 async function itemFiles(root: string): Promise<ItemFile[]> {
   const out: ItemFile[] = [];
@@ -88,7 +88,7 @@ async function itemFiles(root: string): Promise<ItemFile[]> {
       else if (entry.isFile()) out.push({ key: `${key}/${entry.name}`, file, bytes: (await fs.stat(file)).size });
     }
   };
-  for (const folder of ['items', 'groups']) {
+  for (const folder of ['items', 'groups', 'users']) {
     for (const id of await fs.readdir(path.join(root, folder)).catch(() => [] as string[])) {
       if (FileStore.isItemId(id)) await walk(path.join(root, folder, id), `${folder}/${id}`);
     }

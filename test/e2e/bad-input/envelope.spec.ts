@@ -128,7 +128,8 @@ describe('bad input on every route: the envelope', () => {
       ['GET', '/sharing/rest/content/items', false],
       ['POST', '/sharing/rest/content/items/0123456789abcdef0123456789abcdef/nope', true],
       ['GET', '/sharing/rest/content/items/0123456789abcdef0123456789abcdef/data/extra', false],
-      ['POST', '/sharing/rest/community/users', true],
+      // community/users itself is the user search.
+      ['POST', '/sharing/rest/community/users/someone/nope', true],
       ['GET', '/sharing/rest/community/groups/0123456789abcdef0123456789abcdef/members', false],
       ['POST', '/sharing/rest/portals/self/roles/0123456789abcdef0123456789abcdef/delete', true],
       ['GET', '/', false],

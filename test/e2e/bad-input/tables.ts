@@ -67,6 +67,101 @@ export const IDENTITY_ROUTES: Route[] = [
     params: () => ({ username: uniq('fz'), password: 'password-123' }),
     fuzz: ['username', 'password', 'firstname', 'lastname', 'fullname', 'email', 'description', 'role'],
   },
+  // ── users and the organisation (issue 27) ──
+  {
+    name: 'community/users',
+    kind: 'ANY',
+    auth: 'required',
+    path: 'community/users',
+    params: () => ({ q: `username:${fx.owner.username}` }),
+    fuzz: ['q', 'start', 'num', 'sortField', 'sortOrder'],
+  },
+  {
+    name: 'portals/:portalId/users/search',
+    kind: 'ANY',
+    auth: 'required',
+    path: 'portals/:portalId/users/search',
+    pathParams: { portalId: () => 'self' },
+    token: () => fx.admin,
+    params: () => ({ q: 'user' }),
+    fuzz: ['q', 'start', 'num', 'sortField', 'sortOrder'],
+  },
+  { name: 'portals/:portalId', kind: 'ANY', auth: 'public', path: 'portals/:portalId', pathParams: { portalId: () => 'self' } },
+  {
+    name: 'portals/:portalId/settings',
+    kind: 'ANY',
+    auth: 'public',
+    path: 'portals/:portalId/settings',
+    pathParams: { portalId: () => 'self' },
+  },
+  {
+    name: 'portals/:portalId/settings/update',
+    kind: 'POST',
+    auth: 'required',
+    path: 'portals/:portalId/settings/update',
+    pathParams: { portalId: () => 'self' },
+    token: () => fx.admin,
+    params: () => ({ informationalBanner: JSON.stringify({ text: 'hello', enabled: false }) }),
+    fuzz: ['informationalBanner'],
+  },
+  // Answered by the feature-server module, which owns service names.
+  {
+    name: 'portals/:portalId/isServiceNameAvailable',
+    kind: 'ANY',
+    auth: 'required',
+    path: 'portals/:portalId/isServiceNameAvailable',
+    pathParams: { portalId: () => 'self' },
+    params: () => ({ name: uniq('svc'), type: 'Feature Service' }),
+    fuzz: ['name', 'type'],
+  },
+  {
+    name: 'community/users/:username/update',
+    kind: 'POST',
+    auth: 'required',
+    path: 'community/users/:username/update',
+    pathParams: { username: owner },
+    params: () => ({ description: 'about me' }),
+    fuzz: [
+      'fullName',
+      'fullname',
+      'firstName',
+      'lastName',
+      'description',
+      'tags',
+      'thumbnail',
+      'access',
+      'culture',
+      'region',
+      'units',
+      'preferredView',
+      'clearEmptyFields',
+    ],
+  },
+  {
+    name: 'community/users/:username/properties',
+    kind: 'ANY',
+    auth: 'required',
+    path: 'community/users/:username/properties',
+    pathParams: { username: owner },
+  },
+  {
+    name: 'community/users/:username/setProperties',
+    kind: 'POST',
+    auth: 'required',
+    path: 'community/users/:username/setProperties',
+    pathParams: { username: owner },
+    params: () => ({ properties: JSON.stringify({ mapViewer: 'modern' }) }),
+    fuzz: ['properties'],
+  },
+  // The fixture's owner has no thumbnail: the baseline answers that the file does not exist.
+  {
+    name: 'community/users/:username/info/:name',
+    kind: 'ANY',
+    auth: 'public',
+    path: 'community/users/:username/info/:name',
+    pathParams: { username: owner, name: () => 'face.png' },
+    ok: false,
+  },
 ];
 
 export const CONTENT_ROUTES: Route[] = [
@@ -274,6 +369,14 @@ export const CONTENT_ROUTES: Route[] = [
     fuzz: ['relationshipType', 'relationshipTypes', 'direction'],
   },
   { name: 'content/items/:id/groups', kind: 'ANY', auth: 'public', path: 'content/items/:id/groups', pathParams: { id: item } },
+  // ── users (issue 27): the tags of a user's items ──
+  {
+    name: 'community/users/:owner/tags',
+    kind: 'ANY',
+    auth: 'required',
+    path: 'community/users/:owner/tags',
+    pathParams: { owner },
+  },
 ];
 
 export const GROUP_ROUTES: Route[] = [
@@ -547,7 +650,53 @@ export const SHARING_ROUTES: Route[] = [
   },
 ];
 
-export const ROUTES: Route[] = [...IDENTITY_ROUTES, ...CONTENT_ROUTES, ...GROUP_ROUTES, ...SHARING_ROUTES];
+export const NOTIFICATION_ROUTES: Route[] = [
+  {
+    name: 'community/users/:username/notifications',
+    kind: 'ANY',
+    auth: 'required',
+    path: 'community/users/:username/notifications',
+    pathParams: { username: owner },
+  },
+  // The baseline id is missing so that nothing is read or deleted.
+  {
+    name: 'community/users/:username/notifications/:id',
+    kind: 'ANY',
+    auth: 'required',
+    path: 'community/users/:username/notifications/:id',
+    pathParams: { username: owner, id: () => fx.missingId },
+    ok: false,
+  },
+  {
+    name: 'community/users/:username/notifications/:id/delete',
+    kind: 'POST',
+    auth: 'required',
+    path: 'community/users/:username/notifications/:id/delete',
+    pathParams: { username: owner, id: () => fx.missingId },
+    ok: false,
+  },
+  {
+    name: 'community/groups/:id/createNotification',
+    kind: 'POST',
+    auth: 'required',
+    path: 'community/groups/:id/createNotification',
+    pathParams: { id: group },
+    params: () => ({ subject: 'hello', message: 'group message', notificationChannelType: 'builtin' }),
+    fuzz: ['subject', 'message', 'users', 'notificationChannelType', 'notifyAll', 'silentNotification', 'clientId'],
+  },
+  {
+    name: 'portals/:portalId/createNotification',
+    kind: 'POST',
+    auth: 'required',
+    path: 'portals/:portalId/createNotification',
+    pathParams: { portalId: () => 'self' },
+    token: () => fx.admin,
+    params: () => ({ users: fx.member.username, message: 'org message', notificationChannelType: 'builtin' }),
+    fuzz: ['users', 'subject', 'message', 'notificationChannelType'],
+  },
+];
+
+export const ROUTES: Route[] = [...IDENTITY_ROUTES, ...CONTENT_ROUTES, ...GROUP_ROUTES, ...SHARING_ROUTES, ...NOTIFICATION_ROUTES];
 
 export const IDENTITY_CASES: Record<string, Case> = {
   // generateToken
@@ -780,6 +929,160 @@ export const IDENTITY_CASES: Record<string, Case> = {
     token: other,
     params: () => ({ username: uniq('u'), password: 'password-123' }),
     want: () => ({ code: 403, messageCode: 'GWM_0003' }),
+  },
+
+  // ── users and the organisation (issue 27) ──
+  'community/users: unknown search field': {
+    method: 'GET',
+    path: () => 'community/users',
+    params: () => ({ q: 'email:x@example.com' }),
+    want: () => ({ code: 400, message: "Invalid value for parameter 'q'.", detail: "Unknown search field 'email'" }),
+  },
+  'community/users: sortField=lastlogin is for the org search': {
+    method: 'GET',
+    path: () => 'community/users',
+    params: () => ({ q: 'a', sortField: 'lastlogin' }),
+    want: () => ({ code: 400, message: INVALID, detail: "'sortField' must be one of username, fullname, created, modified." }),
+  },
+  'community/users: num=101': {
+    method: 'GET',
+    path: () => 'community/users',
+    params: () => ({ q: 'a', num: '101' }),
+    want: () => ({ code: 400, detail: "'num' must be at most 100." }),
+  },
+  'portals/self/users/search: not an administrator → 403': {
+    method: 'GET',
+    path: () => 'portals/self/users/search',
+    params: () => ({ q: 'a' }),
+    want: () => ({ code: 403, messageCode: 'GWM_0003' }),
+  },
+  'portals/self/users/search: range on username': {
+    method: 'GET',
+    path: () => 'portals/self/users/search',
+    token: admin,
+    params: () => ({ q: 'username:[a TO b]' }),
+    want: () => ({ code: 400, detail: "'username' takes no range; ranges apply to created and modified and lastlogin" }),
+  },
+  'portals/self/users/search: sortOrder=up': {
+    method: 'GET',
+    path: () => 'portals/self/users/search',
+    token: admin,
+    params: () => ({ sortOrder: 'up' }),
+    want: () => ({ code: 400, detail: "'sortOrder' must be asc or desc." }),
+  },
+  'portals/:id: another id': {
+    method: 'GET',
+    path: () => `portals/${fx.missingId}`,
+    want: () => ({ code: 400, message: 'Portal does not exist or is inaccessible.' }),
+  },
+  'portals/:id/settings/update: not an administrator → 403': {
+    path: () => 'portals/self/settings/update',
+    params: () => ({ informationalBanner: '{"text":"x"}' }),
+    want: () => ({ code: 403, messageCode: 'GWM_0003' }),
+  },
+  'portals/:id/settings/update: nothing to update': {
+    path: () => 'portals/self/settings/update',
+    token: admin,
+    want: () => ({ code: 400, detail: "the settings that can be changed here are 'informationalBanner'" }),
+  },
+  'portals/:id/settings/update: banner key unknown': {
+    path: () => 'portals/self/settings/update',
+    token: admin,
+    params: () => ({ informationalBanner: '{"txt":"x"}' }),
+    want: () => ({ code: 400, message: "Invalid value for parameter 'informationalBanner'.", detail: 'Unknown keys: txt' }),
+  },
+  'portals/:id/settings/update: enabled not boolean': {
+    path: () => 'portals/self/settings/update',
+    token: admin,
+    params: () => ({ informationalBanner: '{"enabled":"yes"}' }),
+    want: () => ({ code: 400, detail: "'enabled' must be true or false." }),
+  },
+  'isServiceNameAvailable: name missing': {
+    method: 'GET',
+    path: () => 'portals/self/isServiceNameAvailable',
+    params: () => ({ type: 'Feature Service' }),
+    want: () => ({ code: 400, message: INVALID, detail: "'name' is required." }),
+  },
+  'isServiceNameAvailable: type missing': {
+    method: 'GET',
+    path: () => 'portals/self/isServiceNameAvailable',
+    params: () => ({ name: 'abc' }),
+    want: () => ({ code: 400, message: INVALID, detail: "'type' is required" }),
+  },
+  'isServiceNameAvailable: name with a space': {
+    method: 'GET',
+    path: () => 'portals/self/isServiceNameAvailable',
+    params: () => ({ name: 'has space', type: 'Feature Service' }),
+    want: () => ({ code: 400, message: 'Invalid service name.', detail: "'name' must be 1-100 letters, digits or '_'." }),
+  },
+  'community/users/:u/update: another user → 403': {
+    path: () => `community/users/${fx.member.username}/update`,
+    params: () => ({ description: 'x' }),
+    want: () => ({ code: 403, messageCode: 'GWM_0003' }),
+  },
+  'community/users/:u/update: unknown user → COM_0019': {
+    path: () => `community/users/${ghost}/update`,
+    params: () => ({ description: 'x' }),
+    want: () => ({ code: 400, messageCode: 'COM_0019' }),
+  },
+  'community/users/:u/update: access=secret': {
+    path: () => `community/users/${o()}/update`,
+    params: () => ({ access: 'secret' }),
+    want: () => ({ code: 400, message: INVALID, detail: "'access' must be one of private, org, public." }),
+  },
+  'community/users/:u/update: units=imperial': {
+    path: () => `community/users/${o()}/update`,
+    params: () => ({ units: 'imperial' }),
+    want: () => ({ code: 400, detail: "'units' must be english or metric." }),
+  },
+  'community/users/:u/update: culture malformed': {
+    path: () => `community/users/${o()}/update`,
+    params: () => ({ culture: 'english please' }),
+    want: () => ({ code: 400, detail: "'culture' must be a culture code" }),
+  },
+  'community/users/:u/update: clearEmptyFields=maybe': {
+    path: () => `community/users/${o()}/update`,
+    params: () => ({ clearEmptyFields: 'maybe' }),
+    want: () => ({ code: 400, detail: "'clearEmptyFields' must be true or false." }),
+  },
+  'community/users/:u/update: thumbnail as text': {
+    path: () => `community/users/${o()}/update`,
+    params: () => ({ thumbnail: 'https://example.com/me.png' }),
+    want: () => ({ code: 400, detail: "'thumbnail' must be a PNG, GIF or JPEG file" }),
+  },
+  'community/users/:u/update: a tag of 257 characters': {
+    path: () => `community/users/${o()}/update`,
+    params: () => ({ tags: `ok,${long(257)}` }),
+    want: () => ({ code: 400, detail: 'Each tag must be at most 256 characters.' }),
+  },
+  'community/users/:u/properties: another user → 403': {
+    method: 'GET',
+    path: () => `community/users/${fx.member.username}/properties`,
+    want: () => ({ code: 403, messageCode: 'GWM_0003' }),
+  },
+  'community/users/:u/setProperties: properties missing': {
+    path: () => `community/users/${o()}/setProperties`,
+    want: () => ({ code: 400, message: INVALID, detail: "'properties' is required" }),
+  },
+  'community/users/:u/setProperties: properties not JSON': {
+    path: () => `community/users/${o()}/setProperties`,
+    params: () => ({ properties: 'mapViewer=modern' }),
+    want: () => ({ code: 400, message: "'properties' is not valid JSON." }),
+  },
+  'community/users/:u/setProperties: properties an array': {
+    path: () => `community/users/${o()}/setProperties`,
+    params: () => ({ properties: '["modern"]' }),
+    want: () => ({ code: 400, message: "'properties' must be a JSON object." }),
+  },
+  'community/users/:u/setProperties: over USER_PROPERTIES_MAX_KB': {
+    path: () => `community/users/${o()}/setProperties`,
+    params: () => ({ properties: JSON.stringify({ big: long(70 * 1024) }) }),
+    want: () => ({ code: 400, message: 'Unable to set properties.', detail: 'USER_PROPERTIES_MAX_KB' }),
+  },
+  'community/users/:u/info/:name: no such file': {
+    method: 'GET',
+    path: () => `community/users/${o()}/info/other.png`,
+    want: () => ({ code: 400, message: 'File does not exist or is inaccessible.' }),
   },
 };
 
@@ -1262,6 +1565,17 @@ export const CONTENT_CASES: Record<string, Case> = {
     method: 'GET',
     path: () => `content/items/${fx.missingId}/groups`,
     want: () => ({ code: 400, messageCode: 'CONT_0001' }),
+  },
+  // ── users (issue 27) ──
+  'community/users/:u/tags: another user → 403': {
+    method: 'GET',
+    path: () => `community/users/${fx.member.username}/tags`,
+    want: () => ({ code: 403, messageCode: 'GWM_0003' }),
+  },
+  'community/users/:u/tags: unknown user → COM_0019': {
+    method: 'GET',
+    path: () => `community/users/${ghost}/tags`,
+    want: () => ({ code: 400, messageCode: 'COM_0019' }),
   },
 };
 
@@ -1833,5 +2147,70 @@ export const SHARING_CASES: Record<string, Case> = {
     path: () => `content/items/${fx.itemId}/unshare`,
     params: () => ({ groups: 'xyz' }),
     want: () => ({ code: 400, detail: "'xyz' is not a valid group id." }),
+  },
+};
+
+export const NOTIFICATION_CASES: Record<string, Case> = {
+  "notifications: another user's → 403": {
+    method: 'GET',
+    path: () => `community/users/${fx.member.username}/notifications`,
+    want: () => ({ code: 403, messageCode: 'GWM_0003' }),
+  },
+  'notifications/:id: not hex': {
+    method: 'GET',
+    path: () => `community/users/${o()}/notifications/nothex`,
+    want: () => ({ code: 400, message: 'Notification does not exist or is inaccessible.' }),
+  },
+  'notifications/:id/delete: unknown id': {
+    path: () => `community/users/${o()}/notifications/${fx.missingId}/delete`,
+    want: () => ({ code: 400, message: 'Notification does not exist or is inaccessible.' }),
+  },
+  'group createNotification: message missing': {
+    path: () => `community/groups/${fx.groupId}/createNotification`,
+    params: () => ({ notificationChannelType: 'builtin' }),
+    want: () => ({ code: 400, message: INVALID, detail: "'message' is required." }),
+  },
+  'group createNotification: email is not delivered here': {
+    path: () => `community/groups/${fx.groupId}/createNotification`,
+    params: () => ({ message: 'm', notificationChannelType: 'email' }),
+    want: () => ({ code: 400, message: "Unsupported notificationChannelType 'email'", detail: 'builtin' }),
+  },
+  'group createNotification: channel fax': {
+    path: () => `community/groups/${fx.groupId}/createNotification`,
+    params: () => ({ message: 'm', notificationChannelType: 'fax' }),
+    want: () => ({ code: 400, detail: "'notificationChannelType' must be one of builtin, email, push." }),
+  },
+  'group createNotification: a user outside the group': {
+    path: () => `community/groups/${fx.groupId}/createNotification`,
+    params: () => ({ message: 'm', users: fx.other.username, notificationChannelType: 'builtin' }),
+    want: () => ({ code: 400, message: 'Unable to create notification.', detail: 'is not a member of the group' }),
+  },
+  'group createNotification: a member → 403': {
+    path: () => `community/groups/${fx.groupId}/createNotification`,
+    token: () => fx.member.token,
+    params: () => ({ message: 'm', notificationChannelType: 'builtin' }),
+    want: () => ({ code: 403, messageCode: 'GWM_0003' }),
+  },
+  'group createNotification: unknown group → COM_0003': {
+    path: () => `community/groups/${fx.missingId}/createNotification`,
+    params: () => ({ message: 'm', notificationChannelType: 'builtin' }),
+    want: () => ({ code: 400, messageCode: 'COM_0003' }),
+  },
+  'org createNotification: users missing': {
+    path: () => 'portals/self/createNotification',
+    token: admin,
+    params: () => ({ message: 'm', notificationChannelType: 'builtin' }),
+    want: () => ({ code: 400, detail: "'users' is required" }),
+  },
+  'org createNotification: unknown user': {
+    path: () => 'portals/self/createNotification',
+    token: admin,
+    params: () => ({ users: ghost, message: 'm', notificationChannelType: 'builtin' }),
+    want: () => ({ code: 400, message: 'Unable to create notification.', detail: 'is not a user of the organization' }),
+  },
+  'org createNotification: not an administrator → 403': {
+    path: () => 'portals/self/createNotification',
+    params: () => ({ users: fx.member.username, message: 'm', notificationChannelType: 'builtin' }),
+    want: () => ({ code: 403, messageCode: 'GWM_0003' }),
   },
 };
