@@ -18,6 +18,7 @@ const MODULES = {
   layers: ['core', 'content'],
   groups: ['core', 'content'],
   sharing: ['core', 'content', 'identity'],
+  folders: ['core', 'identity', 'content', 'sharing'],
   'feature-server': ['core', 'identity', 'content', 'layers', 'where'],
   publish: ['core', 'identity', 'content', 'layers', 'feature-server'],
   export: ['core', 'identity', 'content', 'layers', 'where', 'publish'],

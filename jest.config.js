@@ -50,6 +50,7 @@ module.exports = {
         '<rootDir>/test/compat/export.spec.ts',
         '<rootDir>/test/e2e/storage*.spec.ts',
         '<rootDir>/test/security/content-types.spec.ts',
+        '<rootDir>/test/compat/portal-folders.spec.ts',
       ],
     },
   ],

@@ -1,6 +1,6 @@
 import { Transform } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateIf } from 'class-validator';
-import { CsvList, IntParam } from '../core/http/params.decorator';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateIf } from 'class-validator';
+import { BoolParam, CsvList, IntParam } from '../core/http/params.decorator';
 
 const REQUIRED = "'type' and 'title' property required.";
 
@@ -17,6 +17,8 @@ export class AddItemDto {
   @IsOptional() @IsString() @MaxLength(4096) spatialReference?: string;
   @IsOptional() @IsString() @MaxLength(1024 * 1024) properties?: string;
   @IsOptional() @IsString() @MaxLength(256) filename?: string;
+  /** The data follows in parts (addPart, then commit); `filename` names it. */
+  @IsOptional() @BoolParam() @IsBoolean({ message: "'multipart' must be true or false." }) multipart?: boolean;
 }
 
 export class PageDto {

@@ -4,11 +4,14 @@ import { ContentController } from './content.controller';
 import { ContentRepository } from './content.repository';
 import { ContentService } from './content.service';
 import { ItemListRepository } from './item-list.repository';
+import { UploadController } from './upload.controller';
+import { UploadRepository } from './upload.repository';
+import { UploadService } from './upload.service';
 
 @Module({
   imports: [IdentityModule],
-  controllers: [ContentController],
-  providers: [ContentRepository, ItemListRepository, ContentService],
+  controllers: [ContentController, UploadController],
+  providers: [ContentRepository, ItemListRepository, ContentService, UploadRepository, UploadService],
   exports: [ContentService, ContentRepository],
 })
 export class ContentModule {}

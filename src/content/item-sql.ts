@@ -5,7 +5,7 @@ import { SqlParams } from '../core/database/sql-params';
 export const ITEM_COLUMNS = `
   i.id, u.username AS owner, i.org_id, i.title, i.type, i.type_keywords, i.tags, i.description, i.snippet, i.url,
   i.name, i.size, i.extent, i.spatial_reference, i.properties, i.status, i.status_message, i.created, i.modified,
-  i.content_type, i.owner_id, i.num_views,
+  i.content_type, i.owner_id, i.num_views, i.owner_folder,
   CASE WHEN i.access <> 'private' THEN i.access
        WHEN EXISTS (SELECT 1 FROM item_shares s WHERE s.item_id = i.id) THEN 'shared'
        ELSE 'private' END AS access`;
@@ -51,6 +51,7 @@ export interface ItemRow {
   content_type: string | null;
   access: 'private' | 'shared' | 'org' | 'public';
   num_views: string;
+  owner_folder: string | null;
 }
 
 /**
@@ -103,7 +104,7 @@ export function toItem(r: ItemRow) {
     banner: null,
     screenshots: [],
     listed: false,
-    ownerFolder: null,
+    ownerFolder: r.owner_folder ?? null,
     protected: false,
     commentsEnabled: false,
     numComments: 0,

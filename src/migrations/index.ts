@@ -8,6 +8,8 @@ import { JsonNumbers1732300000000 } from './1732300000000-JsonNumbers';
 import { JsonOrdinate1732310000000 } from './1732310000000-JsonOrdinate';
 import { FeatureDataVersions1732320000000 } from './1732320000000-FeatureDataVersions';
 import { ItemTextSearch1732335000000 } from './1732335000000-ItemTextSearch';
+import { Folders1732410000000 } from './1732410000000-Folders';
+import { ItemUploads1732411000000 } from './1732411000000-ItemUploads';
 
 /** Listed explicitly so the CLI, the tests and the build all load the same classes, in order. */
 export const migrations = [
@@ -21,4 +23,6 @@ export const migrations = [
   JsonOrdinate1732310000000,
   FeatureDataVersions1732320000000,
   ItemTextSearch1732335000000,
+  Folders1732410000000,
+  ItemUploads1732411000000,
 ];

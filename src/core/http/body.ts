@@ -18,10 +18,17 @@ import { requestToken } from './token';
 export type TokenCheck = (token: string, req: Request) => Promise<boolean>;
 
 /**
- * The operations that take a file, relative to the REST base. Only these accept a file part; everywhere else one is
+ * The operations that take a file, relative to the REST base (addItem, also into a folder, and a multipart upload's
+ * addPart). Only these accept a file part; everywhere else one is
  * refused before a byte of it is read (the body is parsed before routing, so this cannot come from the controllers).
  */
-const FILE_ROUTES = [/^\/content\/users\/[^/]+\/addItem\/?$/];
+const FILE_ROUTES = [
+  /^\/content\/users\/[^/]+\/addItem\/?$/,
+  /^\/content\/users\/[^/]+\/[^/]+\/addItem\/?$/,
+  /^\/content\/users\/[^/]+\/items\/[^/]+\/addPart\/?$/,
+];
+/** A part of a multipart upload: its file is bounded by MULTIPART_PART_MAX_MB as well. */
+const PART_ROUTE = /\/addPart\/?$/;
 
 /**
  * A body at most this size is read without a reservation: its memory is of the order of the request headers Node
@@ -113,7 +120,7 @@ export function arcgisBodyMiddleware(config: AppConfig, tokenIsValid: TokenCheck
   const tmp = path.resolve(config.dataDir, 'tmp');
   mkdirSync(tmp, { recursive: true });
   const { bodyMaxBytes, bodyMaxFields } = config.http;
-  const uploadMax = config.limits.uploadMaxBytes;
+  const fileMax = config.limits.uploadMaxBytes;
   const memory = new ByteBudget(config.http.bodyBufferBytes);
   const spool = new SpoolBudget(config.http.uploadBeforeTokenBytes, Math.floor(config.http.uploadBeforeTokenBytes / SPOOL_SHARE));
   const idleMs = config.http.uploadIdleS * 1000;
@@ -172,12 +179,13 @@ export function arcgisBodyMiddleware(config: AppConfig, tokenIsValid: TokenCheck
     const relPath = req.path.startsWith(config.restBase) ? req.path.slice(config.restBase.length) : req.path;
     const multipart = !!req.is('multipart/form-data');
     const fileRoute = multipart && FILE_ROUTES.some((re) => re.test(relPath));
+    const uploadMax = PART_ROUTE.test(relPath) ? Math.min(fileMax, config.multipart.partMaxBytes) : fileMax;
     const declared = req.headers['content-length'] !== undefined ? Number(req.headers['content-length']) : undefined;
     const max = fileRoute ? uploadMax + bodyMaxBytes : bodyMaxBytes;
     if (declared !== undefined && declared > max) {
       return refuse(
         tooLarge(
-          `The body is ${declared} bytes; the limit is ${mb(max)} (${fileRoute ? 'UPLOAD_MAX_MB plus BODY_MAX_MB' : 'BODY_MAX_MB'}).`,
+          `The body is ${declared} bytes; the limit is ${mb(max)} (${fileRoute ? `${uploadMax < fileMax ? 'MULTIPART_PART_MAX_MB' : 'UPLOAD_MAX_MB'} plus BODY_MAX_MB` : 'BODY_MAX_MB'}).`,
         ),
       );
     }
@@ -377,7 +385,11 @@ export function arcgisBodyMiddleware(config: AppConfig, tokenIsValid: TokenCheck
             done(null, chunk);
           },
         });
-        stream.on('limit', () => refuse(tooLarge(`The file is larger than ${mb(uploadMax)} (UPLOAD_MAX_MB).`)));
+        stream.on('limit', () =>
+          refuse(
+            tooLarge(`The file is larger than ${mb(uploadMax)} (UPLOAD_MAX_MB${uploadMax < fileMax ? ', MULTIPART_PART_MAX_MB' : ''}).`),
+          ),
+        );
         try {
           await pipeline(stream, count, createWriteStream(file, { flags: 'wx' }));
         } catch (e) {
