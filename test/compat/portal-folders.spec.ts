@@ -59,7 +59,8 @@ async function settled(id: string, owner: string, authentication: ArcGISIdentity
 }
 
 describe('@esri/arcgis-rest-portal: folders, move, reassign, multipart upload', () => {
-  const t = withApp();
+  // Parts of 6 MB at most here, to see the limit refuse one.
+  const t = withApp({ env: { MULTIPART_PART_MAX_MB: '6' } });
   let adminTok: string;
   let adminAuth: ArcGISIdentityManager;
 
@@ -410,6 +411,19 @@ describe('@esri/arcgis-rest-portal: folders, move, reassign, multipart upload', 
       expect(beyond.response.error.details).toContain("'partNum' must be a whole number from 1 to 10000.");
       const other = await signedInUser();
       expect((await caught(() => getItemParts({ id, owner: u.username, authentication: other.auth }))).code).toBe('CONT_0001');
+    });
+
+    it('refuses a part over MULTIPART_PART_MAX_MB before storing it', async () => {
+      const u = await signedInUser();
+      const { id } = await createItem({
+        item: { title: uniq('cap'), type: 'CSV' },
+        multipart: true,
+        filename: 'c.csv',
+        authentication: u.auth,
+      });
+      const err = await caught(() => addItemPart({ id, partNum: 1, file: new Blob([part(1, 7 * MiB)]), authentication: u.auth }));
+      expect(String(err.message)).toMatch(/413|larger than 6 MB/);
+      expect(await getItemParts({ id, authentication: u.auth })).toEqual({ parts: [] });
     });
 
     it('cancelItemUpload drops the parts and the item', async () => {
