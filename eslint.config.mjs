@@ -19,6 +19,7 @@ const MODULES = {
   groups: ['core', 'content'],
   sharing: ['core', 'content', 'identity'],
   relationships: ['core', 'identity', 'content'],
+  folders: ['core', 'identity', 'content', 'sharing'],
   'feature-server': ['core', 'identity', 'content', 'layers', 'where'],
   publish: ['core', 'identity', 'content', 'layers', 'feature-server'],
   export: ['core', 'identity', 'content', 'layers', 'where', 'publish'],

@@ -53,6 +53,7 @@ module.exports = {
         '<rootDir>/test/compat/portal-items.spec.ts',
         // User thumbnails go through the file store too.
         '<rootDir>/test/compat/portal-users.spec.ts',
+        '<rootDir>/test/compat/portal-folders.spec.ts',
       ],
     },
   ],

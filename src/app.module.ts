@@ -11,6 +11,7 @@ import { RequestClientInterceptor } from './core/http/request-client';
 import { entities } from './entities';
 import { ExportModule } from './export/export.module';
 import { FeatureServerModule } from './feature-server/feature-server.module';
+import { FoldersModule } from './folders/folders.module';
 import { GroupsModule } from './groups/groups.module';
 import { AuthGuard } from './identity/auth.guard';
 import { IdentityModule } from './identity/identity.module';
@@ -46,6 +47,8 @@ export class AppModule {
         ExportModule,
         OpsModule,
         NotificationsModule,
+        // Last: its content/users/<u>/<folderId> routes must come after every fixed operation at that depth.
+        FoldersModule,
       ],
       providers: [
         { provide: APP_GUARD, useClass: AuthGuard },

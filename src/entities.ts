@@ -1,5 +1,7 @@
 import { ItemFileEntity } from './content/item-file.entity';
 import { ItemEntity } from './content/item.entity';
+import { ItemUploadEntity, ItemUploadPartEntity } from './content/item-upload.entity';
+import { FolderEntity } from './folders/folder.entity';
 import { GroupApplicationEntity, GroupEntity, GroupInvitationEntity, GroupMemberEntity } from './groups/group.entities';
 import { OrgEntity, RoleEntity, TokenEntity, UserEntity } from './identity/identity.entities';
 import { ItemRelationshipEntity } from './relationships/item-relationship.entity';
@@ -21,4 +23,7 @@ export const entities = [
   ItemFileEntity,
   ItemRelationshipEntity,
   NotificationEntity,
+  FolderEntity,
+  ItemUploadEntity,
+  ItemUploadPartEntity,
 ];

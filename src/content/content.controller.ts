@@ -1,13 +1,12 @@
 import { Controller, Param, Post, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { Caller } from '../core/auth/caller';
-import { Errors } from '../core/errors/arcgis-error';
 import { ArcgisRequest } from '../core/http/arcgis-request';
 import { keepValidators } from '../core/http/cache';
 import { CurrentCaller, Operation, OptionalCaller, PageLink, Public, RawResponse } from '../core/http/decorators';
 import { ItemIdPipe, OwnerItem, OwnerItemPipe, UsernamePipe } from '../core/http/id-params';
 import { Params } from '../core/http/params.decorator';
-import { AddItemDto, PageDto, SearchDto, StatusDto } from './content.dto';
+import { AddItemDto, SearchDto, StatusDto } from './content.dto';
 import { ContentService } from './content.service';
 import { sendStoredFile } from '../core/storage/download';
 import { FileStore } from '../core/storage/file-store';
@@ -25,6 +24,7 @@ export class ContentController {
     private readonly files: FileStore,
   ) {}
 
+  // Folders, and the user content listings that show them, are the folders module's (content/users/<u>/<folder>/...).
   @Post('content/users/:owner/addItem')
   addItem(
     @CurrentCaller() caller: Caller,
@@ -33,17 +33,6 @@ export class ContentController {
     @Params(AddItemDto) p: AddItemDto,
   ) {
     return this.content.addItem(caller, owner, p, req.uploadedFile);
-  }
-
-  @Post('content/users/:owner/:folder/addItem')
-  addItemInFolder(@Param('folder') folder: string) {
-    throw Errors.badRequest('Folder does not exist.', [`No folder '${folder.slice(0, 64)}'; add items to the root folder.`]);
-  }
-
-  @PageLink()
-  @Operation('content/users/:owner')
-  userContent(@CurrentCaller() caller: Caller, @Param('owner', UsernamePipe) owner: string, @Params(PageDto) page: PageDto) {
-    return this.content.userContent(caller, owner, page);
   }
 
   @Public()

@@ -1,7 +1,7 @@
 import { Transform } from 'class-transformer';
-import { IsIn, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
+import { IsBoolean, IsIn, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
 import { PageDto } from '../core/http/paging';
-import { CsvList } from '../core/http/params.decorator';
+import { BoolParam, CsvList } from '../core/http/params.decorator';
 
 export { PageDto };
 
@@ -20,6 +20,8 @@ export class AddItemDto {
   @IsOptional() @IsString() @MaxLength(4096) spatialReference?: string;
   @IsOptional() @IsString() @MaxLength(1024 * 1024) properties?: string;
   @IsOptional() @IsString() @MaxLength(256) filename?: string;
+  /** The data follows in parts (addPart, then commit); `filename` names it. */
+  @IsOptional() @BoolParam() @IsBoolean({ message: "'multipart' must be true or false." }) multipart?: boolean;
 }
 
 const SORT_FIELDS = ['title', 'created', 'modified', 'type', 'owner', 'size', 'id', 'numViews'] as const;

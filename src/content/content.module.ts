@@ -9,10 +9,13 @@ import { ItemEditors } from './item-editors';
 import { ItemFilesRepository } from './item-files.repository';
 import { ItemResourcesService } from './item-resources.service';
 import { ItemUpdateService } from './item-update.service';
+import { UploadController } from './upload.controller';
+import { UploadRepository } from './upload.repository';
+import { UploadService } from './upload.service';
 
 @Module({
   imports: [IdentityModule],
-  controllers: [ContentController, ItemDetailsController],
+  controllers: [ContentController, ItemDetailsController, UploadController],
   providers: [
     ContentRepository,
     ItemListRepository,
@@ -21,6 +24,8 @@ import { ItemUpdateService } from './item-update.service';
     ItemFilesRepository,
     ItemUpdateService,
     ItemResourcesService,
+    UploadRepository,
+    UploadService,
   ],
   exports: [ContentService, ContentRepository],
 })

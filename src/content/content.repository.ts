@@ -68,11 +68,55 @@ export class ContentRepository implements ResultItems {
   }
 
   /**
+   * Puts the owner's requested items into `folderId` (null: the root) in one statement, locking them in id order so
+   * concurrent batches queue instead of deadlocking. One row per requested item the owner has, saying whether it moved
+   * (false: it was there already).
+   */
+  async moveToFolder(ownerId: string, itemIds: string[], folderId: string | null): Promise<{ id: string; moved: boolean }[]> {
+    return this.db.query(
+      `WITH cur AS (SELECT id, owner_folder FROM items WHERE id = ANY($2::text[]) AND owner_id = $1 ORDER BY id FOR NO KEY UPDATE),
+            upd AS (UPDATE items i SET owner_folder = $3 FROM cur
+                     WHERE i.id = cur.id AND cur.owner_folder IS DISTINCT FROM $3::text RETURNING i.id)
+       SELECT cur.id, EXISTS (SELECT 1 FROM upd WHERE upd.id = cur.id) AS moved FROM cur`,
+      [ownerId, itemIds, folderId],
+    );
+  }
+
+  /** Moves a folder's items to the root, in the transaction that deletes the folder. */
+  async clearFolder(m: EntityManager, folderId: string): Promise<void> {
+    await m.query(`UPDATE items SET owner_folder = NULL WHERE owner_folder = $1`, [folderId]);
+  }
+
+  /** Locks the requested items `ownerId` has, in id order, for a change of owner in this transaction; returns their ids. */
+  async lockOwned(m: EntityManager, ownerId: string, itemIds: string[]): Promise<string[]> {
+    const rows: { id: string }[] = await m.query(
+      `SELECT id FROM items WHERE id = ANY($2::text[]) AND owner_id = $1 ORDER BY id FOR NO KEY UPDATE`,
+      [ownerId, itemIds],
+    );
+    return rows.map((r) => r.id);
+  }
+
+  /** Gives the (locked) items to `toOwnerId`, into their folder `folderId` (null: root), in one statement. */
+  async reassign(m: EntityManager, itemIds: string[], fromOwnerId: string, toOwnerId: string, folderId: string | null): Promise<void> {
+    await m.query(`UPDATE items SET owner_id = $3, owner_folder = $4, modified = now() WHERE id = ANY($1::text[]) AND owner_id = $2`, [
+      itemIds,
+      fromOwnerId,
+      toOwnerId,
+      folderId,
+    ]);
+  }
+
+  /** The status of an item whose data arrives in parts (multipart upload); final states go through `settle`. */
+  async setStatus(id: string, status: 'partsUploading' | 'processing', message: string, m?: EntityManager): Promise<void> {
+    await (m ?? this.db).query(`UPDATE items SET status = $2, status_message = $3 WHERE id = $1`, [id, status, message]);
+  }
+
+  /**
    * Deletes the item (its shares, files and relationships go with it) unless it is protected; returns whether it had
    * objects in storage, or null when nothing was deleted.
    */
-  async delete(id: string): Promise<{ has_files: boolean } | null> {
-    const [rows] = await this.db.query(
+  async delete(id: string, m?: EntityManager): Promise<{ has_files: boolean } | null> {
+    const [rows] = await (m ?? this.db).query(
       `DELETE FROM items i WHERE i.id = $1 AND NOT i.protected
        RETURNING (i.file_path IS NOT NULL OR i.thumbnail_key IS NOT NULL
                   OR EXISTS (SELECT 1 FROM item_files f WHERE f.item_id = i.id)) AS has_files`,

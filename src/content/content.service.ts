@@ -10,6 +10,8 @@ import { WorkerRegistry } from '../core/jobs/worker-heartbeat';
 import { IdentityService } from '../identity/identity.service';
 import { AddItemDto, PageDto, SearchDto, StatusDto } from './content.dto';
 import { ContentRepository } from './content.repository';
+import { ItemEntity } from './item.entity';
+import { UploadService } from './upload.service';
 import { Download } from '../core/storage/download';
 import { FileStore } from '../core/storage/file-store';
 import { itemFileMime } from '../core/storage/item-mime';
@@ -57,49 +59,64 @@ export class ContentService {
     private readonly jobs: JobsRepository,
     private readonly jobsService: JobsService,
     private readonly workers: WorkerRegistry,
+    private readonly uploads: UploadService,
   ) {}
 
-  async addItem(caller: Caller, ownerName: string, p: AddItemDto, file: UploadedFile | undefined) {
+  /** Into the owner's root, or into `folderId` (a folder of the owner's, checked by the folders module). */
+  async addItem(caller: Caller, ownerName: string, p: AddItemDto, file: UploadedFile | undefined, folderId: string | null = null) {
     const owner = await this.identity.requireUser(ownerName);
     if (owner.id !== caller.userId) throw Errors.forbidden('Items can only be added to your own content.');
     if (!can(caller, Privilege.CreateItem)) throw Errors.forbidden('Your role may not create items.');
     if (!p.title.trim() || !p.type.trim()) throw Errors.badRequest("'type' and 'title' property required.");
     if (file && p.text !== undefined) throw Errors.badRequest("Send either 'file' or 'text', not both.");
+    const multipart = p.multipart === true;
+    if (multipart && (file || p.text !== undefined)) {
+      throw Errors.badRequest("A multipart add takes no 'file' or 'text'.", ['Send the data with addPart, then commit.']);
+    }
+    if (multipart && !p.filename?.trim()) throw Errors.badRequest("'filename' is required for a multipart upload.");
     const properties = jsonParam<Record<string, unknown>>('properties', p.properties, 'object', notAnObject) ?? null;
     const extent = parseExtent(p.extent);
     const id = newId();
-    const fileName = file ? p.filename || file.originalname : null;
+    const fileName = multipart ? p.filename!.trim() : file ? p.filename || file.originalname : null;
     const filePath = file && fileName ? await this.files.adopt(id, file.path, fileName) : null;
+    // Parts arrive later (addPart); until commit the item has no data and says so.
+    const status = multipart ? 'partsUploading' : 'completed';
+    const item: Partial<ItemEntity> = {
+      id,
+      ownerId: owner.id,
+      orgId: owner.orgId,
+      title: p.title.trim(),
+      type: p.type.trim(),
+      typeKeywords: p.typeKeywords ?? [],
+      tags: p.tags ?? [],
+      description: p.description ?? '',
+      snippet: p.snippet ?? '',
+      url: p.url ?? null,
+      access: 'private',
+      name: fileName,
+      filePath,
+      // Never the uploader's word: the type is the item type's (as served), so a stored script type cannot come back.
+      contentType: fileName ? itemFileMime(p.type.trim(), fileName) : p.text !== undefined ? 'application/json' : null,
+      size: file ? file.size : p.text !== undefined ? Buffer.byteLength(p.text) : 0,
+      data: p.text ?? null,
+      extent,
+      spatialReference: p.spatialReference ?? null,
+      properties,
+      ownerFolder: folderId,
+      status,
+      statusMessage: status,
+    };
+    if (multipart) {
+      await this.uploads.begin(id, fileName!, (m) => this.repo.insert(item, m));
+      return { success: true, id, folder: folderId };
+    }
     try {
-      await this.repo.insert({
-        id,
-        ownerId: owner.id,
-        orgId: owner.orgId,
-        title: p.title.trim(),
-        type: p.type.trim(),
-        typeKeywords: p.typeKeywords ?? [],
-        tags: p.tags ?? [],
-        description: p.description ?? '',
-        snippet: p.snippet ?? '',
-        url: p.url ?? null,
-        access: 'private',
-        name: fileName,
-        filePath,
-        // Never the uploader's word: the type is the item type's (as served), so a stored script type cannot come back.
-        contentType: fileName ? itemFileMime(p.type.trim(), fileName) : p.text !== undefined ? 'application/json' : null,
-        size: file ? file.size : p.text !== undefined ? Buffer.byteLength(p.text) : 0,
-        data: p.text ?? null,
-        extent,
-        spatialReference: p.spatialReference ?? null,
-        properties,
-        status: 'completed',
-        statusMessage: 'completed',
-      });
+      await this.repo.insert(item);
     } catch (e) {
       if (filePath) await this.files.removeItem(id);
       throw e;
     }
-    return { success: true, id, folder: null };
+    return { success: true, id, folder: folderId };
   }
 
   async item(caller: Caller | undefined, id: string) {
@@ -154,12 +171,13 @@ export class ContentService {
     return { success: true, itemId: id };
   }
 
-  async userContent(caller: Caller, ownerName: string, page: PageDto) {
+  /** The owner's root folder, or `folderId` (the folders module checks it and adds the folder's own record). */
+  async userContent(caller: Caller, ownerName: string, page: PageDto, folderId: string | null = null) {
     const owner = await this.identity.requireUser(ownerName);
     if (owner.id !== caller.userId && !isAdminFor(caller, owner.orgId, Privilege.AdminViewItems)) {
       throw Errors.forbidden("Only the owner or an administrator may list a user's content.");
     }
-    const { total, rows } = await this.lists.listOwned(owner.id, page);
+    const { total, rows } = await this.lists.listOwned(owner.id, page, folderId);
     return {
       username: owner.username,
       total,
@@ -205,7 +223,8 @@ export class ContentService {
     if (!owned || (row.owner_id !== caller.userId && !isAdminFor(caller, row.org_id, Privilege.AdminViewItems)))
       throw Errors.itemNotFound(id);
     if (!p.jobType && !p.jobId) {
-      const waiting = row.status === 'processing' && (await this.noWorkerAlive());
+      // A commit of parts runs in the API (UploadService), not on a worker.
+      const waiting = row.status === 'processing' && !(await this.uploads.committing(id)) && (await this.noWorkerAlive());
       return { status: row.status, statusMessage: waiting ? NO_WORKER : row.status_message, itemId: id };
     }
     if (!p.jobType || !p.jobId) throw Errors.badRequest("'jobId' and 'jobType' go together.");

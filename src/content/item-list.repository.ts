@@ -35,8 +35,10 @@ const SORT_COLUMN: Record<SortSpec['field'], string> = {
 export class ItemListRepository {
   constructor(private readonly db: ListingDatabase) {}
 
-  async listOwned(ownerId: string, page: Page): Promise<{ total: number; rows: ItemRow[] }> {
-    return this.page(`i.owner_id = $1`, [ownerId], page, { field: 'created', order: 'desc' });
+  /** The owner's items in one folder (null: the root), as ArcGIS lists a folder. */
+  async listOwned(ownerId: string, page: Page, folderId: string | null = null): Promise<{ total: number; rows: ItemRow[] }> {
+    const where = folderId === null ? `i.owner_id = $1 AND i.owner_folder IS NULL` : `i.owner_id = $1 AND i.owner_folder = $2`;
+    return this.page(where, folderId === null ? [ownerId] : [ownerId, folderId], page, { field: 'created', order: 'desc' });
   }
 
   async listGroupItems(groupId: string, caller: Caller | undefined, page: Page): Promise<{ total: number; rows: ItemRow[] }> {

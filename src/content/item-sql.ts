@@ -5,7 +5,7 @@ import { SqlParams } from '../core/database/sql-params';
 export const ITEM_COLUMNS = `
   i.id, u.username AS owner, i.org_id, i.title, i.type, i.type_keywords, i.tags, i.description, i.snippet, i.url,
   i.name, i.size, i.extent, i.spatial_reference, i.properties, i.status, i.status_message, i.created, i.modified,
-  i.content_type, i.owner_id, i.num_views, i.access_information, i.license_info, i.culture, i.thumbnail, i.protected,
+  i.content_type, i.owner_id, i.num_views, i.access_information, i.license_info, i.culture, i.thumbnail, i.protected, i.owner_folder,
   CASE WHEN i.access <> 'private' THEN i.access
        WHEN EXISTS (SELECT 1 FROM item_shares s WHERE s.item_id = i.id) THEN 'shared'
        ELSE 'private' END AS access`;
@@ -56,6 +56,7 @@ export interface ItemRow {
   culture: string | null;
   thumbnail: string | null;
   protected: boolean;
+  owner_folder: string | null;
 }
 
 /**
@@ -108,7 +109,7 @@ export function toItem(r: ItemRow) {
     banner: null,
     screenshots: [],
     listed: false,
-    ownerFolder: null,
+    ownerFolder: r.owner_folder ?? null,
     protected: r.protected,
     commentsEnabled: false,
     numComments: 0,

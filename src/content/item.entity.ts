@@ -1,7 +1,7 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 
 export type BaseAccess = 'private' | 'org' | 'public';
-export type ItemStatus = 'processing' | 'completed' | 'failed';
+export type ItemStatus = 'processing' | 'completed' | 'failed' | 'partsUploading';
 
 /**
  * `access` holds the item's own level; "shared" (in groups only) is derived from item_shares when read,
@@ -44,6 +44,8 @@ export class ItemEntity {
   @Column({ type: 'text', nullable: true }) thumbnail: string | null;
   @Column({ name: 'thumbnail_key', type: 'text', nullable: true, select: false }) thumbnailKey: string | null;
   @Column({ name: 'protected', type: 'boolean', default: false }) isProtected: boolean;
+  /** The owner's folder (folders module); null at the root. */
+  @Column({ name: 'owner_folder', type: 'text', nullable: true }) ownerFolder: string | null;
   @Column({ type: 'text' }) status: ItemStatus;
   @Column({ name: 'status_message' }) statusMessage: string;
   @CreateDateColumn({ type: 'timestamptz' }) created: Date;

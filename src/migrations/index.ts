@@ -12,6 +12,8 @@ import { ItemDetails1732400000000 } from './1732400000000-ItemDetails';
 import { GroupMembership1732420000000 } from './1732420000000-GroupMembership';
 import { UserProfiles1732430000000 } from './1732430000000-UserProfiles';
 import { Notifications1732431000000 } from './1732431000000-Notifications';
+import { Folders1732410000000 } from './1732410000000-Folders';
+import { ItemUploads1732411000000 } from './1732411000000-ItemUploads';
 
 /** Listed explicitly so the CLI, the tests and the build all load the same classes, in order. */
 export const migrations = [
@@ -29,4 +31,6 @@ export const migrations = [
   GroupMembership1732420000000,
   UserProfiles1732430000000,
   Notifications1732431000000,
+  Folders1732410000000,
+  ItemUploads1732411000000,
 ];

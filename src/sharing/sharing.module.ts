@@ -8,5 +8,7 @@ import { SharingService } from './sharing.service';
   imports: [IdentityModule],
   controllers: [SharingController],
   providers: [SharingRepository, SharingService],
+  // Reassigning items (folders module) takes them out of groups in its own transaction.
+  exports: [SharingRepository],
 })
 export class SharingModule {}

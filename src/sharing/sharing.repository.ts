@@ -15,6 +15,16 @@ export interface ShareChange {
   groupIds: string[];
 }
 
+/** Who receives reassigned items, and what their role lets them share. */
+export interface NewOwner {
+  userId: string;
+  orgId: string;
+  /** portal:user:shareToGroup */
+  sharesToGroups: boolean;
+  /** portal:admin:shareToGroup: any group of their organisation */
+  adminShares: boolean;
+}
+
 export interface AccessChange {
   everyone: boolean | null;
   org: boolean | null;
@@ -144,6 +154,24 @@ export class SharingRepository {
         ${outcome('it.id IN (SELECT item_id FROM over)')}`;
       return m.query(sql, p.values);
     });
+  }
+
+  /**
+   * Takes locked items out of the groups their new owner could not share them to (reassign, in its transaction): a
+   * group the new owner is not in, a view-only one they do not manage, any group when their role may not share to
+   * groups; an administrator of the organisation may share to any group of it. One statement whatever the counts.
+   */
+  async dropForNewOwner(m: EntityManager, itemIds: string[], to: NewOwner): Promise<{ item_id: string; group_id: string }[]> {
+    const [rows] = await m.query(
+      `DELETE FROM item_shares s USING groups g
+        WHERE s.item_id = ANY($1::text[]) AND g.id = s.group_id
+          AND NOT ($3::boolean AND (($4::boolean AND g.org_id = $5)
+               OR EXISTS (SELECT 1 FROM group_members gm WHERE gm.group_id = g.id AND gm.user_id = $2
+                           AND (NOT g.is_view_only OR gm.member_type IN ('owner','admin')))))
+        RETURNING s.item_id, s.group_id`,
+      [itemIds, to.userId, to.sharesToGroups, to.adminShares, to.orgId],
+    );
+    return rows;
   }
 
   private async lockItems(m: EntityManager, itemIds: string[]): Promise<void> {

@@ -102,6 +102,43 @@ function exportRow(what: string, svc: 'svcPrivate' | 'svcOrg', dest: (c: Ctx) =>
 
 const self = (c: Ctx) => (c.me ?? owner(c)).username;
 
+async function freshFolder(c: Ctx): Promise<string> {
+  const r = await post(base(c), `content/users/${owner(c).username}/createFolder`, { title: uniq('cellfolder') }, owner(c).token);
+  return r.body.folder.id;
+}
+
+/** An item of the owner's added with multipart=true: it takes parts until commit. */
+async function freshUpload(c: Ctx): Promise<string> {
+  const r = await post(
+    base(c),
+    `content/users/${owner(c).username}/addItem`,
+    { title: uniq('cellupload'), type: 'CSV', multipart: 'true', filename: 'cell.csv' },
+    owner(c).token,
+  );
+  return r.body.id;
+}
+
+/** Part 1 of a multipart upload, the file in a multipart body as arcgis-rest-js sends it (partNum in the query string). */
+async function postPart(c: Ctx, path: string): Promise<Reply> {
+  const form = new FormData();
+  form.set('file', new Blob(['a,b\n1,2\n']), 'part');
+  form.set('f', 'json');
+  if (c.token) form.set('token', c.token);
+  const res = await fetch(`${base(c)}/${path}?partNum=1`, { method: 'POST', body: form });
+  const text = await res.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  return { status: res.status, body, text, headers: res.headers };
+}
+
+const itemFolder = async (c: Ctx, item: string) => (await q1(c, 'SELECT owner_folder FROM items WHERE id = $1', [item])).owner_folder;
+const itemOwner = async (c: Ctx, item: string) =>
+  (await q1(c, 'SELECT u.username FROM items i JOIN users u ON u.id = i.owner_id WHERE i.id = $1', [item])).username;
+
 /**
  * A directory page as the matrix reads replies: its error box as the envelope it renders, else the page itself.
  * The error box is `<strong>Error N:</strong> message`; entities are undone so messages compare as in JSON.
@@ -680,6 +717,148 @@ export const ROWS: Row[] = [
     E403,
   ]),
   exportRow('org service into own content', 'svcOrg', self, [E499, E498, OK, E403, E403, E403, OK, OK, E403, E403, E403]),
+
+  // ── folders, move, reassign, multipart upload ──
+  {
+    route: 'content/users/<user>/createFolder',
+    what: "in the owner's content",
+    setup: async () => ({ title: uniq('cellfolder') }),
+    call: (c) => p(c, `content/users/${owner(c).username}/createFolder`, { title: c.s.title }),
+    verify: async (c, allowed) =>
+      expectState(
+        !!(await q1(c, 'SELECT 1 FROM folders WHERE title = $1', [c.s.title])) === allowed,
+        'folder presence does not match the answer',
+      ),
+    cells: [E499, E498, OK, E403, E403, E403, OK, E403, OK, E403, E403],
+  },
+  {
+    route: 'content/users/<user>/<folder>',
+    what: "owner's folder listing",
+    setup: async (c) => ({ folder: await freshFolder(c) }),
+    call: (c) => g(c, `content/users/${owner(c).username}/${c.s.folder}`),
+    done: (b, c) => b.currentFolder?.id === c.s.folder,
+    cells: [E499, E498, OK, E403, E403, E403, OK, OK, E403, E403, E403],
+  },
+  {
+    route: 'content/users/<user>/<folder>/addItem',
+    what: "into the owner's folder",
+    setup: async (c) => ({ folder: await freshFolder(c), title: uniq('infolder') }),
+    call: (c) => p(c, `content/users/${owner(c).username}/${c.s.folder}/addItem`, { title: c.s.title, type: 'Web Map', text: '{}' }),
+    verify: async (c, allowed) =>
+      expectState(
+        !!(await q1(c, 'SELECT 1 FROM items WHERE title = $1 AND owner_folder = $2', [c.s.title, c.s.folder])) === allowed,
+        'item presence does not match the answer',
+      ),
+    cells: [E499, E498, OK, E403, E403, E403, E403, E403, E403, E403, E403],
+  },
+  {
+    route: 'content/users/<user>/<folder>/delete',
+    what: "owner's folder with an item",
+    setup: async (c) => {
+      const folder = await freshFolder(c);
+      const r = await post(
+        base(c),
+        `content/users/${owner(c).username}/${folder}/addItem`,
+        { title: uniq('f'), type: 'Web Map', text: '{}' },
+        owner(c).token,
+      );
+      return { folder, item: r.body.id };
+    },
+    call: (c) => p(c, `content/users/${owner(c).username}/${c.s.folder}/delete`),
+    verify: async (c, allowed) => {
+      const gone = !(await q1(c, 'SELECT 1 FROM folders WHERE id = $1', [c.s.folder]));
+      const item = await q1(c, 'SELECT owner_folder FROM items WHERE id = $1', [c.s.item]);
+      expectState(gone === allowed && (item.owner_folder === null) === allowed, `folder gone: ${gone}, item in ${item.owner_folder}`);
+    },
+    cells: [E499, E498, OK, E403, E403, E403, OK, E403, OK, E403, E403],
+  },
+  {
+    route: 'content/users/<user>/items/<id>/move',
+    what: "into the owner's folder",
+    setup: async (c) => ({ folder: await freshFolder(c), item: await freshItem(c) }),
+    call: (c) => p(c, `content/users/${owner(c).username}/items/${c.s.item}/move`, { folder: c.s.folder }),
+    verify: async (c, allowed) =>
+      expectState((await itemFolder(c, c.s.item)) === (allowed ? c.s.folder : null), 'folder does not match the answer'),
+    cells: [E499, E498, OK, E403, E403, E403, OK, E403, OK, E403, E403],
+  },
+  {
+    route: 'content/users/<user>/moveItems',
+    what: "into the owner's folder",
+    setup: async (c) => ({ folder: await freshFolder(c), item: await freshItem(c) }),
+    call: (c) => p(c, `content/users/${owner(c).username}/moveItems`, { items: c.s.item, folder: c.s.folder }),
+    done: (b) => b.results[0].success,
+    verify: async (c, allowed) =>
+      expectState((await itemFolder(c, c.s.item)) === (allowed ? c.s.folder : null), 'folder does not match the answer'),
+    cells: [E499, E498, OK, E403, E403, E403, OK, E403, OK, E403, E403],
+  },
+  {
+    route: 'content/users/<user>/items/<id>/reassign',
+    what: 'to the recipient',
+    setup: async (c) => ({ item: await freshItem(c) }),
+    call: (c) => p(c, `content/users/${owner(c).username}/items/${c.s.item}/reassign`, { targetUsername: c.f.recipient.username }),
+    verify: async (c, allowed) =>
+      expectState(
+        (await itemOwner(c, c.s.item)) === (allowed ? c.f.recipient.username : owner(c).username),
+        'owner does not match the answer',
+      ),
+    cells: [E499, E498, E403, E403, E403, E403, OK, E403, E403, E403, E403],
+  },
+  {
+    route: 'content/users/<user>/reassignItems',
+    what: 'to the recipient',
+    setup: async (c) => ({ item: await freshItem(c) }),
+    call: (c) => p(c, `content/users/${owner(c).username}/reassignItems`, { items: c.s.item, targetUsername: c.f.recipient.username }),
+    done: (b) => b.results[0].success,
+    verify: async (c, allowed) =>
+      expectState(
+        (await itemOwner(c, c.s.item)) === (allowed ? c.f.recipient.username : owner(c).username),
+        'owner does not match the answer',
+      ),
+    cells: [E499, E498, E403, E403, E403, E403, OK, E403, E403, E403, E403],
+  },
+  {
+    route: 'content/users/<user>/items/<id>/addPart',
+    what: "owner's multipart upload",
+    setup: async (c) => ({ item: await freshUpload(c) }),
+    call: (c) => postPart(c, `content/users/${owner(c).username}/items/${c.s.item}/addPart`),
+    verify: async (c, allowed) =>
+      expectState(
+        !!(await q1(c, 'SELECT 1 FROM item_upload_parts WHERE item_id = $1', [c.s.item])) === allowed,
+        'parts do not match the answer',
+      ),
+    cells: [E499, E498, OK, ITEM, ITEM, ITEM, ITEM, ITEM, ITEM, ITEM, ITEM],
+  },
+  {
+    route: 'content/users/<user>/items/<id>/parts',
+    what: "owner's multipart upload",
+    setup: async (c) => ({ item: await freshUpload(c) }),
+    call: (c) => g(c, `content/users/${owner(c).username}/items/${c.s.item}/parts`),
+    cells: [E499, E498, OK, ITEM, ITEM, ITEM, ITEM, ITEM, ITEM, ITEM, ITEM],
+  },
+  {
+    route: 'content/users/<user>/items/<id>/commit',
+    what: "owner's multipart upload of one part",
+    setup: async (c) => {
+      const item = await freshUpload(c);
+      await postPart({ ...c, token: owner(c).token }, `content/users/${owner(c).username}/items/${item}/addPart`);
+      return { item };
+    },
+    call: (c) => p(c, `content/users/${owner(c).username}/items/${c.s.item}/commit`),
+    verify: async (c, allowed) => {
+      const { status } = await q1(c, 'SELECT status FROM items WHERE id = $1', [c.s.item]);
+      expectState(allowed ? status !== 'partsUploading' : status === 'partsUploading', `status ${status}`);
+    },
+    cells: [E499, E498, OK, ITEM, ITEM, ITEM, ITEM, ITEM, ITEM, ITEM, ITEM],
+  },
+  {
+    route: 'content/users/<user>/items/<id>/cancel',
+    what: "owner's multipart upload",
+    setup: async (c) => ({ item: await freshUpload(c) }),
+    call: (c) => p(c, `content/users/${owner(c).username}/items/${c.s.item}/cancel`),
+    verify: async (c, allowed) =>
+      expectState(!(await q1(c, 'SELECT 1 FROM items WHERE id = $1', [c.s.item])) === allowed, 'item presence does not match the answer'),
+    cells: [E499, E498, OK, ITEM, ITEM, ITEM, ITEM, ITEM, ITEM, ITEM, ITEM],
+  },
 
   // ── operations ──
   {

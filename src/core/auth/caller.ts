@@ -20,6 +20,8 @@ export const Privilege = {
   AdminUpdateGroups: 'portal:admin:updateGroups',
   /** Change other users' items, feature service definitions and data included. */
   AdminUpdateItems: 'portal:admin:updateItems',
+  /** Give other users' items to another member of their organisation. */
+  AdminReassignItems: 'portal:admin:reassignItems',
   AdminUsers: 'portal:admin:manageUsers',
   AdminRoles: 'portal:admin:manageRoles',
   CreateItem: 'portal:user:createItem',
@@ -51,6 +53,7 @@ const ADMIN = [
   Privilege.AdminViewGroups,
   Privilege.AdminUpdateGroups,
   Privilege.AdminUpdateItems,
+  Privilege.AdminReassignItems,
   Privilege.AdminUsers,
   Privilege.AdminRoles,
   Privilege.AdminViewUsers,

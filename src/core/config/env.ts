@@ -210,6 +210,29 @@ class EnvDto {
   NOTIFICATIONS_MAX_PER_USER = 1000;
 
   @Transform(toInt)
+  @IsInt({ message: 'MULTIPART_MAX_PARTS must be an integer (parts one multipart upload may have; ArcGIS numbers them 1-10000)' })
+  @Min(1)
+  @Max(10000)
+  MULTIPART_MAX_PARTS = 10000;
+
+  @Transform(toInt)
+  @IsInt({ message: 'MULTIPART_PART_MAX_MB must be an integer (MiB one part may have)' })
+  @Min(5)
+  MULTIPART_PART_MAX_MB = 512;
+
+  @Transform(toInt)
+  @IsInt({ message: 'MULTIPART_MAX_MB must be an integer (MiB all parts of one upload may have together)' })
+  @Min(1)
+  MULTIPART_MAX_MB = 102400;
+
+  // Below a day: the storage sweep aborts S3 multipart uploads older than a day (STAGING_GRACE_MS).
+  @Transform(toInt)
+  @IsInt({ message: 'MULTIPART_UPLOAD_TTL_H must be an integer (hours an upload has to commit)' })
+  @Min(1)
+  @Max(23)
+  MULTIPART_UPLOAD_TTL_H = 12;
+
+  @Transform(toInt)
   @IsInt({ message: 'UPLOAD_BEFORE_TOKEN_MB must be an integer' })
   @Min(0)
   UPLOAD_BEFORE_TOKEN_MB = 512;
@@ -422,6 +445,11 @@ export interface AppConfig {
     userPropertiesMaxChars: number;
     notificationsPerUser: number;
   };
+  /**
+   * Multipart uploads (addPart): the highest part number, bytes per part and per upload, and the hours an upload has
+   * between addItem and commit before its parts are swept and its item fails.
+   */
+  multipart: { maxParts: number; partMaxBytes: number; maxBytes: number; ttlMs: number };
   /** Request bodies and CORS (core/http/body.ts, core/http/cors.ts). */
   http: {
     /** A non-multipart body, or the non-file fields of a multipart body together. */
@@ -539,6 +567,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       itemInfoMaxBytes: dto.ITEM_INFO_MAX_KB * 1024,
       userPropertiesMaxChars: dto.USER_PROPERTIES_MAX_KB * 1024,
       notificationsPerUser: dto.NOTIFICATIONS_MAX_PER_USER,
+    },
+    multipart: {
+      maxParts: dto.MULTIPART_MAX_PARTS,
+      partMaxBytes: dto.MULTIPART_PART_MAX_MB * 1024 * 1024,
+      maxBytes: dto.MULTIPART_MAX_MB * 1024 * 1024,
+      ttlMs: dto.MULTIPART_UPLOAD_TTL_H * 3600_000,
     },
     tokenPurgeIntervalS: dto.TOKEN_PURGE_INTERVAL_S,
     signin: {

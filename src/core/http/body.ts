@@ -30,10 +30,15 @@ const THUMBNAIL = (c: AppConfig): FileLimit => tighter(UPLOAD(c), { bytes: c.lim
 /**
  * The operations that take a file, relative to the REST base, with the largest file each takes. Only these accept a
  * file part; everywhere else one is refused before a byte of it is read (the body is parsed before routing, so this
- * cannot come from the controllers). `update` may carry a folder segment before items/ (arcgis-rest-js's folderId).
+ * cannot come from the controllers). `update` may carry a folder segment before items/ (arcgis-rest-js's folderId),
+ * and `addItem` one before it (into a folder).
  */
 const FILE_ROUTES: { path: RegExp; limit: (c: AppConfig) => FileLimit }[] = [
-  { path: /^\/content\/users\/[^/]+\/addItem\/?$/, limit: UPLOAD },
+  { path: /^\/content\/users\/[^/]+\/(?:[^/]+\/)?addItem\/?$/, limit: UPLOAD },
+  {
+    path: /^\/content\/users\/[^/]+\/items\/[^/]+\/addPart\/?$/,
+    limit: (c) => tighter(UPLOAD(c), { bytes: c.multipart.partMaxBytes, setting: 'MULTIPART_PART_MAX_MB' }),
+  },
   { path: /^\/content\/users\/[^/]+\/(?:[^/]+\/)?items\/[^/]+\/update\/?$/i, limit: UPLOAD },
   {
     path: /^\/content\/users\/[^/]+\/items\/[^/]+\/(?:addResources|updateResources)\/?$/i,

@@ -37,6 +37,20 @@ export interface FileInFlight {
   abort(): Promise<void>;
 }
 
+/** A multipart item upload's parts in storage: the item's file name and the backend's handle (S3's UploadId). */
+export interface PartsUpload {
+  itemId: string;
+  fileName: string;
+  ref: string | null;
+}
+
+/** A part received, as storage acknowledged it. */
+export interface StoredPart {
+  partNum: number;
+  etag: string;
+  size: number;
+}
+
 /**
  * The storage server did not answer, or answered that it cannot right now (5xx, throttling): a job retries it
  * (core/jobs/failure.ts knows the code), unlike a refusal such as a missing bucket or bad credentials.
@@ -126,6 +140,27 @@ export abstract class FileStore {
   storeWhileWritten(_itemId: string, _localPath: string, _fileName: string): FileInFlight | undefined {
     return undefined;
   }
+
+  /**
+   * Multipart item uploads (content/users/<u>/items/<id>/addPart): parts are stored as they arrive, in any order,
+   * and become the item's file `items/<itemId>/<fileName>` at `assembleParts`. Returns the backend's handle.
+   */
+  abstract startParts(itemId: string, fileName: string): Promise<string | null>;
+
+  /** Stores one part from a finished local file (removed afterwards); the same number again replaces it. */
+  abstract putPart(u: PartsUpload, partNum: number, localPath: string, size: number): Promise<string>;
+
+  /** Removes a part the same number replaced (its etag), where the backend keeps one; S3 replaces it itself. */
+  abstract removePart(u: PartsUpload, etag: string): Promise<void>;
+
+  /**
+   * Joins the parts, in the order given, into the item's file without holding it in memory; returns its key. Run
+   * again after an interruption, it finishes the same file.
+   */
+  abstract assembleParts(u: PartsUpload, parts: StoredPart[]): Promise<string>;
+
+  /** Removes the parts of an upload that will not be assembled; nothing to remove is not an error. */
+  abstract dropParts(u: PartsUpload): Promise<void>;
 
   /** Size and validators of a stored object; null when there is none. */
   abstract stat(key: string): Promise<StoredObject | null>;

@@ -1,5 +1,7 @@
 import {
   AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
   DeleteObjectsCommand,
   GetObjectCommand,
   HeadObjectCommand,
@@ -7,6 +9,7 @@ import {
   ListObjectsV2Command,
   S3Client,
   S3ServiceException,
+  UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
@@ -15,7 +18,16 @@ import * as path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { S3Settings } from '../config/env';
-import { ByteRange, FileInFlight, FileStore, StorageUnavailableError, StoredItem, StoredObject } from './file-store';
+import {
+  ByteRange,
+  FileInFlight,
+  FileStore,
+  PartsUpload,
+  StorageUnavailableError,
+  StoredItem,
+  StoredObject,
+  StoredPart,
+} from './file-store';
 import { OCTET_STREAM } from './item-mime';
 import { FollowingUpload } from './s3-following-upload';
 import { s3Client } from './s3-client';
@@ -114,6 +126,71 @@ export class S3FileStore extends FileStore {
     } finally {
       signal?.removeEventListener('abort', aborted);
     }
+  }
+
+  /** An item's multipart upload is an S3 multipart upload of its file: S3 joins the parts itself at completion. */
+  async startParts(itemId: string, fileName: string): Promise<string> {
+    const Key = this.s3.prefix + FileStore.itemKey(itemId, fileName);
+    try {
+      const r = await this.client.send(new CreateMultipartUploadCommand({ Bucket: this.s3.bucket, Key, ContentType: OCTET_STREAM }));
+      return r.UploadId!;
+    } catch (e) {
+      throw unavailable(e);
+    }
+  }
+
+  async putPart(u: PartsUpload, partNum: number, localPath: string, size: number): Promise<string> {
+    const Key = this.s3.prefix + FileStore.itemKey(u.itemId, u.fileName);
+    try {
+      // Streamed from the file: with its length known the SDK sends it as it reads it.
+      const r = await this.client.send(
+        new UploadPartCommand({
+          Bucket: this.s3.bucket,
+          Key,
+          UploadId: u.ref!,
+          PartNumber: partNum,
+          Body: createReadStream(localPath),
+          ContentLength: size,
+        }),
+      );
+      await fs.rm(localPath, { force: true });
+      return r.ETag ?? '""';
+    } catch (e) {
+      throw unavailable(e);
+    }
+  }
+
+  async removePart(): Promise<void> {
+    // S3 keeps one part per number: uploading it again replaced it.
+  }
+
+  async assembleParts(u: PartsUpload, parts: StoredPart[]): Promise<string> {
+    const key = FileStore.itemKey(u.itemId, u.fileName);
+    try {
+      await this.client.send(
+        new CompleteMultipartUploadCommand({
+          Bucket: this.s3.bucket,
+          Key: this.s3.prefix + key,
+          UploadId: u.ref!,
+          MultipartUpload: { Parts: parts.map((p) => ({ PartNumber: p.partNum, ETag: p.etag })) },
+        }),
+      );
+    } catch (e) {
+      // Completed by an earlier attempt that died before recording it: the object is there, the upload gone.
+      const total = parts.reduce((n, p) => n + p.size, 0);
+      if (e instanceof S3ServiceException && e.name === 'NoSuchUpload' && (await this.stat(key))?.size === total) return key;
+      throw unavailable(e);
+    }
+    return key;
+  }
+
+  async dropParts(u: PartsUpload): Promise<void> {
+    if (!u.ref) return;
+    const Key = this.s3.prefix + FileStore.itemKey(u.itemId, u.fileName);
+    await this.client.send(new AbortMultipartUploadCommand({ Bucket: this.s3.bucket, Key, UploadId: u.ref })).catch((e) => {
+      // Gone already; or a server without abort (s3rver), where a bucket lifecycle rule removes stale parts.
+      if (!(e instanceof S3ServiceException && ['NoSuchUpload', 'NotImplemented', 'MethodNotAllowed'].includes(e.name))) throw e;
+    });
   }
 
   async stat(key: string): Promise<StoredObject | null> {

@@ -188,16 +188,6 @@ export const CONTENT_ROUTES: Route[] = [
     ],
   },
   {
-    name: 'content/users/:owner/:folder/addItem',
-    kind: 'POST',
-    auth: 'required',
-    path: 'content/users/:owner/:folder/addItem',
-    pathParams: { owner, folder: () => 'somefolder' },
-    params: () => ({ title: uniq('item'), type: 'Web Map' }),
-    fuzz: ['title'],
-    ok: false,
-  },
-  {
     name: 'content/users/:owner',
     kind: 'ANY',
     auth: 'required',
@@ -696,7 +686,133 @@ export const NOTIFICATION_ROUTES: Route[] = [
   },
 ];
 
-export const ROUTES: Route[] = [...IDENTITY_ROUTES, ...CONTENT_ROUTES, ...GROUP_ROUTES, ...SHARING_ROUTES, ...NOTIFICATION_ROUTES];
+// ── folders, move, reassign, multipart upload ──
+const folder = () => fx.folderId;
+const uploading = () => fx.uploadId;
+export const FOLDER_ROUTES: Route[] = [
+  {
+    name: 'content/users/:owner/createFolder',
+    kind: 'POST',
+    auth: 'required',
+    path: 'content/users/:owner/createFolder',
+    pathParams: { owner },
+    params: () => ({ title: uniq('folder') }),
+    fuzz: ['title'],
+  },
+  {
+    name: 'content/users/:owner/:folderId',
+    kind: 'ANY',
+    getPostOnly: true,
+    auth: 'required',
+    path: 'content/users/:owner/:folderId',
+    pathParams: { owner, folderId: folder },
+    fuzz: ['start', 'num'],
+  },
+  {
+    name: 'content/users/:owner/:folderId/addItem',
+    kind: 'POST',
+    auth: 'required',
+    path: 'content/users/:owner/:folderId/addItem',
+    pathParams: { owner, folderId: folder },
+    params: () => ({ title: uniq('item'), type: 'Web Map' }),
+    fuzz: ['title', 'type', 'multipart', 'filename'],
+  },
+  // The baseline folder is missing so that nothing is deleted.
+  {
+    name: 'content/users/:owner/:folderId/delete',
+    kind: 'POST',
+    auth: 'required',
+    path: 'content/users/:owner/:folderId/delete',
+    pathParams: { owner, folderId: () => fx.missingId },
+    ok: false,
+  },
+  // The item is at the root already: a clear error by design, and nothing moves.
+  {
+    name: 'content/users/:owner/items/:id/move',
+    kind: 'POST',
+    auth: 'required',
+    path: 'content/users/:owner/items/:id/move',
+    pathParams: { owner, id: item },
+    params: () => ({ folder: '/' }),
+    fuzz: ['folder'],
+    ok: false,
+  },
+  {
+    name: 'content/users/:owner/moveItems',
+    kind: 'POST',
+    auth: 'required',
+    path: 'content/users/:owner/moveItems',
+    pathParams: { owner },
+    params: () => ({ items: fx.itemId, folder: '/' }),
+    fuzz: ['items', 'folder'],
+  },
+  // A missing item, so that nothing changes owner.
+  {
+    name: 'content/users/:owner/items/:id/reassign',
+    kind: 'POST',
+    auth: 'required',
+    path: 'content/users/:owner/items/:id/reassign',
+    pathParams: { owner, id: () => fx.missingId },
+    token: () => fx.admin,
+    params: () => ({ targetUsername: fx.member.username }),
+    fuzz: ['targetUsername', 'targetFolderName'],
+    ok: false,
+  },
+  {
+    name: 'content/users/:owner/reassignItems',
+    kind: 'POST',
+    auth: 'required',
+    path: 'content/users/:owner/reassignItems',
+    pathParams: { owner },
+    token: () => fx.admin,
+    params: () => ({ items: fx.missingId, targetUsername: fx.member.username }),
+    fuzz: ['items', 'targetUsername', 'targetFolderName', 'targetFoldername'],
+  },
+  // A part without a file: refused, and the upload stays as it was.
+  {
+    name: 'content/users/:owner/items/:id/addPart',
+    kind: 'POST',
+    auth: 'required',
+    path: 'content/users/:owner/items/:id/addPart',
+    pathParams: { owner, id: uploading },
+    params: () => ({ partNum: '1' }),
+    fuzz: ['partNum'],
+    ok: false,
+  },
+  {
+    name: 'content/users/:owner/items/:id/parts',
+    kind: 'ANY',
+    auth: 'required',
+    path: 'content/users/:owner/items/:id/parts',
+    pathParams: { owner, id: uploading },
+  },
+  // The fixture item has no upload: commit and cancel answer so, and change nothing.
+  {
+    name: 'content/users/:owner/items/:id/commit',
+    kind: 'POST',
+    auth: 'required',
+    path: 'content/users/:owner/items/:id/commit',
+    pathParams: { owner, id: item },
+    ok: false,
+  },
+  {
+    name: 'content/users/:owner/items/:id/cancel',
+    kind: 'POST',
+    auth: 'required',
+    path: 'content/users/:owner/items/:id/cancel',
+    pathParams: { owner, id: item },
+    ok: false,
+  },
+];
+
+export const ROUTES: Route[] = [
+  ...IDENTITY_ROUTES,
+  ...CONTENT_ROUTES,
+  ...GROUP_ROUTES,
+  ...SHARING_ROUTES,
+  ...NOTIFICATION_ROUTES,
+  ...FOLDER_ROUTES,
+];
 
 export const IDENTITY_CASES: Record<string, Case> = {
   // generateToken
@@ -1151,11 +1267,6 @@ export const CONTENT_CASES: Record<string, Case> = {
     path: () => `content/users/${fx.member.username}/addItem`,
     params: () => ({ title: 'x', type: 'Web Map' }),
     want: () => ({ code: 403, messageCode: 'GWM_0003', detail: 'Items can only be added to your own content.' }),
-  },
-  'addItem: into a folder': {
-    path: () => `content/users/${o()}/somefolder/addItem`,
-    params: () => ({ title: 'x', type: 'Web Map' }),
-    want: () => ({ code: 400, message: 'Folder does not exist.', detail: 'somefolder' }),
   },
 
   // user content
@@ -2212,5 +2323,179 @@ export const NOTIFICATION_CASES: Record<string, Case> = {
     path: () => 'portals/self/createNotification',
     params: () => ({ users: fx.member.username, message: 'm', notificationChannelType: 'builtin' }),
     want: () => ({ code: 403, messageCode: 'GWM_0003' }),
+  },
+};
+
+export const FOLDER_CASES: Record<string, Case> = {
+  'createFolder: title missing': {
+    path: () => `content/users/${o()}/createFolder`,
+    want: () => ({ code: 400, detail: "'title' is required." }),
+  },
+  'createFolder: blank title': {
+    path: () => `content/users/${o()}/createFolder`,
+    params: () => ({ title: '   ' }),
+    want: () => ({ code: 400, message: "'title' is required." }),
+  },
+  'createFolder: title of 251 characters': {
+    path: () => `content/users/${o()}/createFolder`,
+    params: () => ({ title: long(251) }),
+    want: () => ({ code: 400, detail: "'title' must be at most 250 characters." }),
+  },
+  'createFolder: a title taken, in another case': {
+    path: () => `content/users/${o()}/createFolder`,
+    params: () => ({ title: fx.folderTitle.toUpperCase() }),
+    want: () => ({ code: 400, message: 'Unable to create folder.', detail: 'not available' }),
+  },
+  'createFolder: the user name as title': {
+    path: () => `content/users/${o()}/createFolder`,
+    params: () => ({ title: o() }),
+    want: () => ({ code: 400, message: 'Unable to create folder.' }),
+  },
+  'createFolder: a control character': {
+    path: () => `content/users/${o()}/createFolder`,
+    params: () => ({ title: 'a\u0007b' }),
+    want: () => ({ code: 400, message: 'Invalid folder title.' }),
+  },
+  "createFolder: in another user's content → 403": {
+    path: () => `content/users/${fx.member.username}/createFolder`,
+    params: () => ({ title: 'x' }),
+    want: () => ({ code: 403 }),
+  },
+  'folder listing: not a folder id → unknown URL': {
+    method: 'GET',
+    path: () => `content/users/${o()}/notafolder`,
+    want: () => ({ code: 400, messageCode: 'GWM_0002' }),
+  },
+  'folder listing: unknown folder': {
+    method: 'GET',
+    path: () => `content/users/${o()}/${fx.missingId}`,
+    want: () => ({ code: 400, message: 'Folder does not exist.' }),
+  },
+  'folder listing: num=101': {
+    method: 'GET',
+    path: () => `content/users/${o()}/${fx.folderId}`,
+    params: () => ({ num: '101' }),
+    want: () => ({ code: 400, detail: "'num' must be at most 100." }),
+  },
+  'addItem into a folder: unknown folder': {
+    path: () => `content/users/${o()}/${fx.missingId}/addItem`,
+    params: () => ({ title: 'x', type: 'Web Map' }),
+    want: () => ({ code: 400, message: 'Folder does not exist.', detail: fx.missingId }),
+  },
+  'addItem: multipart without filename': {
+    path: () => `content/users/${o()}/addItem`,
+    params: () => ({ title: 'x', type: 'CSV', multipart: 'true' }),
+    want: () => ({ code: 400, message: "'filename' is required for a multipart upload." }),
+  },
+  'addItem: multipart with text': {
+    path: () => `content/users/${o()}/addItem`,
+    params: () => ({ title: 'x', type: 'CSV', multipart: 'true', filename: 'a.csv', text: 'a' }),
+    want: () => ({ code: 400, message: "A multipart add takes no 'file' or 'text'." }),
+  },
+  'addItem: multipart=maybe': {
+    path: () => `content/users/${o()}/addItem`,
+    params: () => ({ title: 'x', type: 'CSV', multipart: 'maybe' }),
+    want: () => ({ code: 400, detail: "'multipart' must be true or false." }),
+  },
+  'move: unknown folder': {
+    path: () => `content/users/${o()}/items/${fx.itemId}/move`,
+    params: () => ({ folder: fx.missingId }),
+    want: () => ({ code: 400, message: 'Folder does not exist.' }),
+  },
+  'move: unknown item': {
+    path: () => `content/users/${o()}/items/${fx.missingId}/move`,
+    params: () => ({ folder: fx.folderId }),
+    want: () => ({ code: 400, messageCode: 'CONT_0001' }),
+  },
+  'moveItems: items missing': {
+    path: () => `content/users/${o()}/moveItems`,
+    params: () => ({ folder: '/' }),
+    want: () => ({ code: 400, message: INVALID, detail: "'items' is required" }),
+  },
+  'moveItems: items blank': {
+    path: () => `content/users/${o()}/moveItems`,
+    params: () => ({ items: ' , ', folder: '/' }),
+    want: () => ({ code: 400, message: "'items' is required." }),
+  },
+  'moveItems: non-hex id': {
+    path: () => `content/users/${o()}/moveItems`,
+    params: () => ({ items: 'xyz', folder: '/' }),
+    want: () => ({ code: 400, detail: "'xyz' is not a valid item id." }),
+  },
+  'moveItems: 1,001 items': {
+    path: () => `content/users/${o()}/moveItems`,
+    params: () => ({ items: ids(1001), folder: '/' }),
+    want: () => ({ code: 400, message: 'Too many items: 1001.' }),
+  },
+  'reassign: targetUsername missing': {
+    path: () => `content/users/${o()}/items/${fx.itemId}/reassign`,
+    token: admin,
+    want: () => ({ code: 400, detail: "'targetUsername' is required." }),
+  },
+  'reassign: unknown target → COM_0019': {
+    path: () => `content/users/${o()}/items/${fx.itemId}/reassign`,
+    token: admin,
+    params: () => ({ targetUsername: ghost }),
+    want: () => ({ code: 400, messageCode: 'COM_0019', detail: ghost }),
+  },
+  'reassign: to the owner': {
+    path: () => `content/users/${o()}/items/${fx.itemId}/reassign`,
+    token: admin,
+    params: () => ({ targetUsername: o() }),
+    want: () => ({ code: 400, message: 'Unable to reassign items.' }),
+  },
+  'reassign: by the owner → 403': {
+    path: () => `content/users/${o()}/items/${fx.itemId}/reassign`,
+    params: () => ({ targetUsername: fx.member.username }),
+    want: () => ({ code: 403 }),
+  },
+  'reassignItems: 1,001 items': {
+    path: () => `content/users/${o()}/reassignItems`,
+    token: admin,
+    params: () => ({ items: ids(1001), targetUsername: fx.member.username }),
+    want: () => ({ code: 400, message: 'Too many items: 1001.' }),
+  },
+  'addPart: partNum missing': {
+    path: () => `content/users/${o()}/items/${fx.uploadId}/addPart`,
+    want: () => ({ code: 400, detail: "'partNum' must be a whole number from 1 to 10000." }),
+  },
+  'addPart: partNum=0': {
+    path: () => `content/users/${o()}/items/${fx.uploadId}/addPart`,
+    params: () => ({ partNum: '0' }),
+    want: () => ({ code: 400, detail: "'partNum' must be a whole number from 1 to 10000." }),
+  },
+  'addPart: partNum=10001': {
+    path: () => `content/users/${o()}/items/${fx.uploadId}/addPart`,
+    params: () => ({ partNum: '10001' }),
+    want: () => ({ code: 400, detail: "'partNum' must be a whole number from 1 to 10000." }),
+  },
+  'addPart: partNum=1.5': {
+    path: () => `content/users/${o()}/items/${fx.uploadId}/addPart`,
+    params: () => ({ partNum: '1.5' }),
+    want: () => ({ code: 400, detail: "'partNum' must be a whole number from 1 to 10000." }),
+  },
+  'addPart: no file': {
+    path: () => `content/users/${o()}/items/${fx.uploadId}/addPart`,
+    params: () => ({ partNum: '1' }),
+    want: () => ({ code: 400, message: "'file' is required." }),
+  },
+  'addPart: an item without an upload': {
+    path: () => `content/users/${o()}/items/${fx.itemId}/addPart`,
+    params: () => ({ partNum: '1' }),
+    want: () => ({ code: 400, message: 'Item is not being uploaded in parts.' }),
+  },
+  "addPart: another user's upload → CONT_0001": {
+    path: () => `content/users/${o()}/items/${fx.uploadId}/addPart`,
+    token: other,
+    params: () => ({ partNum: '1' }),
+    want: () => ({ code: 400, messageCode: 'CONT_0001' }),
+  },
+  'commit: no parts yet': {
+    path: () => `content/users/${o()}/items/${fx.uploadId}/commit`,
+    want: () => ({ code: 400, message: 'No parts were uploaded.' }),
+  },
+  'commit: item id not hex': {
+    path: () => `content/users/${o()}/items/nothex/commit`,
+    want: () => ({ code: 400, messageCode: 'CONT_0001' }),
   },
 };
