@@ -12,6 +12,7 @@ import { ItemDetails1732400000000 } from './1732400000000-ItemDetails';
 import { GroupMembership1732420000000 } from './1732420000000-GroupMembership';
 import { UserProfiles1732430000000 } from './1732430000000-UserProfiles';
 import { Notifications1732431000000 } from './1732431000000-Notifications';
+import { AdminPrivileges1732440000000 } from './1732440000000-AdminPrivileges';
 import { Folders1732410000000 } from './1732410000000-Folders';
 import { ItemUploads1732411000000 } from './1732411000000-ItemUploads';
 
@@ -28,9 +29,10 @@ export const migrations = [
   FeatureDataVersions1732320000000,
   ItemTextSearch1732335000000,
   ItemDetails1732400000000,
+  Folders1732410000000,
+  ItemUploads1732411000000,
   GroupMembership1732420000000,
   UserProfiles1732430000000,
   Notifications1732431000000,
-  Folders1732410000000,
-  ItemUploads1732411000000,
+  AdminPrivileges1732440000000,
 ];
