@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Caller } from '../core/auth/caller';
 import { ListingDatabase } from '../core/database/request-pools.module';
 import { SqlParams } from '../core/database/sql-params';
-import { anyOfPattern, likePattern, orBranches } from '../core/search/search-sql';
+import { anyOfPattern, likePattern, orBranches, rangeSql } from '../core/search/search-sql';
 import { ITEM_COLUMNS, ITEM_FROM, ItemRow, visibleSql } from './item-sql';
 import { SearchNode } from './search-query';
 
@@ -87,14 +87,8 @@ export class ItemListRepository {
         return `(NOT ${this.searchSql(node.node, p)})`;
       case 'term':
         return this.termSql(node.field, node.value, p);
-      case 'range': {
-        const col = `i.${node.field}`;
-        const ends = [
-          node.from === null ? null : `${col} ${node.inclusive[0] ? '>=' : '>'} to_timestamp(${p.add(node.from)}::float8 / 1000)`,
-          node.to === null ? null : `${col} ${node.inclusive[1] ? '<=' : '<'} to_timestamp(${p.add(node.to)}::float8 / 1000)`,
-        ].filter((e) => e !== null);
-        return ends.length ? `(${ends.join(' AND ')})` : 'TRUE';
-      }
+      case 'range':
+        return rangeSql(`i.${node.field}`, node, p);
     }
   }
 

@@ -3,7 +3,7 @@ import { Caller } from '../core/auth/caller';
 import { ListingDatabase } from '../core/database/request-pools.module';
 import { SqlParams } from '../core/database/sql-params';
 import { SearchNode } from '../core/search/search-query';
-import { anyOfPattern, likePattern, orBranches } from '../core/search/search-sql';
+import { anyOfPattern, likePattern, orBranches, rangeSql } from '../core/search/search-sql';
 import { InvitationRole, MemberType } from './group.entities';
 import { GROUP_COLUMNS, groupFrom, GroupSql, groupVisibleSql, toVisibleGroup, VisibleGroup } from './group-sql';
 
@@ -202,14 +202,8 @@ export class GroupListRepository {
       }
       case 'not':
         return `(NOT ${this.searchSql(node.node, p)})`;
-      case 'range': {
-        const col = `g.${node.field}`;
-        const ends = [
-          node.from === null ? null : `${col} ${node.inclusive[0] ? '>=' : '>'} to_timestamp(${p.add(node.from)}::float8 / 1000)`,
-          node.to === null ? null : `${col} ${node.inclusive[1] ? '<=' : '<'} to_timestamp(${p.add(node.to)}::float8 / 1000)`,
-        ].filter((e) => e !== null);
-        return ends.length ? `(${ends.join(' AND ')})` : 'TRUE';
-      }
+      case 'range':
+        return rangeSql(`g.${node.field}`, node, p);
       case 'term':
         return this.termSql(node.field, node.value, p);
     }

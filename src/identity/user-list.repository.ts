@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Caller } from '../core/auth/caller';
 import { ListingDatabase } from '../core/database/request-pools.module';
 import { SqlParams } from '../core/database/sql-params';
-import { orBranches } from '../core/search/search-sql';
+import { likePattern, orBranches, rangeSql } from '../core/search/search-sql';
 import { UserFields } from './user-json';
 import { UserField, UserQueryNode, UserSortField } from './user-query';
 
@@ -32,12 +32,6 @@ const USER_COLUMNS = `u.id, u.username, u.org_id AS "orgId", u.role, u.role_id A
   u.first_name AS "firstName", u.last_name AS "lastName", u.email, u.description, u.fav_group_id AS "favGroupId", u.disabled,
   u.tags, u.thumbnail, u.access, u.culture, u.region, u.units, u.preferred_view AS "preferredView", u.last_login AS "lastLogin",
   u.created, u.modified, r.privileges AS "rolePrivileges"`;
-
-/** LIKE pattern of a term: `*` is the client's wildcard, LIKE's own wildcards are literal; `contains` matches anywhere. */
-function likePattern(value: string, contains: boolean): string {
-  const core = value.replace(/[\\%_]/g, '\\$&').replace(/\*/g, '%');
-  return contains ? `%${core}%` : core;
-}
 
 /**
  * User searches: statements whose cost the request chooses, so they run on the listing pool (statement timeout,
@@ -91,21 +85,15 @@ export class UserListRepository {
           .join(' OR ')})`;
       case 'not':
         return `(NOT ${this.sql(node.node, p)})`;
-      case 'range': {
-        const col = RANGE_COLUMN[node.field];
-        const ends = [
-          node.from === null ? null : `${col} ${node.inclusive[0] ? '>=' : '>'} to_timestamp(${p.add(node.from)}::float8 / 1000)`,
-          node.to === null ? null : `${col} ${node.inclusive[1] ? '<=' : '<'} to_timestamp(${p.add(node.to)}::float8 / 1000)`,
-        ].filter((e) => e !== null);
-        return ends.length ? `(${ends.join(' AND ')})` : 'TRUE';
-      }
+      case 'range':
+        return rangeSql(RANGE_COLUMN[node.field], node, p);
       case 'term':
         return this.termSql(node.field, node.value, p);
     }
   }
 
   private termSql(field: UserField | null, value: string, p: SqlParams): string {
-    const like = (contains: boolean) => p.add(likePattern(value, contains));
+    const like = (contains: boolean) => p.add(contains ? `%${likePattern(value)}%` : likePattern(value));
     switch (field) {
       case null: {
         // A bare term: anywhere in the user name, full name, description or a tag, case-insensitively.

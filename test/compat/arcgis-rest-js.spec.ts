@@ -25,19 +25,9 @@ import {
 import { ADMIN } from '../support/app';
 import { adminToken, createUser, uniq } from '../support/client';
 import { withApp } from '../support/harness';
+import { caught } from '../support/caught';
 
 const HEX_ID = /^[0-9a-f]{32}$/;
-
-/** Runs `fn` and returns what it threw; fails the test if it did not throw. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the client's error classes carry fields of their own
-async function caught(fn: () => Promise<unknown>): Promise<any> {
-  try {
-    await fn();
-  } catch (e) {
-    return e;
-  }
-  throw new Error('expected the call to reject, but it resolved');
-}
 
 describe('@esri/arcgis-rest-js 4.10.2 against the portal', () => {
   const t = withApp();

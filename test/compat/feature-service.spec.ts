@@ -33,6 +33,7 @@ import {
 } from '@esri/arcgis-rest-feature-service';
 import { startApp, TestApp } from '../support/app';
 import { adminToken, createUser, uniq } from '../support/client';
+import { caught } from '../support/caught';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
@@ -80,16 +81,6 @@ function site(i: number) {
     },
     geometry: { x: -120 + i * 0.5, y: 30 + (i % 40) * 0.25, spatialReference: { wkid: 4326 } },
   };
-}
-
-/** Runs `fn` and returns what it threw; fails the test if it did not throw. */
-async function caught(fn: () => Promise<unknown>): Promise<any> {
-  try {
-    await fn();
-  } catch (e) {
-    return e;
-  }
-  throw new Error('expected the call to reject, but it resolved');
 }
 
 /** What the client sent: method, URL without query string, and the parameters (query string or form body). */

@@ -34,19 +34,10 @@ import { ADMIN } from '../support/app';
 import { adminToken, createUser, uniq } from '../support/client';
 import { withApp } from '../support/harness';
 import { onS3 } from '../support/s3';
+import { caught } from '../support/caught';
 
 const HEX_ID = /^[0-9a-f]{32}$/;
 const MiB = 1024 * 1024;
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the client's error classes carry fields of their own
-async function caught(fn: () => Promise<unknown>): Promise<any> {
-  try {
-    await fn();
-  } catch (e) {
-    return e;
-  }
-  throw new Error('expected the call to reject, but it resolved');
-}
 
 /** Polls the item's status through the library until it leaves partsUploading/processing. */
 async function settled(id: string, owner: string, authentication: ArcGISIdentityManager) {

@@ -32,19 +32,10 @@ import {
 } from '@esri/arcgis-rest-portal';
 import { adminToken, createUser, uniq } from '../support/client';
 import { withApp } from '../support/harness';
+import { caught } from '../support/caught';
 
 /** A 1×1 PNG. */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the client's error classes carry fields of their own
-async function caught(fn: () => Promise<unknown>): Promise<any> {
-  try {
-    await fn();
-  } catch (e) {
-    return e;
-  }
-  throw new Error('expected the call to reject, but it resolved');
-}
 
 describe('groups through @esri/arcgis-rest-portal 4.10.2', () => {
   const t = withApp();

@@ -35,17 +35,7 @@ import {
 import { FileStore } from '../../src/core/storage/file-store';
 import { addUsers, adminToken, createUser, uniq } from '../support/client';
 import { withApp } from '../support/harness';
-
-/** Runs `fn` and returns what it threw; fails the test if it did not throw. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the client's error classes carry fields of their own
-async function caught(fn: () => Promise<unknown>): Promise<any> {
-  try {
-    await fn();
-  } catch (e) {
-    return e;
-  }
-  throw new Error('expected the call to reject, but it resolved');
-}
+import { caught } from '../support/caught';
 
 /** A 1×1 PNG. */
 const PNG = Buffer.from(

@@ -32,17 +32,7 @@ import { hashPassword } from '../../src/identity/passwords';
 import { ADMIN } from '../support/app';
 import { addUsers, adminToken, createUser, post, uniq } from '../support/client';
 import { withApp } from '../support/harness';
-
-/** Runs `fn` and returns what it threw; fails the test if it did not throw. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the client's error classes carry fields of their own
-async function caught(fn: () => Promise<unknown>): Promise<any> {
-  try {
-    await fn();
-  } catch (e) {
-    return e;
-  }
-  throw new Error('expected the call to reject, but it resolved');
-}
+import { caught } from '../support/caught';
 
 /** A 1×1 PNG. */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');

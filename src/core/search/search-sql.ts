@@ -1,4 +1,6 @@
-/** Pieces of SQL shared by the searches over items and groups (`q` parsed by search-query.ts). */
+import { SqlParams } from '../database/sql-params';
+
+/** Pieces of SQL shared by the searches over items, groups and users (`q` parsed by search-query.ts). */
 
 /** A term as a LIKE pattern: `*` is the client's wildcard; LIKE's own wildcards in the value are escaped. */
 export function likePattern(value: string): string {
@@ -25,4 +27,17 @@ export function anyOfPattern(values: string[]): string {
 export function orBranches<N extends { kind: string }>(node: N): N[] {
   const or = node as N & { kind: 'or'; left: N; right: N };
   return node.kind === 'or' ? [...orBranches(or.left), ...orBranches(or.right)] : [node];
+}
+
+/** A date range term on a timestamp column: epoch milliseconds, either end open (null), each end in or out. */
+export function rangeSql(
+  column: string,
+  r: { from: number | null; to: number | null; inclusive: [boolean, boolean] },
+  p: SqlParams,
+): string {
+  const ends = [
+    r.from === null ? null : `${column} ${r.inclusive[0] ? '>=' : '>'} to_timestamp(${p.add(r.from)}::float8 / 1000)`,
+    r.to === null ? null : `${column} ${r.inclusive[1] ? '<=' : '<'} to_timestamp(${p.add(r.to)}::float8 / 1000)`,
+  ].filter((e) => e !== null);
+  return ends.length ? `(${ends.join(' AND ')})` : 'TRUE';
 }
