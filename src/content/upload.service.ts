@@ -87,7 +87,11 @@ export class UploadService implements OnApplicationBootstrap, OnApplicationShutd
     }
     const etag = await this.files.putPart(partsOf(upload), partNum, file.path, file.size);
     const replaced = await this.repo.putPart(id, partNum, file.size, etag);
-    if (replaced === false) throw committing(id);
+    if (replaced === false) {
+      // Committed, cancelled or expired while the part was stored: nothing names it, so it goes now.
+      await this.files.removePart(partsOf(upload), etag).catch(() => undefined);
+      throw committing(id);
+    }
     if (replaced && replaced !== etag) await this.files.removePart(partsOf(upload), replaced);
     return { success: true, id };
   }
@@ -127,7 +131,8 @@ export class UploadService implements OnApplicationBootstrap, OnApplicationShutd
     if (upload.state !== 'uploading') throw committing(id);
     const removed = await this.repo.transaction(async (m) => {
       const row = await this.repo.remove(id, m, 'uploading');
-      if (row) await this.items.delete(id, m);
+      // A protected item is not deleted: the transaction is undone, the upload and the item's files stay.
+      if (row && !(await this.items.delete(id, m))) throw Errors.itemProtected(id);
       return row;
     });
     if (!removed) throw committing(id);

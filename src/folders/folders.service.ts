@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Caller, isAdminFor, Privilege } from '../core/auth/caller';
+import { Caller, holdsAll, isAdminFor, Privilege } from '../core/auth/caller';
 import { APP_CONFIG } from '../core/config/config.module';
 import { AppConfig } from '../core/config/env';
 import { Errors } from '../core/errors/arcgis-error';
@@ -130,8 +130,16 @@ export class FoldersService {
     if (!isAdminFor(caller, owner.orgId, Privilege.AdminReassignItems)) {
       throw Errors.forbidden('Only an administrator of the organization may reassign items.');
     }
+    // As for managing a user: an administrator above no one may take the items of one above them.
+    if (!holdsAll(caller, await this.identity.privilegesOf(owner))) {
+      throw Errors.forbidden(`Only an administrator holding every privilege of ${owner.username} may reassign their items.`);
+    }
     const items = this.checkItems(rawItems);
     const target = await this.identity.requireUser(targetUsername.trim());
+    // Taking items oneself is reading and changing them: it needs the privileges that reading and changing need.
+    if (target.id === caller.userId && !holdsAll(caller, [Privilege.AdminViewItems, Privilege.AdminUpdateItems])) {
+      throw Errors.forbidden('Reassigning items to oneself needs portal:admin:viewItems and portal:admin:updateItems.');
+    }
     if (target.orgId !== owner.orgId) {
       throw Errors.badRequest('Unable to reassign items.', [`User '${target.username}' is not a member of the items' organization.`]);
     }

@@ -3,7 +3,7 @@ import { Caller } from '../core/auth/caller';
 import { CurrentCaller, Operation } from '../core/http/decorators';
 import { GroupIdPipe, UsernamePipe } from '../core/http/id-params';
 import { Params } from '../core/http/params.decorator';
-import { GroupNotificationDto, OrgNotificationDto } from './notifications.dto';
+import { GroupNotificationDto, NotificationsPageDto, OrgNotificationDto } from './notifications.dto';
 import { NotificationsService } from './notifications.service';
 
 @Controller('sharing/rest')
@@ -11,8 +11,12 @@ export class NotificationsController {
   constructor(private readonly notifications: NotificationsService) {}
 
   @Operation('community/users/:username/notifications')
-  list(@CurrentCaller() caller: Caller, @Param('username', UsernamePipe) username: string) {
-    return this.notifications.list(caller, username);
+  list(
+    @CurrentCaller() caller: Caller,
+    @Param('username', UsernamePipe) username: string,
+    @Params(NotificationsPageDto) page: NotificationsPageDto,
+  ) {
+    return this.notifications.list(caller, username, page);
   }
 
   @Operation('community/users/:username/notifications/:id')

@@ -31,9 +31,12 @@ export class NotificationsRepository {
     });
   }
 
-  /** The user's notifications, newest first. */
-  list(userId: string): Promise<NotificationEntity[]> {
-    return this.db.getRepository(NotificationEntity).find({ where: { userId }, order: { created: 'DESC', id: 'DESC' } });
+  /** One page of the user's notifications, newest first, and how many they have. */
+  async list(userId: string, start: number, num: number): Promise<{ total: number; rows: NotificationEntity[] }> {
+    const [rows, total] = await this.db
+      .getRepository(NotificationEntity)
+      .findAndCount({ where: { userId }, order: { created: 'DESC', id: 'DESC' }, skip: start - 1, take: num });
+    return { total, rows };
   }
 
   find(userId: string, id: string): Promise<NotificationEntity | null> {

@@ -3,10 +3,11 @@ import { Caller, isAdminFor, Privilege } from '../core/auth/caller';
 import { APP_CONFIG } from '../core/config/config.module';
 import { AppConfig } from '../core/config/env';
 import { Errors } from '../core/errors/arcgis-error';
+import { nextStart } from '../core/http/paging';
 import { ID_PATTERN } from '../core/ids';
 import { MembersService } from '../groups/members.service';
 import { IdentityService } from '../identity/identity.service';
-import { GroupNotificationDto, OrgNotificationDto } from './notifications.dto';
+import { GroupNotificationDto, NotificationsPageDto, OrgNotificationDto } from './notifications.dto';
 import { NotificationEntity } from './notification.entity';
 import { NotificationsRepository } from './notifications.repository';
 
@@ -35,9 +36,20 @@ export class NotificationsService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async list(caller: Caller, username: string) {
+  /**
+   * A page of the caller's notifications (`start`, `num`: our extension, as ArcGIS's own listing pages are not
+   * documented; a client that sends neither gets the newest 100), so a long list never loads whole into memory.
+   */
+  async list(caller: Caller, username: string, page: NotificationsPageDto) {
     const user = await this.recipient(caller, username);
-    return { notifications: (await this.repo.list(user.id)).map((n) => this.toJson(n, user.username)) };
+    const { total, rows } = await this.repo.list(user.id, page.start, page.num);
+    return {
+      total,
+      start: page.start,
+      num: rows.length,
+      nextStart: nextStart(page, total),
+      notifications: rows.map((n) => this.toJson(n, user.username)),
+    };
   }
 
   async get(caller: Caller, username: string, id: string) {
