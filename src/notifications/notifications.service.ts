@@ -118,9 +118,12 @@ export class NotificationsService {
   }
 
   /** Notifications are the recipient's alone, as in ArcGIS: administrators do not read or remove others'. */
+  /** The caller, named in the path; any other name is refused alike, so the answer does not tell whether it exists. */
   private async recipient(caller: Caller, username: string) {
+    const forbidden = () => Errors.forbidden('Only the recipient may read or remove their notifications.');
+    if (username.toLowerCase() !== caller.username.toLowerCase()) throw forbidden();
     const user = await this.identity.requireUser(username);
-    if (user.id !== caller.userId) throw Errors.forbidden('Only the recipient may read or remove their notifications.');
+    if (user.id !== caller.userId) throw forbidden();
     return user;
   }
 

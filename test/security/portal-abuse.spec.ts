@@ -8,9 +8,19 @@ import { addItem, createUser, get, post } from '../support/client';
 import { withApp } from '../support/harness';
 import { createRole, USER_PRIVILEGES } from './privilege-fixtures';
 
-describe('notifications stay small to read and to send', () => {
-  const t = withApp({ users: { reader: 'org_user' } });
-  const { reader } = t.users;
+describe('notifications stay small to read and to send, and private to their recipient', () => {
+  const t = withApp({ users: { reader: 'org_user', neighbour: 'org_user' } });
+  const { reader, neighbour } = t.users;
+
+  it("another user's list and a name nobody has get the same refusal, so it tells no one which names exist", async () => {
+    const answers = await Promise.all(
+      [neighbour.username, `nobody${randomBytes(4).toString('hex')}`].map(
+        async (name) => (await get(t.base, `community/users/${name}/notifications`, {}, reader.token)).body,
+      ),
+    );
+    expect(answers[0]).toEqual(answers[1]);
+    expect(answers[0].error).toMatchObject({ code: 403 });
+  });
 
   it('a user with 150 notifications reads them 100 at a time, newest first; num is capped at 100', async () => {
     const [{ id: userId }] = await t.db.query(`SELECT id FROM users WHERE username = $1`, [reader.username]);
