@@ -156,7 +156,7 @@ export class EditsService {
       const g = f.geometry;
       if (g.kind === 'error') throw new GeometryError(g.message);
       if (g.kind === 'null') geometry = null;
-      else if (g.kind === 'ok') geometry = { geojson: g.geojson, srid: g.wkid ?? requestSrid ?? layer.srid };
+      else if (g.kind === 'ok') geometry = { wkb: g.wkb, srid: g.wkid ?? requestSrid ?? layer.srid };
       return { ok: true, write: { oid: oid ?? undefined, attributes, geometry: mode === 'add' ? (geometry ?? null) : geometry } };
     } catch (e) {
       if (e instanceof AttributeError || e instanceof GeometryError) return { ok: false, oid, description: e.message };

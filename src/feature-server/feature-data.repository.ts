@@ -37,7 +37,7 @@ const CAST: Record<FieldType, string> = {
 export interface FeatureWrite {
   oid?: number;
   attributes: Record<string, string | null>;
-  geometry?: { geojson: string; srid: number } | null;
+  geometry?: { wkb: string; srid: number } | null;
 }
 
 const table = (schema: string, l: LayerRow) => `${ident(schema)}.${ident(l.table_name)}`;
@@ -301,7 +301,7 @@ export class FeatureDataRepository {
       oidField.column,
       features.length,
     ]);
-    const docs = features.map((f, i) => ({ oid: ids[i].id, a: f.attributes, g: f.geometry?.geojson ?? null, s: f.geometry?.srid ?? null }));
+    const docs = features.map((f, i) => ({ oid: ids[i].id, a: f.attributes, g: f.geometry?.wkb ?? null, s: f.geometry?.srid ?? null }));
     const written = l.fields.filter((f) => features.some((x) => f.column in x.attributes));
     const cols = [ident(oidField.column), ...written.map((f) => ident(f.column))];
     const vals = [`(e.doc->>'oid')::int`, ...written.map((f) => `(e.doc->'a'->>${literal(f.column)})::${CAST[f.type]}`)];
@@ -322,7 +322,7 @@ export class FeatureDataRepository {
     const docs = features.map((f) => ({
       oid: f.oid,
       a: f.attributes,
-      ...(f.geometry !== undefined ? { g: f.geometry?.geojson ?? null, s: f.geometry?.srid ?? null, hasG: true } : {}),
+      ...(f.geometry !== undefined ? { g: f.geometry?.wkb ?? null, s: f.geometry?.srid ?? null, hasG: true } : {}),
     }));
     const written = l.fields.filter((f) => features.some((x) => f.column in x.attributes));
     const t = ident('t');
@@ -368,5 +368,5 @@ function literal(s: string): string {
 }
 
 function geometryFromDoc(srid: number): string {
-  return `CASE WHEN e.doc->>'g' IS NULL THEN NULL ELSE ST_Transform(ST_SetSRID(ST_GeomFromGeoJSON(e.doc->>'g'), (e.doc->>'s')::int), ${Number(srid)}) END`;
+  return `CASE WHEN e.doc->>'g' IS NULL THEN NULL ELSE ST_Transform(ST_GeomFromWKB(decode(e.doc->>'g', 'base64'), (e.doc->>'s')::int), ${Number(srid)}) END`;
 }

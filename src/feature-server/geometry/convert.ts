@@ -1,11 +1,12 @@
 /**
- * ArcGIS JSON edits → GeoJSON, run on the geometry threads (see GeometryPool). Sizes are checked from array lengths
+ * ArcGIS JSON edits → WKB (through GeoJSON's shapes), run on the geometry threads (see GeometryPool). Sizes are checked from array lengths
  * before any vertex is read, so an oversized geometry is refused at the cost of counting it.
  */
 import { jsonParam } from '../../core/http/param-values';
 import { GeoJson, GeometryError, geometryWkid } from '../../layers/esri-geometry';
 import { GeometryType } from '../../layers/layer-schema';
 import { assemblePolygons } from './rings';
+import { toWkb } from './wkb';
 import { EditsTask, EditsTaskResult, GeometryLimits, ParsedFeature, ParsedGeometry } from './types';
 
 /** The request as a whole is refused with a 400 (a list is not JSON, or over a limit); nothing is written. */
@@ -67,7 +68,7 @@ function rings(raw: unknown, limits: GeometryLimits, allowance: Allowance): numb
   return assemblePolygons(closed);
 }
 
-/** ArcGIS JSON geometry → GeoJSON for ST_GeomFromGeoJSON; throws GeometryError with a message for the caller. */
+/** ArcGIS JSON geometry → GeoJSON shapes (written as WKB); throws GeometryError with a message for the caller. */
 export function esriToGeoJson(g: unknown, type: GeometryType, limits: GeometryLimits, allowance: Allowance): GeoJson {
   if (!g || typeof g !== 'object') throw new GeometryError('Geometry must be a JSON object.');
   const o = g as Record<string, unknown>;
@@ -94,7 +95,7 @@ function geometry(raw: unknown, type: GeometryType | null, limits: GeometryLimit
   if (raw === null) return { kind: 'null' };
   try {
     if (!type) throw new GeometryError('This is a table; features have no geometry.');
-    return { kind: 'ok', geojson: JSON.stringify(esriToGeoJson(raw, type, limits, allowance)), wkid: geometryWkid(raw) };
+    return { kind: 'ok', wkb: toWkb(esriToGeoJson(raw, type, limits, allowance)).toString('base64'), wkid: geometryWkid(raw) };
   } catch (e) {
     if (e instanceof GeometryError) return { kind: 'error', message: e.message };
     throw e;

@@ -18,8 +18,8 @@ export interface EditsTask {
 export type ParsedGeometry =
   | { kind: 'absent' }
   | { kind: 'null' }
-  /** GeoJSON text for ST_GeomFromGeoJSON, with the wkid the geometry named for itself, if any. */
-  | { kind: 'ok'; geojson: string; wkid?: number }
+  /** Base64 WKB for ST_GeomFromWKB, with the wkid the geometry named for itself, if any. */
+  | { kind: 'ok'; wkb: string; wkid?: number }
   | { kind: 'error'; message: string };
 
 export interface ParsedFeature {
