@@ -1,12 +1,15 @@
 /**
  * Load with and without hostile traffic: LOAD_CLIENTS closed-loop clients for LOAD_SECONDS against the built API
- * and two workers (separate processes, loopback only, scratch database and queue prefix), first with legitimate
- * traffic only, then with a LOAD_HOSTILE share of the hardening issue's hostile requests mixed in. Prints p50/p99 per
- * operation, the 5xx count and the export jobs' fate as Markdown, then the targets; exits 1 when a target fails.
+ * and two workers (separate processes, loopback only, scratch database and queue prefix): legitimate traffic only, and
+ * traffic with a LOAD_HOSTILE share of the hardening issue's hostile requests mixed in, in LOAD_SEGMENTS alternating
+ * segments per side (clean, hostile, hostile, clean, ...) so that drift over the run (a growing database, a busy
+ * machine) falls on both sides alike. Prints p50/p99 per operation over each side's pooled samples, the 5xx count and
+ * the export jobs' fate as Markdown, then the targets; exits 1 when a target fails.
  *
  *   npm run bench:load                                   (LOAD_SECONDS=60 LOAD_CLIENTS=50 LOAD_HOSTILE=0.1)
  *   LOAD_SECONDS=10 LOAD_CLIENTS=10 npm run bench:load   (a quick trial)
  */
+import { addCpu, cpuSnapshot, CpuSnapshot } from './support/cpu-meter';
 import { startCluster, Cluster } from './support/load-cluster';
 import { makeFixtures } from './support/load-fixtures';
 import { hostileTable, legitTable, loggedErrors } from './support/load-report';
@@ -20,6 +23,7 @@ function setting(name: string, fallback: number, min: number, max: number): numb
 const SECONDS = setting('LOAD_SECONDS', 60, 1, 3600);
 const CLIENTS = Math.round(setting('LOAD_CLIENTS', 50, 1, 500));
 const HOSTILE = setting('LOAD_HOSTILE', 0.1, 0, 0.9);
+const SEGMENTS = Math.round(setting('LOAD_SEGMENTS', 4, 1, 60));
 /** Every export submitted must be completed or failed this long after the last run ends. */
 const GRACE_SECONDS = 60;
 /** Unmeasured legitimate traffic first, so the clean run is not charged for a cold JIT and empty caches. */
@@ -131,12 +135,26 @@ async function main() {
   );
   await run(c, fx, WARMUP_SECONDS, 0, undefined, false);
   await settle(c, GRACE_SECONDS);
-  console.error(`[load] clean run: ${CLIENTS} clients, ${SECONDS} s`);
-  const clean = await run(c, fx, SECONDS, 0, undefined);
-  await settle(c, GRACE_SECONDS); // the hostile run starts with an empty queue, as the clean one did
   const hostile = hostileOps(fx);
-  console.error(`[load] run with ${Math.round(HOSTILE * 100)}% hostile requests: ${CLIENTS} clients, ${SECONDS} s`);
-  const mixed = await run(c, fx, SECONDS, HOSTILE, hostile);
+  const clean = { samples: [] as Sample[], jobs: [] as ExportJob[], wall: 0, cpu: {} as CpuSnapshot };
+  const mixed = { samples: [] as Sample[], jobs: [] as ExportJob[], wall: 0, cpu: {} as CpuSnapshot };
+  const pids = Object.fromEntries(c.processes.map((p) => [p.name, p.proc.pid]));
+  const segment = SECONDS / SEGMENTS;
+  // ABBA order: a trend over the run (rows and jobs piling up, a neighbour's load) weighs on both sides alike.
+  for (let i = 0; i < 2 * SEGMENTS && !interrupted; i++) {
+    const bad = (i % 4 === 1 || i % 4 === 2) && HOSTILE > 0;
+    console.error(
+      `[load] segment ${i + 1}/${2 * SEGMENTS}: ${bad ? `${Math.round(HOSTILE * 100)}% hostile` : 'clean'}, ${CLIENTS} clients, ${segment.toFixed(0)} s`,
+    );
+    const cpu0 = cpuSnapshot(pids);
+    const r = await run(c, fx, segment, bad ? HOSTILE : 0, bad ? hostile : undefined);
+    const side = bad ? mixed : clean;
+    addCpu(side.cpu, cpu0, cpuSnapshot(pids));
+    side.samples.push(...r.samples);
+    side.jobs.push(...r.jobs);
+    side.wall += r.wall;
+    await settle(c, GRACE_SECONDS); // every segment starts with an empty queue
+  }
   if (interrupted) return 130;
   console.error(`[load] waiting up to ${GRACE_SECONDS} s for the export jobs to finish`);
   const graceEnd = Date.now() + GRACE_SECONDS * 1000;
@@ -173,7 +191,10 @@ async function main() {
   const exited = c.exited();
 
   const out: string[] = [];
-  out.push(`### Load: ${CLIENTS} clients, ${SECONDS} s clean, then ${SECONDS} s with ${Math.round(HOSTILE * 100)}% hostile requests`, '');
+  out.push(
+    `### Load: ${CLIENTS} clients, ${SECONDS} s clean and ${SECONDS} s with ${Math.round(HOSTILE * 100)}% hostile requests, in ${SEGMENTS} alternating segments each`,
+    '',
+  );
   const hostileCount = mixed.samples.filter((s) => s.hostile).length;
   out.push(
     `Requests: clean ${clean.samples.length} (${rate(clean)}/s), with hostile ${mixed.samples.length} (${rate(mixed)}/s, ${hostileCount} hostile).`,
@@ -199,6 +220,11 @@ async function main() {
     jobRow(`stuck after ${GRACE_SECONDS} s grace, or lost`, (j) => !completed.has(j.jobId) && status.get(j.jobId)?.status !== 'failed'),
     '',
   );
+  const cores = (r: typeof clean) =>
+    Object.entries(r.cpu)
+      .map(([k, v]) => `${k} ${(v / 1000 / r.wall).toFixed(2)}`)
+      .join(', ');
+  out.push(`Cores busy on average (idle: both cores' idle time): clean ${cores(clean)}; with hostile ${cores(mixed)}.`, '');
   out.push(
     `Peak RSS: ${Object.entries(peaks)
       .map(([k, v]) => `${k} ${v.toFixed(0)} MB`)
