@@ -146,14 +146,8 @@ describe('connection pools: no client can starve sign-in or public readers', () 
       ),
     );
     try {
-      await new Promise((res) => setTimeout(res, 2000)); // every hostile statement is running or queued now
       // Both attacks are running: a search over the descriptions and a where clause on the large layer.
-      const {
-        rows: [running],
-      } = await watch.query(
-        `SELECT count(*) FILTER (WHERE query LIKE '%~*%')::int AS searches, count(*) FILTER (WHERE query LIKE '%concat%')::int AS burners
-           FROM pg_stat_activity WHERE datname = current_database() AND state = 'active' AND pid <> pg_backend_pid()`,
-      );
+      const running = await mostActive(watch, (r) => r.searches >= 1 && r.burners >= 1);
       expect(running.searches).toBeGreaterThanOrEqual(1);
       expect(running.burners).toBeGreaterThanOrEqual(1);
 
@@ -234,14 +228,8 @@ describe('connection pools: no client can starve sign-in or public readers', () 
       })(),
     );
     try {
-      await new Promise((res) => setTimeout(res, 2000));
-      const {
-        rows: [running],
-      } = await watch.query(
-        `SELECT count(*)::int AS n FROM pg_stat_activity
-          WHERE datname = current_database() AND state = 'active' AND pid <> pg_backend_pid() AND query LIKE '%~*%'`,
-      );
-      expect(running.n).toBeGreaterThanOrEqual(3);
+      const running = await mostActive(watch, (r) => r.searches >= 3);
+      expect(running.searches).toBeGreaterThanOrEqual(3);
       const search = await timed(() =>
         call(USER_IP, 'GET', `${t.base}/search`, { q: 'harbour' }, userToken, AbortSignal.timeout(5000)).catch(() => undefined),
       );
@@ -260,6 +248,27 @@ describe('connection pools: no client can starve sign-in or public readers', () 
     }
   }, 120_000);
 });
+
+/**
+ * The hostile statements running at once, sampled every 100 ms from 2 s after the attack began until `enough` holds or
+ * 10 s have passed: one look can fall between one statement's end and the next one's start on a busy machine.
+ */
+async function mostActive(watch: Client, enough: (r: { searches: number; burners: number }) => boolean) {
+  const best = { searches: 0, burners: 0 };
+  await new Promise((res) => setTimeout(res, 2000));
+  for (const until = Date.now() + 10_000; Date.now() < until && !enough(best);) {
+    const {
+      rows: [r],
+    } = await watch.query<{ searches: number; burners: number }>(
+      `SELECT count(*) FILTER (WHERE query LIKE '%~*%')::int AS searches, count(*) FILTER (WHERE query LIKE '%concat%')::int AS burners
+         FROM pg_stat_activity WHERE datname = current_database() AND state = 'active' AND pid <> pg_backend_pid()`,
+    );
+    best.searches = Math.max(best.searches, r.searches);
+    best.burners = Math.max(best.burners, r.burners);
+    await new Promise((res) => setTimeout(res, 100));
+  }
+  return best;
+}
 
 /**
  * The server's side of aborted hostile requests: cancel what still runs, including statements that were between
