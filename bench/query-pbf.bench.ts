@@ -9,10 +9,12 @@
  *
  *   npm run bench:query        (runs this after query.bench.ts; POINTS=100000 PAGES=20 ROUNDS=5)
  */
+import { DataSource } from 'typeorm';
 import { decodeFeatureCollection } from '../src/feature-server/pbf/feature-collection';
 import { pct, startBenchApp } from './support/bench-app';
 import { getPage } from './support/http-page';
 import { createPointLayer } from './support/point-layer';
+import { cpuMs as processCpuMs } from './support/proc';
 
 const POINTS = Number(process.env.POINTS ?? 100_000);
 const PAGES = Number(process.env.PAGES ?? 20);
@@ -49,13 +51,41 @@ function pageUrl(layer: string, f: Format, outFields: string, offset: number, to
   return `${layer}?${q}`;
 }
 
-/** One side's pages in a row (three unmeasured first): p50, p95 and bytes per page; every page must hold PAGE features. */
-async function pages(layer: string, f: Format, outFields: string, token: string, round: number) {
+/**
+ * CPU time so far of this process (the server and the client's HTTP) and of the database's backends, in ms: time on a
+ * busy machine stretches with whatever else runs, CPU time spent on a page hardly does.
+ */
+async function cpuMs(db: DataSource): Promise<{ node: number; pg: number }> {
+  const { user, system } = process.cpuUsage();
+  const pids: { pid: number }[] = await db.query(`SELECT pid FROM pg_stat_activity WHERE datname = current_database()`);
+  let pg = 0;
+  for (const { pid } of pids) {
+    try {
+      pg += processCpuMs(pid);
+    } catch {
+      // a backend that ended meanwhile: counted as nothing
+    }
+  }
+  return { node: (user + system) / 1000, pg };
+}
+
+/**
+ * One side's pages in a row (three unmeasured first): p50, p95, bytes and CPU per page; every page must hold PAGE
+ * features. The CPU counted is the request's alone: the check of each reply's features is made outside it.
+ */
+async function pages(db: DataSource, layer: string, f: Format, outFields: string, token: string, round: number) {
   const times: number[] = [];
   let bytes = 0;
+  const cpu = { node: 0, pg: 0 };
   for (let i = -3; i < PAGES; i++) {
     const offset = ((round * (PAGES + 3) + i + 3) % Math.floor(POINTS / PAGE)) * PAGE;
+    const before = await cpuMs(db);
     const { ms, body } = await getPage(pageUrl(layer, f, outFields, offset, token));
+    const after = await cpuMs(db);
+    if (i >= 0) {
+      cpu.node += after.node - before.node;
+      cpu.pg += after.pg - before.pg;
+    }
     const n =
       f === 'json'
         ? (JSON.parse(body.toString()) as { features: unknown[] }).features.length
@@ -66,7 +96,7 @@ async function pages(layer: string, f: Format, outFields: string, token: string,
     bytes += body.byteLength;
   }
   times.sort((a, b) => a - b);
-  return { p50: pct(times, 50), p95: pct(times, 95), min: times[0], bytes: bytes / PAGES };
+  return { p50: pct(times, 50), p95: pct(times, 95), min: times[0], bytes: bytes / PAGES, node: cpu.node / PAGES, pg: cpu.pg / PAGES };
 }
 
 async function main() {
@@ -79,26 +109,28 @@ async function main() {
       `\nf=pbf and f=json: pages of ${PAGE.toLocaleString('en')} from ${POINTS.toLocaleString('en')} points as the SDK asks when drawing, ` +
         `${ROUNDS} rounds of ${PAGES} pages, medians`,
     );
-    console.log('| outFields | format | p50 ms | p95 ms | min ms | KiB per page | bytes vs f=json |');
-    console.log('| --- | --- | ---: | ---: | ---: | ---: | ---: |');
+    console.log('| outFields | format | p50 ms | p95 ms | min ms | Node CPU ms | PostgreSQL CPU ms | KiB per page | bytes vs f=json |');
+    console.log('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
     for (const outFields of ['OBJECTID', '*']) {
-      const runs: Record<Format, { p50: number; p95: number; min: number; bytes: number }[]> = { json: [], pbf: [] };
+      const runs: Record<Format, Awaited<ReturnType<typeof pages>>[]> = { json: [], pbf: [] };
       for (let round = 0; round < ROUNDS; round++) {
         for (const f of (round % 2 ? ['pbf', 'json'] : ['json', 'pbf']) as Format[])
-          runs[f].push(await pages(layer, f, outFields, b.token, round));
+          runs[f].push(await pages(b.db, layer, f, outFields, b.token, round));
       }
       const row = (f: Format) => ({
         p50: median(runs[f].map((r) => r.p50)),
         p95: median(runs[f].map((r) => r.p95)),
         min: Math.min(...runs[f].map((r) => r.min)),
         bytes: median(runs[f].map((r) => r.bytes)),
+        node: median(runs[f].map((r) => r.node)),
+        pg: median(runs[f].map((r) => r.pg)),
       });
       const json = row('json');
       for (const f of ['json', 'pbf'] as Format[]) {
         const r = row(f);
         const ratio = f === 'pbf' ? `${(json.bytes / r.bytes).toFixed(1)}x fewer` : '';
         console.log(
-          `| ${outFields} | f=${f} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.min.toFixed(1)} | ${(r.bytes / 1024).toFixed(0)} | ${ratio} |`,
+          `| ${outFields} | f=${f} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.min.toFixed(1)} | ${r.node.toFixed(1)} | ${r.pg.toFixed(1)} | ${(r.bytes / 1024).toFixed(0)} | ${ratio} |`,
         );
       }
     }

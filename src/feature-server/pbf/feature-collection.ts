@@ -8,6 +8,9 @@
 import { join } from 'node:path';
 import { loadSync, Type } from 'protobufjs';
 import { FieldType, GeometryType } from '../../layers/layer-schema';
+import { writeFeatures } from './feature-writer';
+import { PbfTransform } from './grid';
+import { pbfFeatures } from './pbf-features';
 
 const root = loadSync(join(__dirname, 'feature-collection.proto'));
 const featureCollection: Type = root.lookupType('esriPBuffer.FeatureCollectionPBuffer');
@@ -35,36 +38,6 @@ export const PBF_FIELD_TYPE: Record<FieldType, number> = {
 /** sqlTypeOther, what the layer's JSON fields say too. */
 export const SQL_TYPE_OTHER = 16;
 
-/** One attribute: exactly one member, or none for null. */
-export type PbfValue =
-  | { stringValue: string }
-  | { floatValue: number }
-  | { doubleValue: number }
-  | { sintValue: number }
-  | { uintValue: number }
-  | { sint64Value: number }
-  | Record<string, never>;
-
-export interface PbfGeometry {
-  lengths: number[];
-  coords: number[];
-}
-
-export interface PbfFeature {
-  attributes: PbfValue[];
-  geometry?: PbfGeometry;
-  /** returnCentroid: a point on the same grid as the geometry. */
-  centroid?: PbfGeometry;
-}
-
-/** How a client turns the integer coordinates back into the reply's spatial reference. */
-export interface PbfTransform {
-  originPosition: 'upperLeft' | 'lowerLeft';
-  scale: number;
-  xTranslate: number;
-  yTranslate: number;
-}
-
 export interface PbfFeatureResult {
   objectIdFieldName: string;
   globalIdFieldName: string;
@@ -73,7 +46,10 @@ export interface PbfFeatureResult {
   exceededTransferLimit: boolean;
   transform?: PbfTransform;
   fields: { name: string; type: FieldType; alias: string }[];
-  features: PbfFeature[];
+  /** The page's rows, as feature-writer.ts's writeFeatures reads them, with `rowGeometry` and `centroids`. */
+  rows: unknown[][];
+  rowGeometry?: GeometryType;
+  centroids?: boolean;
 }
 
 function encode(queryResult: object): Buffer {
@@ -81,29 +57,75 @@ function encode(queryResult: object): Buffer {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
+/** A varint's byte count. */
+function varintSize(n: number): number {
+  let size = 1;
+  while (n > 127) {
+    n = Math.floor(n / 128);
+    size++;
+  }
+  return size;
+}
+
+/** The FeatureResult's features, written by feature-writer.ts, spliced after protobufjs's encoding of the rest. */
 export function encodeFeatureResult(r: PbfFeatureResult): Buffer {
+  const head = encodeFeatureResultHead(r);
+  const features = writeFeatures(r.rows, r.fields, r.rowGeometry, r.centroids);
+  // head is FeatureCollection.queryResult (tag 0x12, length) > QueryResult.featureResult (tag 0x0a, length) > fields.
+  let at = 1;
+  while (head[at++] & 128);
+  at++;
+  while (head[at++] & 128);
+  const fields = head.subarray(at);
+  const resultLen = fields.length + features.length;
+  const queryLen = 1 + varintSize(resultLen) + resultLen;
+  const out = Buffer.allocUnsafe(1 + varintSize(queryLen) + queryLen);
+  let pos = 0;
+  const varint = (n: number) => {
+    while (n > 127) {
+      out[pos++] = (n % 128) | 128;
+      n = Math.floor(n / 128);
+    }
+    out[pos++] = n;
+  };
+  out[pos++] = 0x12;
+  varint(queryLen);
+  out[pos++] = 0x0a;
+  varint(resultLen);
+  pos += fields.copy(out, pos);
+  features.copy(out, pos);
+  return out;
+}
+
+function encodeFeatureResultHead(r: PbfFeatureResult): Buffer {
+  return encode({ featureResult: featureResultMessage(r) });
+}
+
+/** protobufjs's encoding of the whole result, features included: the reference feature-writer.ts is tested against. */
+export function encodeFeatureResultWithProtobufjs(r: PbfFeatureResult): Buffer {
+  return encode({ featureResult: { ...featureResultMessage(r), features: pbfFeatures(r.rows, r.fields, r.rowGeometry, r.centroids) } });
+}
+
+function featureResultMessage(r: PbfFeatureResult): object {
   const t = r.transform;
-  return encode({
-    featureResult: {
-      objectIdFieldName: r.objectIdFieldName,
-      uniqueIdField: { name: r.objectIdFieldName, isSystemMaintained: true },
-      globalIdFieldName: r.globalIdFieldName,
-      ...(r.geometryType ? { geometryType: PBF_GEOMETRY_TYPE[r.geometryType] } : {}),
-      ...(r.spatialReference ? { spatialReference: { wkid: r.spatialReference.wkid, lastestWkid: r.spatialReference.latestWkid } } : {}),
-      exceededTransferLimit: r.exceededTransferLimit,
-      ...(t
-        ? {
-            transform: {
-              quantizeOriginPostion: t.originPosition === 'upperLeft' ? 0 : 1,
-              scale: { xScale: t.scale, yScale: t.scale },
-              translate: { xTranslate: t.xTranslate, yTranslate: t.yTranslate },
-            },
-          }
-        : {}),
-      fields: r.fields.map((f) => ({ name: f.name, fieldType: PBF_FIELD_TYPE[f.type], alias: f.alias, sqlType: SQL_TYPE_OTHER })),
-      features: r.features,
-    },
-  });
+  return {
+    objectIdFieldName: r.objectIdFieldName,
+    uniqueIdField: { name: r.objectIdFieldName, isSystemMaintained: true },
+    globalIdFieldName: r.globalIdFieldName,
+    ...(r.geometryType ? { geometryType: PBF_GEOMETRY_TYPE[r.geometryType] } : {}),
+    ...(r.spatialReference ? { spatialReference: { wkid: r.spatialReference.wkid, lastestWkid: r.spatialReference.latestWkid } } : {}),
+    exceededTransferLimit: r.exceededTransferLimit,
+    ...(t
+      ? {
+          transform: {
+            quantizeOriginPostion: t.originPosition === 'upperLeft' ? 0 : 1,
+            scale: { xScale: t.scale, yScale: t.scale },
+            translate: { xTranslate: t.xTranslate, yTranslate: t.yTranslate },
+          },
+        }
+      : {}),
+    fields: r.fields.map((f) => ({ name: f.name, fieldType: PBF_FIELD_TYPE[f.type], alias: f.alias, sqlType: SQL_TYPE_OTHER })),
+  };
 }
 
 export function encodeCount(count: number): Buffer {

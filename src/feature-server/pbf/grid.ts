@@ -8,7 +8,14 @@
  */
 import { SqlParams } from '../../core/database/sql-params';
 import { GeometryType } from '../../layers/layer-schema';
-import { PbfTransform } from './feature-collection';
+
+/** How a client turns the integer coordinates back into the reply's spatial reference. */
+export interface PbfTransform {
+  originPosition: 'upperLeft' | 'lowerLeft';
+  scale: number;
+  xTranslate: number;
+  yTranslate: number;
+}
 
 /** `g` (in the transform's spatial reference) on the grid: a geometry whose coordinates are whole numbers. */
 export function gridSnapped(g: string, t: PbfTransform, p: SqlParams): string {

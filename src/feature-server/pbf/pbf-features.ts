@@ -3,8 +3,30 @@
  * centroids on the transform's grid as part lengths plus coordinates (grid.ts).
  */
 import { FieldType, GeometryType } from '../../layers/layer-schema';
-import { PbfFeature, PbfGeometry, PbfValue } from './feature-collection';
 import { GridGeoJson, gridParts } from './grid';
+
+/** One attribute: exactly one member, or none for null. */
+export type PbfValue =
+  | { stringValue: string }
+  | { floatValue: number }
+  | { doubleValue: number }
+  | { sintValue: number }
+  | { uintValue: number }
+  | { sint64Value: number }
+  | Record<string, never>;
+
+export interface PbfGeometry {
+  lengths: number[];
+  coords: number[];
+}
+
+/** The reference form of a feature (tests compare feature-writer.ts's bytes with protobufjs's encoding of it). */
+export interface PbfFeature {
+  attributes: PbfValue[];
+  geometry?: PbfGeometry;
+  /** returnCentroid: a point on the same grid as the geometry. */
+  centroid?: PbfGeometry;
+}
 
 type ToValue = (v: unknown) => PbfValue;
 

@@ -9,7 +9,6 @@ import { LayerRow } from '../../layers/types';
 import { boolParam, invalidQuery } from '../query-params';
 import { withCentroid } from '../query/geometry-sql';
 import { encodeCount, encodeFeatureResult, encodeObjectIds } from './feature-collection';
-import { pbfFeatures } from './pbf-features';
 import { defaultTransform } from './quantization';
 
 export const PBF_CONTENT_TYPE = 'application/x-protobuf';
@@ -69,7 +68,9 @@ export class PbfQueryService {
         exceededTransferLimit: exceeded,
         transform,
         fields: spec.outFields,
-        features: pbfFeatures(rows, spec.outFields, withGeometry ? layer.geometry_type! : undefined, centroids),
+        rows,
+        rowGeometry: withGeometry ? layer.geometry_type! : undefined,
+        centroids,
       }),
     );
   }

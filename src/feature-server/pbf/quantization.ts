@@ -9,7 +9,7 @@
  */
 import { jsonParam } from '../../core/http/param-values';
 import { invalidQuery, srParam } from '../query-params';
-import { PbfTransform } from './feature-collection';
+import { PbfTransform } from './grid';
 
 const NAME = 'quantizationParameters';
 

@@ -1,7 +1,7 @@
 /** What one query asks of a layer's table, as the query services hand it to the feature data repository and its SQL. */
 import { SqlParams } from '../../core/database/sql-params';
 import { LayerField } from '../../layers/layer-schema';
-import { PbfTransform } from '../pbf/feature-collection';
+import { PbfTransform } from '../pbf/grid';
 
 export interface QuerySpec {
   /** Boolean SQL from the where compiler; its parameters are already in `p`. */

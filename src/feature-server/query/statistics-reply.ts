@@ -9,7 +9,6 @@ import { QuerySpec } from './query-spec';
 import { LayerRow } from '../../layers/types';
 import { fieldInfo, FieldType } from '../../layers/layer-schema';
 import { encodeCount, encodeFeatureResult } from '../pbf/feature-collection';
-import { pbfFeatures } from '../pbf/pbf-features';
 import { PBF_CONTENT_TYPE } from '../pbf/pbf-query.service';
 import { AggregateColumn, AggregateQuery } from './statistics';
 
@@ -72,10 +71,7 @@ export async function aggregateReply(
         globalIdFieldName,
         exceededTransferLimit: exceeded,
         fields: fields.map((f, i) => ({ name: f.name, type: types[i], alias: f.alias })),
-        features: pbfFeatures(
-          pbfRows,
-          types.map((type) => ({ type })),
-        ),
+        rows: pbfRows,
       }),
     );
   }
