@@ -8,8 +8,8 @@ import { BoolParam, CsvList, IntParam } from '../core/http/params.decorator';
  */
 export class UpdateItemDto {
   @IsOptional() @IsString() @MaxLength(256, { message: "'title' must be at most 256 characters." }) title?: string;
-  @IsOptional() @CsvList() @IsString({ each: true }) @MaxLength(256, { each: true }) tags?: string[];
-  @IsOptional() @CsvList() @IsString({ each: true }) @MaxLength(256, { each: true }) typeKeywords?: string[];
+  @IsOptional() @CsvList() @IsString({ each: true }) tags?: string[];
+  @IsOptional() @CsvList() @IsString({ each: true }) typeKeywords?: string[];
   @IsOptional() @IsString() @MaxLength(64000) description?: string;
   @IsOptional() @IsString() @MaxLength(2048) snippet?: string;
   @IsOptional() @IsString() @MaxLength(64000) accessInformation?: string;

@@ -11,6 +11,7 @@ import {
   addItemResource,
   createGroup,
   createItem,
+  getGroup,
   getItem,
   getItemData,
   getItemGroups,
@@ -28,9 +29,11 @@ import {
   setItemAccess,
   shareItemWithGroup,
   unprotectItem,
+  updateGroup,
   updateItem,
   updateItemInfo,
   updateItemResource,
+  updateUser,
 } from '@esri/arcgis-rest-portal';
 import { FileStore } from '../../src/core/storage/file-store';
 import { addUsers, adminToken, createUser, uniq } from '../support/client';
@@ -481,5 +484,81 @@ describe('@esri/arcgis-rest-portal 4.10.2: item details', () => {
         itemId: id,
       });
     });
+  });
+});
+
+describe('@esri/arcgis-rest-portal 4.10.2: the configured bounds of tag lists and info files', () => {
+  // Small bounds, so that reaching them takes a few values: 3 tags of at most 8 characters, 3 info files an item.
+  const t = withApp({ env: { TAGS_MAX_COUNT: '3', TAG_MAX_CHARS: '8', ITEM_MAX_INFO_FILES: '3' } });
+  let auth: ArcGISIdentityManager;
+
+  beforeAll(async () => {
+    const u = await createUser(t.base, await adminToken(t.base), 'org_publisher');
+    auth = await ArcGISIdentityManager.signIn({ username: u.username, password: u.password, portal: t.base });
+  });
+
+  const refusal = async (call: () => Promise<unknown>) => {
+    const e = await caught(call);
+    expect(e).toBeInstanceOf(ArcGISRequestError);
+    return (e as ArcGISRequestError).response.error as { code: number; message: string; details: string[] };
+  };
+
+  it('createItem and updateItem refuse more tags or typeKeywords than TAGS_MAX_COUNT, or longer than TAG_MAX_CHARS', async () => {
+    const item = { title: uniq('tagged'), type: 'Web Map' };
+    expect(await refusal(() => createItem({ item: { ...item, tags: ['a', 'b', 'c', 'd'] }, text: '{}', authentication: auth }))).toEqual({
+      code: 400,
+      message: 'Invalid or missing input parameters.',
+      details: ["'tags' may hold at most 3 values (TAGS_MAX_COUNT)."],
+    });
+    expect(
+      (await refusal(() => createItem({ item: { ...item, typeKeywords: ['ninechars'] }, text: '{}', authentication: auth }))).details,
+    ).toEqual(["Each value of 'typeKeywords' must be at most 8 characters (TAG_MAX_CHARS); one has 9."]);
+    // At the bounds, and counted in characters: three tags, one of eight emoji.
+    const { id } = await createItem({ item: { ...item, tags: ['a', 'b', '🚀'.repeat(8)] }, text: '{}', authentication: auth });
+    expect((await getItem(id, { authentication: auth })).tags).toEqual(['a', 'b', '🚀'.repeat(8)]);
+
+    expect((await refusal(() => updateItem({ item: { id, typeKeywords: ['1', '2', '3', '4'] }, authentication: auth }))).details).toEqual([
+      "'typeKeywords' may hold at most 3 values (TAGS_MAX_COUNT).",
+    ]);
+    expect(
+      (await refusal(() => updateItem({ item: { id, title: 'changed', tags: ['ninechars'] }, authentication: auth }))).details,
+    ).toEqual(["Each value of 'tags' must be at most 8 characters (TAG_MAX_CHARS); one has 9."]);
+    // A refused update changes nothing, the title it carried included.
+    expect(await getItem(id, { authentication: auth })).toMatchObject({
+      title: item.title,
+      tags: ['a', 'b', '🚀'.repeat(8)],
+    });
+  });
+
+  it("createGroup, updateGroup and updateUser hold a group's and a user's tags to the same bounds", async () => {
+    const title = uniq('tagged');
+    expect(
+      (await refusal(() => createGroup({ group: { title, access: 'private', tags: ['a', 'b', 'c', 'd'] }, authentication: auth }))).details,
+    ).toEqual(["'tags' may hold at most 3 values (TAGS_MAX_COUNT)."]);
+    const { group } = await createGroup({ group: { title, access: 'private', tags: ['a'] }, authentication: auth });
+    expect((await refusal(() => updateGroup({ group: { id: group.id, tags: ['ninechars'] }, authentication: auth }))).details).toEqual([
+      "Each value of 'tags' must be at most 8 characters (TAG_MAX_CHARS); one has 9.",
+    ]);
+    expect((await getGroup(group.id, { authentication: auth })).tags).toEqual(['a']);
+    expect((await refusal(() => updateUser({ user: { tags: ['1', '2', '3', '4'] }, authentication: auth }))).details).toEqual([
+      "'tags' may hold at most 3 values (TAGS_MAX_COUNT).",
+    ]);
+  });
+
+  it('updateItemInfo refuses a new info file beyond ITEM_MAX_INFO_FILES, and still replaces the ones the item has', async () => {
+    const { id } = await createItem({ item: { title: uniq('info'), type: 'Web Map' }, text: '{}', authentication: auth });
+    for (const name of ['a.json', 'b.json', 'c.json']) {
+      await updateItemInfo({ id, file: new File(['{}'], name), folderName: 'app', authentication: auth });
+    }
+    const full = await refusal(() => updateItemInfo({ id, file: new File(['{}'], 'd.json'), folderName: 'app', authentication: auth }));
+    expect(full).toEqual({
+      code: 400,
+      message: 'Unable to add info file.',
+      details: ['The item holds the maximum of 3 info files (ITEM_MAX_INFO_FILES).'],
+    });
+    await updateItemInfo({ id, file: new File(['{"v":2}'], 'a.json'), folderName: 'app', authentication: auth });
+    expect(await getItemInfo(id, { fileName: 'app/a.json', readAs: 'json', authentication: auth })).toEqual({ v: 2 });
+    const rows = await t.db.query(`SELECT path FROM item_files WHERE item_id = $1 AND kind = 'info' ORDER BY path`, [id]);
+    expect(rows.map((r: { path: string }) => r.path)).toEqual(['app/a.json', 'app/b.json', 'app/c.json']);
   });
 });

@@ -1169,7 +1169,17 @@ export const IDENTITY_CASES: Record<string, Case> = {
   'community/users/:u/update: a tag of 257 characters': {
     path: () => `community/users/${o()}/update`,
     params: () => ({ tags: `ok,${long(257)}` }),
-    want: () => ({ code: 400, detail: 'Each tag must be at most 256 characters.' }),
+    want: () => ({ code: 400, detail: "Each value of 'tags' must be at most 256 characters (TAG_MAX_CHARS)" }),
+  },
+  'community/users/:u/update: 129 tags': {
+    path: () => `community/users/${o()}/update`,
+    params: () => ({ tags: Array.from({ length: 129 }, (_, i) => `t${i}`).join(',') }),
+    want: () => ({ code: 400, detail: "'tags' may hold at most 128 values (TAGS_MAX_COUNT)." }),
+  },
+  'portals/:id/subscriptionInfo: another organisation': {
+    method: 'GET',
+    path: () => `portals/${fx.missingId}/subscriptionInfo`,
+    want: () => ({ code: 400, message: 'Portal does not exist or is inaccessible.' }),
   },
   'community/users/:u/properties: another user → 403': {
     method: 'GET',
@@ -1253,10 +1263,21 @@ export const CONTENT_CASES: Record<string, Case> = {
     params: () => ({ title: 'x', type: 'Web Map', tags: `ok,${long(257)}` }),
     want: () => ({ code: 400, text: /tags/ }),
   },
-  'addItem: unknown owner → COM_0019': {
+  // A name nobody has is refused as another user's name is, so the answer tells nothing of who exists.
+  'addItem: unknown owner → 403, as for another user': {
     path: () => `content/users/${ghost}/addItem`,
     params: () => ({ title: 'x', type: 'Web Map' }),
-    want: () => ({ code: 400, messageCode: 'COM_0019', detail: ghost }),
+    want: () => ({ code: 403, messageCode: 'GWM_0003', detail: 'Items can only be added to your own content.' }),
+  },
+  'addItem: 129 tags (TAGS_MAX_COUNT)': {
+    path: () => `content/users/${o()}/addItem`,
+    params: () => ({ title: 'x', type: 'Web Map', tags: Array.from({ length: 129 }, (_, i) => `t${i}`).join(',') }),
+    want: () => ({ code: 400, message: INVALID, detail: "'tags' may hold at most 128 values (TAGS_MAX_COUNT)." }),
+  },
+  'addItem: a type keyword of 257 characters (TAG_MAX_CHARS)': {
+    path: () => `content/users/${o()}/addItem`,
+    params: () => ({ title: 'x', type: 'Web Map', typeKeywords: `ok,${long(257)}` }),
+    want: () => ({ code: 400, message: INVALID, detail: "Each value of 'typeKeywords' must be at most 256 characters (TAG_MAX_CHARS)" }),
   },
   'addItem: malformed owner → COM_0019': {
     path: () => `content/users/${encodeURIComponent("o'brien;--")}/addItem`,
@@ -1542,9 +1563,19 @@ export const CONTENT_CASES: Record<string, Case> = {
     params: () => ({ title: 'x' }),
     want: () => ({ code: 400, messageCode: 'CONT_0001' }),
   },
-  'update: unknown owner → COM_0019': {
+  'update: unknown owner → CONT_0001, as for another user': {
     path: () => `content/users/${ghost}/items/${fx.editItemId}/update`,
-    want: () => ({ code: 400, messageCode: 'COM_0019', detail: ghost }),
+    want: () => ({ code: 400, messageCode: 'CONT_0001' }),
+  },
+  'update: 129 typeKeywords (TAGS_MAX_COUNT)': {
+    path: () => `content/users/${o()}/items/${fx.editItemId}/update`,
+    params: () => ({ typeKeywords: Array.from({ length: 129 }, (_, i) => `k${i}`).join(',') }),
+    want: () => ({ code: 400, message: INVALID, detail: "'typeKeywords' may hold at most 128 values (TAGS_MAX_COUNT)." }),
+  },
+  'update: a tag of 257 characters (TAG_MAX_CHARS)': {
+    path: () => `content/users/${o()}/items/${fx.editItemId}/update`,
+    params: () => ({ tags: `ok,${long(257)}` }),
+    want: () => ({ code: 400, message: INVALID, detail: "Each value of 'tags' must be at most 256 characters (TAG_MAX_CHARS)" }),
   },
   'protect: unknown id → CONT_0001': {
     path: () => `content/users/${o()}/items/${fx.missingId}/protect`,
@@ -1737,6 +1768,11 @@ export const GROUP_CASES: Record<string, Case> = {
     params: () => ({ title: long(257) }),
     want: () => ({ code: 400, text: /title.*256/ }),
   },
+  'createGroup: 129 tags (TAGS_MAX_COUNT)': {
+    path: () => 'community/createGroup',
+    params: () => ({ title: 'x', tags: Array.from({ length: 129 }, (_, i) => `t${i}`).join(',') }),
+    want: () => ({ code: 400, message: INVALID, detail: "'tags' may hold at most 128 values (TAGS_MAX_COUNT)." }),
+  },
   'createGroup: access=bogus': {
     path: () => 'community/createGroup',
     params: () => ({ title: 'x', access: 'bogus' }),
@@ -1900,6 +1936,11 @@ export const GROUP_CASES: Record<string, Case> = {
     path: () => `community/groups/${fx.groupId}/update`,
     params: () => ({ access: 'everyone' }),
     want: () => ({ code: 400, detail: "'access' must be one of private, org, public." }),
+  },
+  'group update: a type keyword of 257 characters (TAG_MAX_CHARS)': {
+    path: () => `community/groups/${fx.groupId}/update`,
+    params: () => ({ typeKeywords: long(257) }),
+    want: () => ({ code: 400, message: INVALID, detail: "Each value of 'typeKeywords' must be at most 256 characters (TAG_MAX_CHARS)" }),
   },
   'update: membershipAccess=world': {
     path: () => `community/groups/${fx.groupId}/update`,
