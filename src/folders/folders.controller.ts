@@ -57,7 +57,8 @@ export class FoldersController {
   ) {
     const [r] = await this.folders.reassign(caller, owner, [id], p.targetUsername, p.targetFolderName);
     single(r);
-    return { success: true, itemId: id, unsharedFrom: r.unsharedFrom };
+    const { unsharedFrom, unsharedFromEveryone, unsharedFromOrg } = r;
+    return { success: true, itemId: id, unsharedFrom, unsharedFromEveryone, unsharedFromOrg };
   }
 
   /** Our extension: ArcGIS Online reassigns one item a request. */

@@ -244,7 +244,13 @@ describe('@esri/arcgis-rest-portal: folders, move, reassign, multipart upload', 
         targetFolderName: folderName,
         authentication: adminAuth,
       });
-      expect(r).toEqual({ success: true, itemId: id, unsharedFrom: [left, viewOnly].sort() });
+      expect(r).toEqual({
+        success: true,
+        itemId: id,
+        unsharedFrom: [left, viewOnly].sort(),
+        unsharedFromEveryone: false,
+        unsharedFromOrg: false,
+      });
 
       const item = await getItem(id, { authentication: to.auth });
       expect(item.owner).toBe(to.username);
@@ -312,6 +318,43 @@ describe('@esri/arcgis-rest-portal: folders, move, reassign, multipart upload', 
       ).toBe('CONT_0001');
     });
 
+    /** A result whose item kept all its sharing. */
+    const kept = { unsharedFrom: [], unsharedFromEveryone: false, unsharedFromOrg: false };
+
+    it('a new owner who may not share publicly gets the public item shared with the organisation, and the reply says so', async () => {
+      const role = async (privileges: string[]) => {
+        const r = await request(`${t.base}/portals/self/createRole`, { params: { name: uniq('role') }, authentication: adminAuth });
+        await request(`${t.base}/portals/self/roles/${r.id}/setPrivileges`, {
+          params: { privileges: JSON.stringify({ privileges }) },
+          authentication: adminAuth,
+        });
+        return r.id as string;
+      };
+      const base = ['portal:user:createItem', 'portal:user:joinGroup', 'portal:user:shareToGroup'];
+      const orgOnly = await createUser(t.base, adminTok, await role([...base, 'portal:user:shareToOrg']));
+      const groupsOnly = await createUser(t.base, adminTok, await role(base));
+      const from = await signedInUser();
+      const [pub, pub2, org] = [await webMap(from.auth), await webMap(from.auth), await webMap(from.auth)];
+      for (const id of [pub, pub2]) await setItemAccess({ id, access: 'public', authentication: from.auth });
+      await setItemAccess({ id: org, access: 'org', authentication: from.auth });
+
+      const r = await reassignItem({ id: pub, currentOwner: from.username, targetUsername: orgOnly.username, authentication: adminAuth });
+      expect(r).toEqual({ success: true, itemId: pub, unsharedFrom: [], unsharedFromEveryone: true, unsharedFromOrg: false });
+      expect((await getItem(pub, { authentication: adminAuth })).access).toBe('org');
+
+      const batch = await request(`${t.base}/content/users/${from.username}/reassignItems`, {
+        params: { items: [pub2, org].join(','), targetUsername: groupsOnly.username },
+        authentication: adminAuth,
+      });
+      expect(batch.results).toEqual([
+        { itemId: pub2, success: true, unsharedFrom: [], unsharedFromEveryone: true, unsharedFromOrg: true },
+        { itemId: org, success: true, unsharedFrom: [], unsharedFromEveryone: false, unsharedFromOrg: true },
+      ]);
+      for (const id of [pub2, org]) expect((await getItem(id, { authentication: adminAuth })).access).toBe('private');
+      // Anonymous readers lost the public item with its sharing.
+      expect((await caught(() => getItem(pub, { portal: t.base }))).code).toBe('CONT_0001');
+    });
+
     it('reassignItems (our batch extension) reassigns many items in one request and reports each', async () => {
       const from = await signedInUser();
       const to = await signedInUser();
@@ -323,9 +366,9 @@ describe('@esri/arcgis-rest-portal: folders, move, reassign, multipart upload', 
       });
       expect(r).toEqual({
         results: [
-          { itemId: ids[0], success: true, unsharedFrom: [] },
-          { itemId: ids[1], success: true, unsharedFrom: [] },
-          { itemId: missing, success: false, unsharedFrom: [], error: { code: 500, message: 'Item does not exist or is inaccessible.' } },
+          { itemId: ids[0], success: true, ...kept },
+          { itemId: ids[1], success: true, ...kept },
+          { itemId: missing, success: false, ...kept, error: { code: 500, message: 'Item does not exist or is inaccessible.' } },
         ],
       });
       const owners = await t.db.query('SELECT DISTINCT u.username FROM items i JOIN users u ON u.id = i.owner_id WHERE i.id = ANY($1)', [

@@ -1327,10 +1327,10 @@ export const CONTENT_CASES: Record<string, Case> = {
     params: () => ({ num: '101' }),
     want: () => ({ code: 400, detail: "'num' must be at most 100." }),
   },
-  'content/users/:owner: unknown owner → COM_0019': {
+  'content/users/:owner: unknown owner → 403, as for another user': {
     method: 'GET',
     path: () => `content/users/${ghost}`,
-    want: () => ({ code: 400, messageCode: 'COM_0019', detail: ghost }),
+    want: () => ({ code: 403, messageCode: 'GWM_0003' }),
   },
   "content/users/:owner: another user's content → 403": {
     method: 'GET',
@@ -1388,9 +1388,9 @@ export const CONTENT_CASES: Record<string, Case> = {
     path: () => `content/users/${o()}/items/${fx.missingId}/delete`,
     want: () => ({ code: 400, messageCode: 'CONT_0001' }),
   },
-  'delete: unknown owner → COM_0019': {
+  'delete: unknown owner → CONT_0001, as for another user': {
     path: () => `content/users/${ghost}/items/${fx.itemId}/delete`,
-    want: () => ({ code: 400, messageCode: 'COM_0019', detail: ghost }),
+    want: () => ({ code: 400, messageCode: 'CONT_0001' }),
   },
   'delete: owner and item id both malformed → the owner is named first, as the URL nests them': {
     path: () => `content/users/bad!!/items/${notHex}/delete`,
@@ -1407,10 +1407,10 @@ export const CONTENT_CASES: Record<string, Case> = {
     path: () => `content/users/${o()}/items/xyz/status`,
     want: () => ({ code: 400, messageCode: 'CONT_0001' }),
   },
-  'status: unknown owner → COM_0019': {
+  'status: unknown owner → CONT_0001, as for another user': {
     method: 'GET',
     path: () => `content/users/${ghost}/items/${fx.itemId}/status`,
-    want: () => ({ code: 400, messageCode: 'COM_0019', detail: ghost }),
+    want: () => ({ code: 400, messageCode: 'CONT_0001' }),
   },
 
   // search
@@ -1676,6 +1676,11 @@ export const CONTENT_CASES: Record<string, Case> = {
     params: () => ({ originItemId: fx.itemId, destinationItemId: fx.editItemId, relationshipType: 'Map2Service' }),
     want: () => ({ code: 400, message: 'Unable to add relationship.', detail: 'destination must be one of' }),
   },
+  'addRelationship: in the name of nobody → 403, as for another user': {
+    path: () => `content/users/${ghost}/addRelationship`,
+    params: () => ({ originItemId: fx.itemId, destinationItemId: fx.editItemId, relationshipType: 'Item2Report' }),
+    want: () => ({ code: 403, messageCode: 'GWM_0003' }),
+  },
   "addRelationship: in another user's name → 403": {
     path: () => `content/users/${fx.member.username}/addRelationship`,
     params: () => ({ originItemId: fx.itemId, destinationItemId: fx.editItemId, relationshipType: 'Item2Report' }),
@@ -1714,10 +1719,10 @@ export const CONTENT_CASES: Record<string, Case> = {
     path: () => `community/users/${fx.member.username}/tags`,
     want: () => ({ code: 403, messageCode: 'GWM_0003' }),
   },
-  'community/users/:u/tags: unknown user → COM_0019': {
+  'community/users/:u/tags: unknown user → 403, as for another user': {
     method: 'GET',
     path: () => `community/users/${ghost}/tags`,
-    want: () => ({ code: 400, messageCode: 'COM_0019' }),
+    want: () => ({ code: 403, messageCode: 'GWM_0003' }),
   },
 };
 
@@ -2368,6 +2373,28 @@ export const NOTIFICATION_CASES: Record<string, Case> = {
 };
 
 export const FOLDER_CASES: Record<string, Case> = {
+  // A name nobody has is refused as another user's name is, so the answer tells nothing of who exists.
+  'createFolder: unknown owner → 403, as for another user': {
+    path: () => `content/users/${ghost}/createFolder`,
+    params: () => ({ title: 'x' }),
+    want: () => ({ code: 403, messageCode: 'GWM_0003' }),
+  },
+  'folder listing: unknown owner → 403, as for another user': {
+    method: 'GET',
+    path: () => `content/users/${ghost}/${fx.folderId}`,
+    want: () => ({ code: 403, messageCode: 'GWM_0003' }),
+  },
+  'moveItems: unknown owner → 403, as for another user': {
+    path: () => `content/users/${ghost}/moveItems`,
+    params: () => ({ items: fx.itemId, folder: '/' }),
+    want: () => ({ code: 403, messageCode: 'GWM_0003' }),
+  },
+  'reassign: unknown owner → 403, as for another user': {
+    path: () => `content/users/${ghost}/items/${fx.itemId}/reassign`,
+    token: admin,
+    params: () => ({ targetUsername: fx.member.username }),
+    want: () => ({ code: 403, messageCode: 'GWM_0003' }),
+  },
   'createFolder: title missing': {
     path: () => `content/users/${o()}/createFolder`,
     want: () => ({ code: 400, detail: "'title' is required." }),
