@@ -150,6 +150,15 @@ export class IdentityService implements OnApplicationBootstrap {
     return { ...DEFAULT_SETTINGS, ...org.settings };
   }
 
+  /**
+   * `portals/<id>/subscriptionInfo` (getSubscriptionInfo), for the organisation's members: this portal runs on its own
+   * host, so its subscription is ArcGIS Enterprise's kind ('In House'), always active, with no end date and no credits.
+   */
+  async subscriptionInfo(caller: Caller, portalId: string) {
+    const org = await this.orgOfPortal(caller, portalId);
+    return { id: org.id, type: 'In House', state: 'active', companionOrganizations: [] };
+  }
+
   /** `portals/<id>/settings/update`: full administrators change the settings this portal has (informationalBanner). */
   async updateSettings(caller: Caller, portalId: string, p: PortalSettingsUpdateDto) {
     const org = await this.orgOfPortal(caller, portalId);

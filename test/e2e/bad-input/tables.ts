@@ -95,6 +95,13 @@ export const IDENTITY_ROUTES: Route[] = [
     pathParams: { portalId: () => 'self' },
   },
   {
+    name: 'portals/:portalId/subscriptionInfo',
+    kind: 'ANY',
+    auth: 'required',
+    path: 'portals/:portalId/subscriptionInfo',
+    pathParams: { portalId: () => 'self' },
+  },
+  {
     name: 'portals/:portalId/settings/update',
     kind: 'POST',
     auth: 'required',
