@@ -82,34 +82,14 @@ describe('@esri/arcgis-rest-portal 4.10.2: item details', () => {
       })
     ).id;
   const row = async (id: string) => (await t.db.query(`SELECT * FROM items WHERE id = $1`, [id]))[0];
+  /** A resource read back as JSON, as the reader `authentication` sees it. */
+  const resourceJson = (id: string, fileName: string, authentication = owner.auth) =>
+    getItemResource(id, { fileName, readAs: 'json', authentication });
 
   describe('updateItem', () => {
     it('sets every property ArcGIS takes, and getItem shows them', async () => {
       const id = await webMap();
-      const r = await updateItem({
-        item: {
-          id,
-          title: 'New title',
-          tags: ['x', 'y'],
-          typeKeywords: ['Web Map', 'Offline'],
-          snippet: 'snip',
-          description: '<p>desc</p>',
-          accessInformation: 'Esri and others',
-          licenseInfo: 'CC-BY-4.0',
-          culture: 'fr-fr',
-          properties: { a: 1, nested: { b: [1, 2] } },
-          url: 'https://example.com/app',
-          extent: [
-            [-10, -5],
-            [10, 5],
-          ],
-          spatialReference: 'WGS_1984_Web_Mercator_Auxiliary_Sphere',
-        },
-        authentication: owner.auth,
-      });
-      expect(r).toEqual({ success: true, id });
-      const item = await getItem(id, { authentication: owner.auth });
-      expect(item).toMatchObject({
+      const properties = {
         title: 'New title',
         tags: ['x', 'y'],
         typeKeywords: ['Web Map', 'Offline'],
@@ -125,7 +105,9 @@ describe('@esri/arcgis-rest-portal 4.10.2: item details', () => {
           [10, 5],
         ],
         spatialReference: 'WGS_1984_Web_Mercator_Auxiliary_Sphere',
-      });
+      };
+      expect(await updateItem({ item: { id, ...properties }, authentication: owner.auth })).toEqual({ success: true, id });
+      expect(await getItem(id, { authentication: owner.auth })).toMatchObject(properties);
     });
 
     it('leaves empty values alone, and clears them with clearEmptyFields', async () => {
@@ -299,13 +281,13 @@ describe('@esri/arcgis-rest-portal 4.10.2: item details', () => {
       expect(page).toMatchObject({ total: 3, start: 2, num: 1, nextStart: 3 });
       expect((page.resources ?? []).map((r) => r.resource)).toEqual(['images/logo.png']);
 
-      expect(await getItemResource(id, { fileName: 'config.json', readAs: 'json', authentication: owner.auth })).toEqual({ v: 1 });
+      expect(await resourceJson(id, 'config.json')).toEqual({ v: 1 });
       const logo: Blob = await getItemResource(id, { fileName: 'images/logo.png', authentication: owner.auth });
       expect(Buffer.from(await logo.arrayBuffer()).equals(PNG)).toBe(true);
 
       const upd = await updateItemResource({ id, name: 'config.json', content: '{"v":2}', authentication: owner.auth });
       expect(upd).toMatchObject({ success: true, itemId: id });
-      expect(await getItemResource(id, { fileName: 'config.json', readAs: 'json', authentication: owner.auth })).toEqual({ v: 2 });
+      expect(await resourceJson(id, 'config.json')).toEqual({ v: 2 });
 
       expect(await removeItemResource({ id, resource: 'images/logo.png', authentication: owner.auth })).toEqual({ success: true });
       expect((await getItemResources(id, { authentication: owner.auth })).total).toBe(2);
@@ -326,9 +308,9 @@ describe('@esri/arcgis-rest-portal 4.10.2: item details', () => {
       const seen = await getItemResources(id, { authentication: other.auth });
       expect(seen.total).toBe(1);
       expect(seen.resources).toEqual([{ resource: 'open.json', created: expect.any(Number), size: 2 }]);
-      const hidden = await getItemResource(id, { fileName: 'closed.json', readAs: 'json', authentication: other.auth });
+      const hidden = await resourceJson(id, 'closed.json', other.auth);
       expect(hidden.error).toMatchObject({ code: 400, message: 'Resource does not exist or is inaccessible.' });
-      expect(await getItemResource(id, { fileName: 'closed.json', readAs: 'json', authentication: owner.auth })).toEqual({});
+      expect(await resourceJson(id, 'closed.json')).toEqual({});
     });
 
     it('refuses a duplicate add, an update of a missing resource, and a path that climbs out', async () => {
