@@ -10,8 +10,8 @@ const REQUIRED = "'type' and 'title' property required.";
 export class AddItemDto {
   @IsString({ message: REQUIRED }) @MaxLength(256, { message: "'title' must be at most 256 characters." }) title: string;
   @IsString({ message: REQUIRED }) @MaxLength(128, { message: "'type' must be at most 128 characters." }) type: string;
-  @IsOptional() @CsvList() @IsString({ each: true }) @MaxLength(256, { each: true }) tags?: string[];
-  @IsOptional() @CsvList() @IsString({ each: true }) @MaxLength(256, { each: true }) typeKeywords?: string[];
+  @IsOptional() @CsvList() @IsString({ each: true }) tags?: string[];
+  @IsOptional() @CsvList() @IsString({ each: true }) typeKeywords?: string[];
   @IsOptional() @IsString() @MaxLength(64000) description?: string;
   @IsOptional() @IsString() @MaxLength(2048) snippet?: string;
   @IsOptional() @IsString() @MaxLength(4096) url?: string;

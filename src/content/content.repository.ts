@@ -16,6 +16,19 @@ import { ItemPatch, PATCH_COLUMNS, ReplacedKeys } from './item-patch';
 export class ContentRepository implements ResultItems {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
+  transaction<T>(fn: (m: EntityManager) => Promise<T>): Promise<T> {
+    return this.db.transaction(fn);
+  }
+
+  /**
+   * Holds the item's row for the rest of the transaction unless it is protected (a protect then waits for it);
+   * false when it is protected or gone. NO KEY UPDATE leaves foreign-key checks (a publish's rows) unblocked.
+   */
+  async lockUnprotected(m: EntityManager, id: string): Promise<boolean> {
+    const rows: unknown[] = await m.query(`SELECT 1 FROM items WHERE id = $1 AND NOT protected FOR NO KEY UPDATE`, [id]);
+    return rows.length > 0;
+  }
+
   /** Inserts an item; pass the EntityManager of an open transaction to commit it with other rows (a job, a service). */
   async insert(item: Partial<ItemEntity>, m?: EntityManager): Promise<void> {
     await (m ?? this.db.manager).getRepository(ItemEntity).insert(item);
@@ -96,14 +109,30 @@ export class ContentRepository implements ResultItems {
     return rows.map((r) => r.id);
   }
 
-  /** Gives the (locked) items to `toOwnerId`, into their folder `folderId` (null: root), in one statement. */
-  async reassign(m: EntityManager, itemIds: string[], fromOwnerId: string, toOwnerId: string, folderId: string | null): Promise<void> {
-    await m.query(`UPDATE items SET owner_id = $3, owner_folder = $4, modified = now() WHERE id = ANY($1::text[]) AND owner_id = $2`, [
-      itemIds,
-      fromOwnerId,
-      toOwnerId,
-      folderId,
-    ]);
+  /**
+   * Gives the (locked) items to `toOwnerId`, into their folder `folderId` (null: root), in one statement. Their sharing
+   * level comes down to what the new owner may share to (`to`): public becomes org without public sharing, org becomes
+   * private without organisation sharing. Returns each item's level before and after.
+   */
+  async reassign(
+    m: EntityManager,
+    itemIds: string[],
+    fromOwnerId: string,
+    toOwnerId: string,
+    folderId: string | null,
+    to: { public: boolean; org: boolean },
+  ): Promise<{ id: string; was: string; access: string }[]> {
+    const [rows]: [{ id: string; was: string; access: string }[], number] = await m.query(
+      `UPDATE items i SET owner_id = $3, owner_folder = $4, modified = now(),
+              access = CASE WHEN i.access = 'public' AND NOT $5::boolean THEN CASE WHEN $6::boolean THEN 'org' ELSE 'private' END
+                            WHEN i.access = 'org' AND NOT $6::boolean THEN 'private'
+                            ELSE i.access END
+         FROM (SELECT id, access FROM items WHERE id = ANY($1::text[]) AND owner_id = $2) o
+        WHERE i.id = o.id
+        RETURNING i.id, o.access AS was, i.access`,
+      [itemIds, fromOwnerId, toOwnerId, folderId, to.public, to.org],
+    );
+    return rows;
   }
 
   /** The status of an item whose data arrives in parts (multipart upload); final states go through `settle`. */

@@ -1,8 +1,11 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Caller, can, isAdminFor, Privilege } from '../core/auth/caller';
+import { APP_CONFIG } from '../core/config/config.module';
+import { AppConfig } from '../core/config/env';
 import { Errors } from '../core/errors/arcgis-error';
 import { nextStart } from '../core/http/paging';
 import { jsonParam, OnInvalid } from '../core/http/param-values';
+import { checkTags } from '../core/http/tag-list';
 import { newId } from '../core/ids';
 import { JobsRepository } from '../core/jobs/jobs.repository';
 import { JobsService } from '../core/jobs/jobs.service';
@@ -10,6 +13,7 @@ import { WorkerRegistry } from '../core/jobs/worker-heartbeat';
 import { IdentityService } from '../identity/identity.service';
 import { AddItemDto, PageDto, SearchDto, StatusDto } from './content.dto';
 import { ContentRepository } from './content.repository';
+import { ItemEditors } from './item-editors';
 import { ItemEntity } from './item.entity';
 import { UploadService } from './upload.service';
 import { Download } from '../core/storage/download';
@@ -60,14 +64,17 @@ export class ContentService {
     private readonly jobsService: JobsService,
     private readonly workers: WorkerRegistry,
     private readonly uploads: UploadService,
+    private readonly editors: ItemEditors,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /** Into the owner's root, or into `folderId` (a folder of the owner's, checked by the folders module). */
   async addItem(caller: Caller, ownerName: string, p: AddItemDto, file: UploadedFile | undefined, folderId: string | null = null) {
-    const owner = await this.identity.requireUser(ownerName);
-    if (owner.id !== caller.userId) throw Errors.forbidden('Items can only be added to your own content.');
+    const owner = await this.identity.actingFor(caller, ownerName, null, 'Items can only be added to your own content.');
     if (!can(caller, Privilege.CreateItem)) throw Errors.forbidden('Your role may not create items.');
     if (!p.title.trim() || !p.type.trim()) throw Errors.badRequest("'type' and 'title' property required.");
+    checkTags('tags', p.tags, this.config.limits);
+    checkTags('typeKeywords', p.typeKeywords, this.config.limits);
     if (file && p.text !== undefined) throw Errors.badRequest("Send either 'file' or 'text', not both.");
     const multipart = p.multipart === true;
     if (multipart && (file || p.text !== undefined)) {
@@ -154,17 +161,19 @@ export class ContentService {
   }
 
   async deleteItem(caller: Caller, ownerName: string, id: string) {
-    await this.identity.requireUser(ownerName);
-    const row = await this.repo.findItem(id);
-    const owned = row && row.owner.toLowerCase() === ownerName.toLowerCase();
-    const allowed = owned && (row.owner_id === caller.userId || isAdminFor(caller, row.org_id, Privilege.AdminDeleteItems));
-    if (!owned || (!allowed && !(await this.repo.findVisibleItem(id, caller)))) throw Errors.itemNotFound(id);
-    if (!allowed) throw Errors.forbidden('Only the owner or an administrator may delete this item.');
+    const refusal = 'Only the owner or an administrator may delete this item.';
+    const row = await this.editors.requireEditable(caller, ownerName, id, Privilege.AdminDeleteItems, refusal);
     if (row.protected) throw Errors.itemProtected(id);
-    await this.jobsService.cancelForItem(id);
-    const deleted = await this.repo.delete(id);
-    // Protected meanwhile (the delete spares protected rows), or deleted by someone else.
+    const { deleted, cancelled } = await this.repo.transaction(async (m) => {
+      // The row is held from here to the commit: a protect sent meanwhile waits, and one that came first makes this
+      // refuse before any job is cancelled.
+      if (!(await this.repo.lockUnprotected(m, id))) return { deleted: null, cancelled: [] };
+      const cancelled = await this.jobsService.cancelForItem(id, m);
+      return { deleted: await this.repo.delete(id, m), cancelled };
+    });
+    // Protected meanwhile, or deleted by someone else.
     if (!deleted) throw (await this.repo.findItem(id))?.protected ? Errors.itemProtected(id) : Errors.itemNotFound(id);
+    for (const job of cancelled) await this.jobsService.removeOutput(job);
     // A failed removal leaves objects without an item, which the storage sweep removes later.
     if (deleted.has_files)
       await this.files.removeItem(id).catch((e) => this.logger.warn(`could not remove the files of ${id}: ${(e as Error).message}`));
@@ -173,10 +182,8 @@ export class ContentService {
 
   /** The owner's root folder, or `folderId` (the folders module checks it and adds the folder's own record). */
   async userContent(caller: Caller, ownerName: string, page: PageDto, folderId: string | null = null) {
-    const owner = await this.identity.requireUser(ownerName);
-    if (owner.id !== caller.userId && !isAdminFor(caller, owner.orgId, Privilege.AdminViewItems)) {
-      throw Errors.forbidden("Only the owner or an administrator may list a user's content.");
-    }
+    const refusal = "Only the owner or an administrator may list a user's content.";
+    const owner = await this.identity.actingFor(caller, ownerName, Privilege.AdminViewItems, refusal);
     const { total, rows } = await this.lists.listOwned(owner.id, page, folderId);
     return {
       username: owner.username,
@@ -208,16 +215,14 @@ export class ContentService {
 
   /** `community/users/<u>/tags`: the tags of the user's items and their counts, for the user and administrators. */
   async userTags(caller: Caller, ownerName: string) {
-    const owner = await this.identity.requireUser(ownerName);
-    if (owner.id !== caller.userId && !isAdminFor(caller, owner.orgId, Privilege.AdminViewItems)) {
-      throw Errors.forbidden("Only the user or an administrator may list a user's tags.");
-    }
+    const refusal = "Only the user or an administrator may list a user's tags.";
+    const owner = await this.identity.actingFor(caller, ownerName, Privilege.AdminViewItems, refusal);
     return { tags: await this.lists.ownerTags(owner.id) };
   }
 
   /** The item's own status; job statuses arrive with the export and publish pipelines. */
   async status(caller: Caller, ownerName: string, id: string, p: StatusDto) {
-    await this.identity.requireUser(ownerName);
+    // The path's owner is compared with the item's, not looked up: an unknown name answers as another user's does.
     const row = await this.repo.findItem(id);
     const owned = row && row.owner.toLowerCase() === ownerName.toLowerCase();
     if (!owned || (row.owner_id !== caller.userId && !isAdminFor(caller, row.org_id, Privilege.AdminViewItems)))

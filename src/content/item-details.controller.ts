@@ -24,26 +24,16 @@ export class ItemDetailsController {
     private readonly files: FileStore,
   ) {}
 
-  @Post('content/users/:owner/items/:id/update')
+  /** arcgis-rest-js puts the item's folder in the path when it is given one (updateItem's folderId). */
+  @Post(['content/users/:owner/items/:id/update', 'content/users/:owner/:folder/items/:id/update'])
   update(
     @CurrentCaller() caller: Caller,
     @Param(OwnerItemPipe) { owner, id }: OwnerItem,
+    @Param('folder') folder: string | undefined,
     @Req() req: ArcgisRequest,
     @Params(UpdateItemDto) p: UpdateItemDto,
   ) {
-    return this.updates.update(caller, owner, id, p, req.uploadedFile);
-  }
-
-  /** arcgis-rest-js puts the item's folder in the path when it is given one (updateItem's folderId). */
-  @Post('content/users/:owner/:folder/items/:id/update')
-  updateInFolder(
-    @CurrentCaller() caller: Caller,
-    @Param(OwnerItemPipe) { owner, id }: OwnerItem,
-    @Param('folder') folder: string,
-    @Req() req: ArcgisRequest,
-    @Params(UpdateItemDto) p: UpdateItemDto,
-  ) {
-    checkFolderSegment(folder);
+    if (folder !== undefined) checkFolderSegment(folder);
     return this.updates.update(caller, owner, id, p, req.uploadedFile);
   }
 
@@ -87,24 +77,17 @@ export class ItemDetailsController {
     await sendItemFile(this.files, await this.updates.info(caller, id, p), res, () => fileNotFound('File', p));
   }
 
-  @Post('content/users/:owner/items/:id/addResources')
-  addResources(
+  /** addResources and updateResources take the same parameters: the last path segment says which it is. */
+  @Post(['content/users/:owner/items/:id/addResources', 'content/users/:owner/items/:id/updateResources'])
+  putResource(
     @CurrentCaller() caller: Caller,
     @Param(OwnerItemPipe) { owner, id }: OwnerItem,
     @Req() req: ArcgisRequest,
     @Params(ResourceDto) p: ResourceDto,
   ) {
-    return this.resources.add(caller, owner, id, p, req.uploadedFile);
-  }
-
-  @Post('content/users/:owner/items/:id/updateResources')
-  updateResources(
-    @CurrentCaller() caller: Caller,
-    @Param(OwnerItemPipe) { owner, id }: OwnerItem,
-    @Req() req: ArcgisRequest,
-    @Params(ResourceDto) p: ResourceDto,
-  ) {
-    return this.resources.update(caller, owner, id, p, req.uploadedFile);
+    const file = req.uploadedFile;
+    if (/\/addResources\/?$/.test(req.path)) return this.resources.add(caller, owner, id, p, file);
+    return this.resources.update(caller, owner, id, p, file);
   }
 
   @Post('content/users/:owner/items/:id/removeResources')

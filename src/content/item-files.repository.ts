@@ -103,19 +103,17 @@ export class ItemFilesRepository {
   }
 
   /**
-   * Adds or replaces a file; returns the key it replaced, if any. Replace first, else insert: two writers of one new
-   * path end with one row whose replaced key the other is told of, so no object is left without a row.
+   * Adds or replaces a file, the item holding at most `max` of its kind; returns the key it replaced (null: none), or
+   * why nothing was written. Replace first, else add: two writers of one new path end with one row whose replaced
+   * key the other is told of, so no object is left without a row.
    */
-  async put(f: NewItemFile): Promise<string | null> {
+  async put(f: NewItemFile, max: number): Promise<{ replaced: string | null } | { refused: 'full' | 'gone' }> {
     for (let attempt = 0; ; attempt++) {
       const old = await this.replace(f);
-      if (old !== null) return old;
-      const inserted: unknown[] = await this.db.query(
-        `INSERT INTO item_files (item_id, kind, path, key, size, access) VALUES ($1, $2, $3, $4, $5, $6)
-         ON CONFLICT (item_id, kind, path) DO NOTHING RETURNING 1`,
-        [f.itemId, f.kind, f.path, f.key, f.size, f.access ?? 'inherit'],
-      );
-      if (inserted.length || attempt === 3) return null;
+      if (old !== null) return { replaced: old };
+      const outcome = await this.add(f, max);
+      if (outcome === 'full' || outcome === 'gone') return { refused: outcome };
+      if (outcome === 'added' || attempt === 3) return { replaced: null };
     }
   }
 

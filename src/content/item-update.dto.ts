@@ -1,6 +1,7 @@
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
-import { BoolParam, CsvList, IntParam } from '../core/http/params.decorator';
+import { IsBoolean, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { pageDto } from '../core/http/paging';
+import { BoolParam, CsvList } from '../core/http/params.decorator';
 
 /**
  * `update`: every property ArcGIS's Update Item takes that this service stores. The client sends the whole item it was
@@ -8,8 +9,8 @@ import { BoolParam, CsvList, IntParam } from '../core/http/params.decorator';
  */
 export class UpdateItemDto {
   @IsOptional() @IsString() @MaxLength(256, { message: "'title' must be at most 256 characters." }) title?: string;
-  @IsOptional() @CsvList() @IsString({ each: true }) @MaxLength(256, { each: true }) tags?: string[];
-  @IsOptional() @CsvList() @IsString({ each: true }) @MaxLength(256, { each: true }) typeKeywords?: string[];
+  @IsOptional() @CsvList() @IsString({ each: true }) tags?: string[];
+  @IsOptional() @CsvList() @IsString({ each: true }) typeKeywords?: string[];
   @IsOptional() @IsString() @MaxLength(64000) description?: string;
   @IsOptional() @IsString() @MaxLength(2048) snippet?: string;
   @IsOptional() @IsString() @MaxLength(64000) accessInformation?: string;
@@ -48,19 +49,7 @@ export class RemoveResourcesDto {
 const RESOURCE_SORT = ['resource', 'created', 'size'] as const;
 
 /** Paging of `content/items/<id>/resources`; arcgis-rest-js asks for num=1000 by default. */
-export class ResourcesPageDto {
-  @IsOptional()
-  @IntParam()
-  @IsInt({ message: "'start' must be a whole number." })
-  @Min(1, { message: "'start' must be 1 or more." })
-  @Max(1_000_000_000, { message: "'start' must be at most 1000000000." })
-  start = 1;
-  @IsOptional()
-  @IntParam()
-  @IsInt({ message: "'num' must be a whole number." })
-  @Min(0, { message: "'num' must be 0 or more." })
-  @Max(1000, { message: "'num' must be at most 1000." })
-  num = 10;
+export class ResourcesPageDto extends pageDto(1000) {
   @IsOptional()
   @Transform(({ value }) => (typeof value === 'string' ? (RESOURCE_SORT.find((f) => f === value.trim().toLowerCase()) ?? value) : value))
   @IsIn(RESOURCE_SORT, { message: "'sortField' must be one of resource, created, size." })

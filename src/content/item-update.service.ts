@@ -5,6 +5,7 @@ import { AppConfig } from '../core/config/env';
 import { Errors } from '../core/errors/arcgis-error';
 import { UploadedFile } from '../core/http/arcgis-request';
 import { jsonParam, OnInvalid } from '../core/http/param-values';
+import { checkTags } from '../core/http/tag-list';
 import { FileStore } from '../core/storage/file-store';
 import { itemFileMime } from '../core/storage/item-mime';
 import { ContentRepository } from './content.repository';
@@ -50,6 +51,8 @@ export class ItemUpdateService {
     if (p.thumbnailUrl !== undefined && !blank(p.thumbnailUrl) && !ownThumbnail(row, p.thumbnailUrl)) {
       throw noFetch('thumbnailUrl', "send the image as the 'thumbnail' file part.");
     }
+    checkTags('tags', p.tags, this.config.limits);
+    checkTags('typeKeywords', p.typeKeywords, this.config.limits);
     const patch = properties(p);
     const part = file ? file.fieldname : undefined;
     if (part !== undefined && !['file', 'thumbnail', 'metadata'].includes(part)) {
@@ -85,8 +88,9 @@ export class ItemUpdateService {
     } else if (file && part === 'metadata') {
       metadataKey = await this.storeInfo(id, file, 'metadata.xml');
     }
-    await this.apply(id, patch, keep);
+    // The metadata first: refused (ITEM_MAX_INFO_FILES), the update changes nothing.
     if (metadataKey) await this.putInfo(id, METADATA, metadataKey, file!.size);
+    await this.apply(id, patch, keep);
     return { success: true, id };
   }
 
@@ -177,14 +181,20 @@ export class ItemUpdateService {
   }
 
   private async putInfo(id: string, target: string, key: string, size: number): Promise<void> {
-    let old: string | null;
+    const max = this.config.limits.itemMaxInfoFiles;
+    let outcome: Awaited<ReturnType<ItemFilesRepository['put']>>;
     try {
-      old = await this.itemFiles.put({ itemId: id, kind: 'info', path: target, key, size });
+      outcome = await this.itemFiles.put({ itemId: id, kind: 'info', path: target, key, size }, max);
     } catch (e) {
       await this.discard([key]);
       throw e;
     }
-    await this.discard([old]);
+    if ('refused' in outcome) {
+      await this.discard([key]);
+      if (outcome.refused === 'gone') throw Errors.itemNotFound(id);
+      throw Errors.badRequest('Unable to add info file.', [`The item holds the maximum of ${max} info files (ITEM_MAX_INFO_FILES).`]);
+    }
+    await this.discard([outcome.replaced]);
   }
 
   /** Removes objects no row names; a failure only leaves an object behind under the item, removed with it. */

@@ -16,6 +16,9 @@ export interface PartRow {
   etag: string;
 }
 
+/** What recording a part did: the etag of the part it replaced, or why it recorded nothing. */
+export type PartRecorded = { replaced: string | null } | { refused: 'ended' | 'full' };
+
 const UPLOAD_COLUMNS = 'item_id, file_name, storage_ref, state, started';
 
 /** Multipart uploads and the parts received (item_uploads, item_upload_parts); the item rows stay ContentRepository's. */
@@ -37,24 +40,33 @@ export class UploadRepository {
   }
 
   /**
-   * Records a stored part while the upload still takes parts: false when it was committed or cancelled meanwhile,
-   * else the etag of the part it replaced (null if none).
+   * Records a stored part while the upload still takes parts and all its parts together stay within `maxBytes`. The
+   * upload's row is locked first, so concurrent parts are counted one after another and cannot together pass it.
+   * Returns the etag of the part it replaced (null if none), or why nothing was recorded: the upload was committed or
+   * cancelled meanwhile (`ended`), or the part does not fit (`full`).
    */
-  async putPart(itemId: string, partNum: number, size: number, etag: string): Promise<false | string | null> {
-    const rows: { replaced: string | null }[] = await this.db.query(
-      `WITH up AS (UPDATE item_uploads SET touched = now() WHERE item_id = $1 AND state = 'uploading' RETURNING item_id),
-            old AS (SELECT etag FROM item_upload_parts WHERE item_id = $1 AND part_num = $2)
-       INSERT INTO item_upload_parts (item_id, part_num, size, etag) SELECT item_id, $2, $3, $4 FROM up
-       ON CONFLICT (item_id, part_num) DO UPDATE SET size = EXCLUDED.size, etag = EXCLUDED.etag
-       RETURNING (SELECT etag FROM old) AS replaced`,
-      [itemId, partNum, size, etag],
-    );
-    return rows.length ? rows[0].replaced : false;
+  async putPart(itemId: string, partNum: number, size: number, etag: string, maxBytes: number): Promise<PartRecorded> {
+    return this.db.transaction(async (m) => {
+      const [locked]: [unknown[], number] = await m.query(
+        `UPDATE item_uploads SET touched = now() WHERE item_id = $1 AND state = 'uploading' RETURNING item_id`,
+        [itemId],
+      );
+      if (!locked.length) return { refused: 'ended' };
+      if ((await this.bytesBesides(itemId, partNum, m)) + size > maxBytes) return { refused: 'full' };
+      const rows: { replaced: string | null }[] = await m.query(
+        `WITH old AS (SELECT etag FROM item_upload_parts WHERE item_id = $1 AND part_num = $2)
+         INSERT INTO item_upload_parts (item_id, part_num, size, etag) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (item_id, part_num) DO UPDATE SET size = EXCLUDED.size, etag = EXCLUDED.etag
+         RETURNING (SELECT etag FROM old) AS replaced`,
+        [itemId, partNum, size, etag],
+      );
+      return { replaced: rows[0].replaced };
+    });
   }
 
   /** Bytes of the upload's parts other than `exceptPart`. */
-  async bytesBesides(itemId: string, exceptPart: number): Promise<number> {
-    const [r] = await this.db.query(
+  async bytesBesides(itemId: string, exceptPart: number, m?: EntityManager): Promise<number> {
+    const [r] = await (m ?? this.db).query(
       `SELECT coalesce(sum(size), 0)::text AS total FROM item_upload_parts WHERE item_id = $1 AND part_num <> $2`,
       [itemId, exceptPart],
     );

@@ -7,7 +7,6 @@ import { Errors } from '../core/errors/arcgis-error';
 import { Periodic } from '../core/periodic';
 import { FileStore, PartsUpload, StoredPart } from '../core/storage/file-store';
 import { itemFileMime } from '../core/storage/item-mime';
-import { IdentityService } from '../identity/identity.service';
 import { ContentRepository } from './content.repository';
 import { UploadRepository, UploadRow } from './upload.repository';
 
@@ -47,7 +46,6 @@ export class UploadService implements OnApplicationBootstrap, OnApplicationShutd
   constructor(
     private readonly repo: UploadRepository,
     private readonly items: ContentRepository,
-    private readonly identity: IdentityService,
     private readonly files: FileStore,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -82,16 +80,20 @@ export class UploadService implements OnApplicationBootstrap, OnApplicationShutd
     if (!file) throw Errors.badRequest("'file' is required.", ['Send the part as the multipart field file.']);
     if (upload.state !== 'uploading') throw committing(id);
     if (file.size > partMaxBytes) throw Errors.badRequest(`The part is larger than ${mib(partMaxBytes)} (MULTIPART_PART_MAX_MB).`);
-    if ((await this.repo.bytesBesides(id, partNum)) + file.size > maxBytes) {
-      throw Errors.badRequest(`The parts would be larger than ${mib(maxBytes)} together (MULTIPART_MAX_MB).`);
-    }
+    const full = () => Errors.badRequest(`The parts would be larger than ${mib(maxBytes)} together (MULTIPART_MAX_MB).`);
+    // Checked first so that a full upload stores nothing; the write checks again, atomically with recording the part.
+    if ((await this.repo.bytesBesides(id, partNum)) + file.size > maxBytes) throw full();
     const etag = await this.files.putPart(partsOf(upload), partNum, file.path, file.size);
-    const replaced = await this.repo.putPart(id, partNum, file.size, etag);
-    if (replaced === false) {
-      // Committed, cancelled or expired while the part was stored: nothing names it, so it goes now.
+    const recorded = await this.repo.putPart(id, partNum, file.size, etag, maxBytes).catch(async (e) => {
       await this.files.removePart(partsOf(upload), etag).catch(() => undefined);
-      throw committing(id);
+      throw e;
+    });
+    if ('refused' in recorded) {
+      // Committed, cancelled or expired while the part was stored, or filled by parts sent meanwhile: nothing names it.
+      await this.files.removePart(partsOf(upload), etag).catch(() => undefined);
+      throw recorded.refused === 'full' ? full() : committing(id);
     }
+    const { replaced } = recorded;
     if (replaced && replaced !== etag) await this.files.removePart(partsOf(upload), replaced);
     return { success: true, id };
   }
@@ -210,7 +212,7 @@ export class UploadService implements OnApplicationBootstrap, OnApplicationShutd
 
   /** The path's owner must own the item and be the caller; anyone else is told the item does not exist. */
   private async requireUpload(caller: Caller, ownerName: string, id: string): Promise<UploadRow> {
-    await this.identity.requireUser(ownerName);
+    // The path's owner is compared with the item's, not looked up: an unknown name answers as another user's does.
     const item = await this.items.findItem(id);
     if (!item || item.owner.toLowerCase() !== ownerName.toLowerCase() || item.owner_id !== caller.userId) throw Errors.itemNotFound(id);
     const upload = await this.repo.find(id);

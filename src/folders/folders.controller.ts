@@ -1,8 +1,8 @@
-import { Controller, Get, Param, Post, Req } from '@nestjs/common';
+import { Controller, Param, Post, Req } from '@nestjs/common';
 import { Caller } from '../core/auth/caller';
 import { Errors } from '../core/errors/arcgis-error';
 import { ArcgisRequest } from '../core/http/arcgis-request';
-import { CurrentCaller, Operation, PageLink } from '../core/http/decorators';
+import { CurrentCaller, GetOrPost, Operation, PageLink } from '../core/http/decorators';
 import { OwnerItem, OwnerItemPipe, UsernamePipe } from '../core/http/id-params';
 import { ID_PATTERN } from '../core/ids';
 import { Params } from '../core/http/params.decorator';
@@ -57,7 +57,8 @@ export class FoldersController {
   ) {
     const [r] = await this.folders.reassign(caller, owner, [id], p.targetUsername, p.targetFolderName);
     single(r);
-    return { success: true, itemId: id, unsharedFrom: r.unsharedFrom };
+    const { unsharedFrom, unsharedFromEveryone, unsharedFromOrg } = r;
+    return { success: true, itemId: id, unsharedFrom, unsharedFromEveryone, unsharedFromOrg };
   }
 
   /** Our extension: ArcGIS Online reassigns one item a request. */
@@ -97,21 +98,9 @@ export class FoldersController {
     return this.folders.delete(caller, owner, folderIdParam(req, folderId));
   }
 
-  // GET and POST only, not @Operation: a PUT to a fixed operation here must stay an unknown URL.
   @PageLink()
-  @Get(':folderId')
-  folderGet(
-    @CurrentCaller() caller: Caller,
-    @Param('owner', UsernamePipe) owner: string,
-    @Param('folderId') folderId: string,
-    @Req() req: ArcgisRequest,
-    @Params(PageDto) page: PageDto,
-  ) {
-    return this.folders.folderContent(caller, owner, folderIdParam(req, folderId), page);
-  }
-
-  @Post(':folderId')
-  folderPost(
+  @GetOrPost(':folderId')
+  folder(
     @CurrentCaller() caller: Caller,
     @Param('owner', UsernamePipe) owner: string,
     @Param('folderId') folderId: string,

@@ -25,6 +25,10 @@ export interface MoveResult {
 export interface ReassignResult extends MoveResult {
   /** Groups the item left because its new owner could not share to them. */
   unsharedFrom: string[];
+  /** The item was public and its new owner may not share publicly (it is shared with the organisation now, or private). */
+  unsharedFromEveryone: boolean;
+  /** The item was shared with the organisation (or public) and its new owner may share with neither: it is private now. */
+  unsharedFromOrg: boolean;
 }
 
 /** `/` or nothing names the root folder wherever ArcGIS takes a folder. */
@@ -72,24 +76,20 @@ export class FoldersService {
   /** The root listing: root items, and every folder. */
   async rootContent(caller: Caller, ownerName: string, page: PageDto) {
     const listing = await this.content.userContent(caller, ownerName, page);
-    const owner = await this.identity.requireUser(ownerName);
+    const owner = await this.mayList(caller, ownerName);
     return { ...listing, folders: (await this.repo.list(owner.id)).map((f) => toFolder(f, owner.username)) };
   }
 
   /** One folder's items, with the folder as `currentFolder`. */
   async folderContent(caller: Caller, ownerName: string, folderId: string, page: PageDto) {
-    const owner = await this.identity.requireUser(ownerName);
-    if (owner.id !== caller.userId && !isAdminFor(caller, owner.orgId, Privilege.AdminViewItems)) {
-      throw Errors.forbidden("Only the owner or an administrator may list a user's content.");
-    }
+    const owner = await this.mayList(caller, ownerName);
     const folder = await this.requireFolder(owner, folderId);
     const listing = await this.content.userContent(caller, ownerName, page, folder.id);
     return { ...listing, currentFolder: toFolder(folder, owner.username), folders: [] };
   }
 
   async addItem(caller: Caller, ownerName: string, folderId: string, p: AddItemDto, file: UploadedFile | undefined) {
-    const owner = await this.identity.requireUser(ownerName);
-    if (owner.id !== caller.userId) throw Errors.forbidden('Items can only be added to your own content.');
+    const owner = await this.identity.actingFor(caller, ownerName, null, 'Items can only be added to your own content.');
     const folder = await this.requireFolder(owner, folderId);
     return this.content.addItem(caller, ownerName, p, file, folder.id);
   }
@@ -111,13 +111,14 @@ export class FoldersService {
   /** The folder a move put items in, as the single move route reports it (`/` for the root). */
   async folderIdOf(caller: Caller, ownerName: string, folderName: string | undefined): Promise<string> {
     if (isRoot(folderName)) return '/';
-    return (await this.requireFolder(await this.identity.requireUser(ownerName), folderName!.trim())).id;
+    return (await this.requireFolder(await this.mayOrganise(caller, ownerName), folderName!.trim())).id;
   }
 
   /**
    * Gives the owner's items to `targetUsername` (same organisation, a role that creates content), into their folder
-   * `targetFolderName` (created if missing). Items leave the groups the new owner could not share them to. One
-   * transaction with a fixed number of statements: items locked in id order, the folder, the shares, the items.
+   * `targetFolderName` (created if missing). Items leave the groups the new owner could not share them to, and public
+   * or organisation sharing the new owner's role does not have (ArcGIS's documents are silent on it). One transaction
+   * with a fixed number of statements: items locked in id order, the folder, the shares, the items.
    */
   async reassign(
     caller: Caller,
@@ -126,22 +127,20 @@ export class FoldersService {
     targetUsername: string,
     targetFolderName: string | undefined,
   ): Promise<ReassignResult[]> {
-    const owner = await this.identity.requireUser(ownerName);
-    if (!isAdminFor(caller, owner.orgId, Privilege.AdminReassignItems)) {
-      throw Errors.forbidden('Only an administrator of the organization may reassign items.');
-    }
+    const refusal = 'Only an administrator of the organization may reassign items.';
+    const owner = await this.identity.actingFor(caller, ownerName, Privilege.AdminReassignItems, refusal);
+    // Their own items too: reassigning is an administrator's operation.
+    if (!isAdminFor(caller, owner.orgId, Privilege.AdminReassignItems)) throw Errors.forbidden(refusal);
     // As for managing a user: an administrator above no one may take the items of one above them.
     if (!holdsAll(caller, await this.identity.privilegesOf(owner))) {
       throw Errors.forbidden(`Only an administrator holding every privilege of ${owner.username} may reassign their items.`);
     }
     const items = this.checkItems(rawItems);
-    const target = await this.identity.requireUser(targetUsername.trim());
+    // A user of another organisation is no user here: named like one that does not exist, so nothing shows through.
+    const target = await this.identity.userOfOrg(targetUsername.trim(), owner.orgId);
     // Taking items oneself is reading and changing them: it needs the privileges that reading and changing need.
     if (target.id === caller.userId && !holdsAll(caller, [Privilege.AdminViewItems, Privilege.AdminUpdateItems])) {
       throw Errors.forbidden('Reassigning items to oneself needs portal:admin:viewItems and portal:admin:updateItems.');
-    }
-    if (target.orgId !== owner.orgId) {
-      throw Errors.badRequest('Unable to reassign items.', [`User '${target.username}' is not a member of the items' organization.`]);
     }
     if (target.id === owner.id) throw Errors.badRequest('Unable to reassign items.', [`The items belong to '${owner.username}' already.`]);
     if (target.disabled) throw Errors.badRequest('Unable to reassign items.', [`User '${target.username}' is disabled.`]);
@@ -155,9 +154,9 @@ export class FoldersService {
     if (folderTitle && folderTitle.toLowerCase() === target.username.toLowerCase()) {
       throw Errors.badRequest('Unable to reassign items.', [`Folder title '${folderTitle}' not available.`]);
     }
-    const { locked, removed } = await this.repo.transaction(async (m) => {
+    const { removed, levels } = await this.repo.transaction(async (m) => {
       const locked = await this.items.lockOwned(m, owner.id, unique(items));
-      if (!locked.length) return { locked, removed: [] };
+      if (!locked.length) return { removed: [], levels: [] };
       const folderId = folderTitle ? await this.repo.ensure(m, target.id, folderTitle) : null;
       const removed = await this.sharing.dropForNewOwner(m, locked, {
         userId: target.id,
@@ -165,26 +164,43 @@ export class FoldersService {
         sharesToGroups: privileges.includes(Privilege.ShareToGroup),
         adminShares: privileges.includes(Privilege.AdminShare),
       });
-      await this.items.reassign(m, locked, owner.id, target.id, folderId);
-      return { locked, removed };
+      const levels = await this.items.reassign(m, locked, owner.id, target.id, folderId, {
+        public: privileges.includes(Privilege.ShareToPublic),
+        org: privileges.includes(Privilege.ShareToOrg),
+      });
+      return { removed, levels };
     });
-    const done = new Set(locked);
+    const done = new Map(levels.map((l) => [l.id, l]));
     const left = new Map<string, string[]>();
     for (const r of removed) left.set(r.item_id, [...(left.get(r.item_id) ?? []), r.group_id].sort());
-    return items.map((itemId) =>
-      done.has(itemId)
-        ? { itemId, success: true, unsharedFrom: left.get(itemId) ?? [] }
-        : { itemId, success: false, unsharedFrom: [], error: ITEM_MISSING },
-    );
+    const none = { unsharedFrom: [], unsharedFromEveryone: false, unsharedFromOrg: false };
+    return items.map((itemId) => {
+      const l = done.get(itemId);
+      if (!l) return { itemId, success: false, ...none, error: ITEM_MISSING };
+      return {
+        itemId,
+        success: true,
+        unsharedFrom: left.get(itemId) ?? [],
+        unsharedFromEveryone: l.was === 'public' && l.access !== 'public',
+        unsharedFromOrg: l.was !== 'private' && l.access === 'private',
+      };
+    });
   }
 
   /** The owner, or an administrator who may change the owner's items. */
-  private async mayOrganise(caller: Caller, ownerName: string): Promise<UserEntity> {
-    const owner = await this.identity.requireUser(ownerName);
-    if (owner.id !== caller.userId && !isAdminFor(caller, owner.orgId, Privilege.AdminUpdateItems)) {
-      throw Errors.forbidden(`Only ${owner.username} or an administrator may organize these items.`);
-    }
-    return owner;
+  private mayOrganise(caller: Caller, ownerName: string): Promise<UserEntity> {
+    const refusal = 'Only the owner or an administrator may organize these items.';
+    return this.identity.actingFor(caller, ownerName, Privilege.AdminUpdateItems, refusal);
+  }
+
+  /** The owner, or an administrator who may see the owner's items. */
+  private mayList(caller: Caller, ownerName: string): Promise<UserEntity> {
+    return this.identity.actingFor(
+      caller,
+      ownerName,
+      Privilege.AdminViewItems,
+      "Only the owner or an administrator may list a user's content.",
+    );
   }
 
   private async requireFolder(owner: UserEntity, idOrTitle: string): Promise<FolderRow> {

@@ -19,8 +19,8 @@ export class CreateGroupDto {
   @accountIsOrg
   @IsIn(['private', 'org', 'public'], { message: "'access' must be one of private, org, public." })
   access: 'private' | 'org' | 'public' = 'private';
-  @IsOptional() @CsvList() @IsString({ each: true }) @MaxLength(256, { each: true }) tags?: string[];
-  @IsOptional() @CsvList() @IsString({ each: true }) @MaxLength(256, { each: true }) typeKeywords?: string[];
+  @IsOptional() @CsvList() @IsString({ each: true }) tags?: string[];
+  @IsOptional() @CsvList() @IsString({ each: true }) typeKeywords?: string[];
   @IsOptional() @IsString() @MaxLength(64000) description?: string;
   @IsOptional() @IsString() @MaxLength(2048) snippet?: string;
   @IsOptional() @IsString() @MaxLength(64) phone?: string;
@@ -47,8 +47,8 @@ export class UpdateGroupDto {
   @accountIsOrg
   @IsIn(['private', 'org', 'public'], { message: "'access' must be one of private, org, public." })
   access?: 'private' | 'org' | 'public';
-  @IsOptional() @CsvList() @IsString({ each: true }) @MaxLength(256, { each: true }) tags?: string[];
-  @IsOptional() @CsvList() @IsString({ each: true }) @MaxLength(256, { each: true }) typeKeywords?: string[];
+  @IsOptional() @CsvList() @IsString({ each: true }) tags?: string[];
+  @IsOptional() @CsvList() @IsString({ each: true }) typeKeywords?: string[];
   @IsOptional() @IsString() @MaxLength(64000) description?: string;
   @IsOptional() @IsString() @MaxLength(2048) snippet?: string;
   @IsOptional() @IsString() @MaxLength(64) phone?: string;

@@ -7,6 +7,7 @@ import { APP_CONFIG } from '../core/config/config.module';
 import { AppConfig } from '../core/config/env';
 import { ArcgisError, Errors } from '../core/errors/arcgis-error';
 import { UploadedFile } from '../core/http/arcgis-request';
+import { checkTags } from '../core/http/tag-list';
 import { newId } from '../core/ids';
 import { parseSearchQuery } from '../core/search/search-query';
 import { Download } from '../core/storage/download';
@@ -34,6 +35,7 @@ export class GroupsService {
   async create(caller: Caller, p: CreateGroupDto) {
     if (!can(caller, Privilege.CreateGroup)) throw Errors.forbidden('Your role may not create groups.');
     if (!p.title.trim()) throw Errors.badRequest('Invalid or missing input parameters.', ["'title' is required."]);
+    this.checkTagLists(p);
     const id = newId();
     const max = this.config.limits.userMaxGroups;
     const created = await this.repo.create(
@@ -118,6 +120,7 @@ export class GroupsService {
     const list = (v: string[] | undefined) => (v === undefined || (v.length === 0 && !clear) ? undefined : v);
     if (p.title !== undefined && !p.title.trim() && clear)
       throw Errors.badRequest('Invalid or missing input parameters.', ["'title' cannot be empty."]);
+    this.checkTagLists(p);
     const patch: GroupPatch = {
       title: p.title?.trim() || undefined,
       access: p.access,
@@ -222,6 +225,11 @@ export class GroupsService {
       throw Errors.forbidden(`Only the group owner or an administrator may ${what} the group.`);
     }
     return group;
+  }
+
+  private checkTagLists(p: { tags?: string[]; typeKeywords?: string[] }): void {
+    checkTags('tags', p.tags, this.config.limits);
+    checkTags('typeKeywords', p.typeKeywords, this.config.limits);
   }
 
   /** A failed removal leaves an object no group names; it costs space, never correctness. */

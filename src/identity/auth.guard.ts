@@ -4,7 +4,7 @@ import { Errors } from '../core/errors/arcgis-error';
 import { ArcgisRequest } from '../core/http/arcgis-request';
 import { assertArcgisRequest } from '../core/http/format';
 import type { Response } from 'express';
-import { FORMATS_KEY, NOT_ARCGIS_KEY, PAGE_LINK_KEY, PUBLIC_KEY } from '../core/http/decorators';
+import { FORMATS_KEY, GET_POST_KEY, NOT_ARCGIS_KEY, PAGE_LINK_KEY, PUBLIC_KEY } from '../core/http/decorators';
 import { requestToken } from '../core/http/token';
 import { PageSessions } from './page-sessions';
 import { originOf } from './token-binding';
@@ -32,6 +32,9 @@ export class AuthGuard implements CanActivate {
     const targets = [ctx.getHandler(), ctx.getClass()];
     if (this.reflector.getAllAndOverride<boolean>(NOT_ARCGIS_KEY, targets)) return true;
     const req = ctx.switchToHttp().getRequest<ArcgisRequest>();
+    if (this.reflector.getAllAndOverride<boolean>(GET_POST_KEY, targets) && !['GET', 'POST', 'HEAD'].includes(req.method)) {
+      throw Errors.invalidUrl(req.path);
+    }
     assertArcgisRequest(req, this.reflector.getAllAndOverride<string[]>(FORMATS_KEY, targets));
     const token = readToken(req);
     if (token) req.caller = await this.tokens.resolve(token, originOf(req));

@@ -88,6 +88,11 @@ export class IdentityController {
     return this.identity.settings(caller, portalId);
   }
 
+  @Operation('portals/:portalId/subscriptionInfo')
+  subscriptionInfo(@CurrentCaller() caller: Caller, @Param('portalId') portalId: string) {
+    return this.identity.subscriptionInfo(caller, portalId);
+  }
+
   @Post('portals/:portalId/settings/update')
   updateSettings(
     @CurrentCaller() caller: Caller,

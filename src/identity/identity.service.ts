@@ -6,6 +6,7 @@ import {
   Caller,
   can,
   holdsAll,
+  isAdminFor,
   isFullAdmin,
   mayManageUser,
   Privilege,
@@ -54,6 +55,25 @@ export class IdentityService implements OnApplicationBootstrap {
   async requireUser(username: string): Promise<UserEntity> {
     const user = await this.repo.findUser(username);
     if (!user) throw Errors.userNotFound(username);
+    return user;
+  }
+
+  /**
+   * The user a `content/users/<name>/...` path names, when the caller acts for them: as themselves, or as an
+   * administrator of their organisation holding `privilege` (null: no one but the user). A name that is no user gets
+   * the refusal another user's name gets (403 with `refusal`, as ArcGIS answers for someone else's content), so the
+   * path does not tell which names exist.
+   */
+  async actingFor(caller: Caller, name: string, privilege: string | null, refusal: string): Promise<UserEntity> {
+    const user = await this.repo.findUser(name);
+    if (user && (user.id === caller.userId || (privilege !== null && isAdminFor(caller, user.orgId, privilege)))) return user;
+    throw Errors.forbidden(refusal);
+  }
+
+  /** A user of `orgId`; a user of another organisation is refused as one that does not exist, so none shows through. */
+  async userOfOrg(name: string, orgId: string): Promise<UserEntity> {
+    const user = await this.repo.findUser(name);
+    if (!user || user.orgId !== orgId) throw Errors.userNotFound(name.slice(0, 64));
     return user;
   }
 
@@ -128,6 +148,15 @@ export class IdentityService implements OnApplicationBootstrap {
   async settings(caller: Caller | undefined, portalId: string) {
     const org = await this.orgOfPortal(caller, portalId);
     return { ...DEFAULT_SETTINGS, ...org.settings };
+  }
+
+  /**
+   * `portals/<id>/subscriptionInfo` (getSubscriptionInfo), for the organisation's members: this portal runs on its own
+   * host, so its subscription is ArcGIS Enterprise's kind ('In House'), always active, with no end date and no credits.
+   */
+  async subscriptionInfo(caller: Caller, portalId: string) {
+    const org = await this.orgOfPortal(caller, portalId);
+    return { id: org.id, type: 'In House', state: 'active', companionOrganizations: [] };
   }
 
   /** `portals/<id>/settings/update`: full administrators change the settings this portal has (informationalBanner). */

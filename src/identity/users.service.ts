@@ -6,6 +6,7 @@ import { Errors } from '../core/errors/arcgis-error';
 import { UploadedFile } from '../core/http/arcgis-request';
 import { nextStart } from '../core/http/paging';
 import { requiredJsonParam } from '../core/http/param-values';
+import { checkTags } from '../core/http/tag-list';
 import { Download } from '../core/storage/download';
 import { FileStore } from '../core/storage/file-store';
 import { sniffThumbnail, thumbnailMime, thumbnailName } from '../core/storage/thumbnail';
@@ -16,9 +17,6 @@ import { IdentityService } from './identity.service';
 import { privateUser, privilegesOfRow, profileView, publicUser, viewsUsersOf } from './user-json';
 import { UserListRepository } from './user-list.repository';
 import { parseUserQuery } from './user-query';
-
-/** ArcGIS keeps at most this many tags on a profile. */
-const MAX_TAGS = 128;
 
 /** User search, profile updates (thumbnail included) and the user's app settings. */
 @Injectable()
@@ -147,10 +145,7 @@ export class UsersService {
             .filter(Boolean),
         ),
       ];
-      if (tags.length > MAX_TAGS)
-        throw Errors.badRequest('Invalid or missing input parameters.', [`'tags' may hold at most ${MAX_TAGS} tags.`]);
-      if (tags.some((t) => t.length > 256))
-        throw Errors.badRequest('Invalid or missing input parameters.', ['Each tag must be at most 256 characters.']);
+      checkTags('tags', tags, this.config.limits);
       patch.tags = tags;
     }
     // access has no empty value: a blank one changes nothing, clearEmptyFields or not.

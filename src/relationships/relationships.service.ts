@@ -95,10 +95,9 @@ export class RelationshipsService {
     return { total, relatedItems: rows.map(toItem) };
   }
 
-  /** `content/users/<user>/...Relationship` acts for the caller themself. */
+  /** `content/users/<user>/...Relationship` acts for the caller themself; any other name is refused alike. */
   private async requireSelf(caller: Caller, userName: string): Promise<void> {
-    const user = await this.identity.requireUser(userName);
-    if (user.id !== caller.userId) throw Errors.forbidden('Relationships can only be managed as yourself.');
+    await this.identity.actingFor(caller, userName, null, 'Relationships can only be managed as yourself.');
   }
 
   private key(p: RelationshipDto): RelationshipKey {

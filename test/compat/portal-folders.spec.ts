@@ -23,10 +23,11 @@ import {
   moveItem,
   reassignItem,
   removeFolder,
+  setItemAccess,
   shareItemWithGroup,
 } from '@esri/arcgis-rest-portal';
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { UploadService } from '../../src/content/upload.service';
 import { ApiProcess, spawnApi } from '../security/support/spawn-api';
@@ -35,6 +36,7 @@ import { adminToken, createUser, uniq } from '../support/client';
 import { withApp } from '../support/harness';
 import { onS3 } from '../support/s3';
 import { caught } from '../support/caught';
+import { lockWaiters } from '../support/wait-for';
 
 const HEX_ID = /^[0-9a-f]{32}$/;
 const MiB = 1024 * 1024;
@@ -50,8 +52,8 @@ async function settled(id: string, owner: string, authentication: ArcGISIdentity
 }
 
 describe('@esri/arcgis-rest-portal: folders, move, reassign, multipart upload', () => {
-  // Parts of 6 MB at most here, to see the limit refuse one.
-  const t = withApp({ env: { MULTIPART_PART_MAX_MB: '6' } });
+  // Parts of 6 MB at most and 8 MB an upload here, to see the limits refuse.
+  const t = withApp({ env: { MULTIPART_PART_MAX_MB: '6', MULTIPART_MAX_MB: '8' } });
   let adminTok: string;
   let adminAuth: ArcGISIdentityManager;
 
@@ -242,7 +244,13 @@ describe('@esri/arcgis-rest-portal: folders, move, reassign, multipart upload', 
         targetFolderName: folderName,
         authentication: adminAuth,
       });
-      expect(r).toEqual({ success: true, itemId: id, unsharedFrom: [left, viewOnly].sort() });
+      expect(r).toEqual({
+        success: true,
+        itemId: id,
+        unsharedFrom: [left, viewOnly].sort(),
+        unsharedFromEveryone: false,
+        unsharedFromOrg: false,
+      });
 
       const item = await getItem(id, { authentication: to.auth });
       expect(item.owner).toBe(to.username);
@@ -310,6 +318,43 @@ describe('@esri/arcgis-rest-portal: folders, move, reassign, multipart upload', 
       ).toBe('CONT_0001');
     });
 
+    /** A result whose item kept all its sharing. */
+    const kept = { unsharedFrom: [], unsharedFromEveryone: false, unsharedFromOrg: false };
+
+    it('a new owner who may not share publicly gets the public item shared with the organisation, and the reply says so', async () => {
+      const role = async (privileges: string[]) => {
+        const r = await request(`${t.base}/portals/self/createRole`, { params: { name: uniq('role') }, authentication: adminAuth });
+        await request(`${t.base}/portals/self/roles/${r.id}/setPrivileges`, {
+          params: { privileges: JSON.stringify({ privileges }) },
+          authentication: adminAuth,
+        });
+        return r.id as string;
+      };
+      const base = ['portal:user:createItem', 'portal:user:joinGroup', 'portal:user:shareToGroup'];
+      const orgOnly = await createUser(t.base, adminTok, await role([...base, 'portal:user:shareToOrg']));
+      const groupsOnly = await createUser(t.base, adminTok, await role(base));
+      const from = await signedInUser();
+      const [pub, pub2, org] = [await webMap(from.auth), await webMap(from.auth), await webMap(from.auth)];
+      for (const id of [pub, pub2]) await setItemAccess({ id, access: 'public', authentication: from.auth });
+      await setItemAccess({ id: org, access: 'org', authentication: from.auth });
+
+      const r = await reassignItem({ id: pub, currentOwner: from.username, targetUsername: orgOnly.username, authentication: adminAuth });
+      expect(r).toEqual({ success: true, itemId: pub, unsharedFrom: [], unsharedFromEveryone: true, unsharedFromOrg: false });
+      expect((await getItem(pub, { authentication: adminAuth })).access).toBe('org');
+
+      const batch = await request(`${t.base}/content/users/${from.username}/reassignItems`, {
+        params: { items: [pub2, org].join(','), targetUsername: groupsOnly.username },
+        authentication: adminAuth,
+      });
+      expect(batch.results).toEqual([
+        { itemId: pub2, success: true, unsharedFrom: [], unsharedFromEveryone: true, unsharedFromOrg: true },
+        { itemId: org, success: true, unsharedFrom: [], unsharedFromEveryone: false, unsharedFromOrg: true },
+      ]);
+      for (const id of [pub2, org]) expect((await getItem(id, { authentication: adminAuth })).access).toBe('private');
+      // Anonymous readers lost the public item with its sharing.
+      expect((await caught(() => getItem(pub, { portal: t.base }))).code).toBe('CONT_0001');
+    });
+
     it('reassignItems (our batch extension) reassigns many items in one request and reports each', async () => {
       const from = await signedInUser();
       const to = await signedInUser();
@@ -321,9 +366,9 @@ describe('@esri/arcgis-rest-portal: folders, move, reassign, multipart upload', 
       });
       expect(r).toEqual({
         results: [
-          { itemId: ids[0], success: true, unsharedFrom: [] },
-          { itemId: ids[1], success: true, unsharedFrom: [] },
-          { itemId: missing, success: false, unsharedFrom: [], error: { code: 500, message: 'Item does not exist or is inaccessible.' } },
+          { itemId: ids[0], success: true, ...kept },
+          { itemId: ids[1], success: true, ...kept },
+          { itemId: missing, success: false, ...kept, error: { code: 500, message: 'Item does not exist or is inaccessible.' } },
         ],
       });
       const owners = await t.db.query('SELECT DISTINCT u.username FROM items i JOIN users u ON u.id = i.owner_id WHERE i.id = ANY($1)', [
@@ -335,6 +380,9 @@ describe('@esri/arcgis-rest-portal: folders, move, reassign, multipart upload', 
 
   describe('multipart upload', () => {
     const part = (n: number, size: number) => Buffer.alloc(size, 48 + (n % 10));
+    /** A multipart addItem: the id of a CSV item waiting for its parts. */
+    const startUpload = async (authentication: ArcGISIdentityManager, title: string, filename: string) =>
+      (await createItem({ item: { title: uniq(title), type: 'CSV' }, multipart: true, filename, authentication })).id;
 
     it('adds parts in any order, lists them, commits them into the item data, and reports the status throughout', async () => {
       const u = await signedInUser();
@@ -377,12 +425,7 @@ describe('@esri/arcgis-rest-portal: folders, move, reassign, multipart upload', 
 
     it('refuses a commit whose parts but the last are under 5 MB, and parts out of range', async () => {
       const u = await signedInUser();
-      const { id } = await createItem({
-        item: { title: uniq('small'), type: 'CSV' },
-        multipart: true,
-        filename: 's.csv',
-        authentication: u.auth,
-      });
+      const id = await startUpload(u.auth, 'small', 's.csv');
       await addItemPart({ id, partNum: 1, file: new Blob(['a'.repeat(100)]), authentication: u.auth });
       await addItemPart({ id, partNum: 2, file: new Blob(['b']), authentication: u.auth });
       expect((await caught(() => commitItemUpload({ id, item: { title: 'x', type: 'CSV' }, authentication: u.auth }))).message).toContain(
@@ -406,25 +449,47 @@ describe('@esri/arcgis-rest-portal: folders, move, reassign, multipart upload', 
 
     it('refuses a part over MULTIPART_PART_MAX_MB before storing it', async () => {
       const u = await signedInUser();
-      const { id } = await createItem({
-        item: { title: uniq('cap'), type: 'CSV' },
-        multipart: true,
-        filename: 'c.csv',
-        authentication: u.auth,
-      });
+      const id = await startUpload(u.auth, 'cap', 'c.csv');
       const err = await caught(() => addItemPart({ id, partNum: 1, file: new Blob([part(1, 7 * MiB)]), authentication: u.auth }));
       expect(String(err.message)).toMatch(/413|larger than 6 MB/);
       expect(await getItemParts({ id, authentication: u.auth })).toEqual({ parts: [] });
     });
 
+    it('parts sent at once cannot together pass MULTIPART_MAX_MB: the total is checked as each part is recorded', async () => {
+      const u = await signedInUser();
+      const id = await startUpload(u.auth, 'race', 'r.csv');
+      // The upload's row is held until all four parts wait at it: each has passed the early check on an empty upload.
+      const hold = t.db.createQueryRunner();
+      await hold.connect();
+      let outcomes: Promise<string>[] = [];
+      try {
+        await hold.startTransaction();
+        await hold.query('SELECT 1 FROM item_uploads WHERE item_id = $1 FOR UPDATE', [id]);
+        outcomes = [1, 2, 3, 4].map((partNum) =>
+          addItemPart({ id, partNum, file: new Blob([part(partNum, 3 * MiB)]), authentication: u.auth }).then(
+            () => 'stored',
+            (e: Error) => e.message,
+          ),
+        );
+        await lockWaiters(t.db, 4);
+        await hold.commitTransaction();
+      } finally {
+        if (hold.isTransactionActive) await hold.rollbackTransaction();
+        await hold.release();
+      }
+      const got = await Promise.all(outcomes);
+      expect(got.filter((o) => o === 'stored')).toHaveLength(2);
+      for (const refused of got.filter((o) => o !== 'stored')) expect(refused).toContain('(MULTIPART_MAX_MB)');
+      expect((await getItemParts({ id, authentication: u.auth })).parts).toHaveLength(2);
+      const [{ total }] = await t.db.query('SELECT sum(size)::text AS total FROM item_upload_parts WHERE item_id = $1', [id]);
+      expect(Number(total)).toBe(6 * MiB);
+      // The refused parts' bytes went with them: only the two recorded parts are in storage.
+      if (!onS3()) expect(readdirSync(path.join(t.config.dataDir, 'items', id, '.parts'))).toHaveLength(2);
+    });
+
     it('cancelItemUpload drops the parts and the item', async () => {
       const u = await signedInUser();
-      const { id } = await createItem({
-        item: { title: uniq('gone'), type: 'CSV' },
-        multipart: true,
-        filename: 'g.csv',
-        authentication: u.auth,
-      });
+      const id = await startUpload(u.auth, 'gone', 'g.csv');
       await addItemPart({ id, partNum: 1, file: new Blob(['abc']), authentication: u.auth });
       expect(await cancelItemUpload({ id, authentication: u.auth })).toEqual({ success: true, id });
       expect((await caught(() => getItem(id, { authentication: u.auth }))).code).toBe('CONT_0001');
@@ -433,12 +498,7 @@ describe('@esri/arcgis-rest-portal: folders, move, reassign, multipart upload', 
 
     it('an upload not committed within MULTIPART_UPLOAD_TTL_H is swept: parts removed, item failed', async () => {
       const u = await signedInUser();
-      const { id } = await createItem({
-        item: { title: uniq('late'), type: 'CSV' },
-        multipart: true,
-        filename: 'l.csv',
-        authentication: u.auth,
-      });
+      const id = await startUpload(u.auth, 'late', 'l.csv');
       await addItemPart({ id, partNum: 1, file: new Blob(['abc']), authentication: u.auth });
       const sweeper = t.app.get(UploadService);
       expect((await sweeper.sweep(new Date())).expired).toBe(0);

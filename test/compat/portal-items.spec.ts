@@ -11,6 +11,7 @@ import {
   addItemResource,
   createGroup,
   createItem,
+  getGroup,
   getItem,
   getItemData,
   getItemGroups,
@@ -28,9 +29,11 @@ import {
   setItemAccess,
   shareItemWithGroup,
   unprotectItem,
+  updateGroup,
   updateItem,
   updateItemInfo,
   updateItemResource,
+  updateUser,
 } from '@esri/arcgis-rest-portal';
 import { FileStore } from '../../src/core/storage/file-store';
 import { addUsers, adminToken, createUser, uniq } from '../support/client';
@@ -79,34 +82,14 @@ describe('@esri/arcgis-rest-portal 4.10.2: item details', () => {
       })
     ).id;
   const row = async (id: string) => (await t.db.query(`SELECT * FROM items WHERE id = $1`, [id]))[0];
+  /** A resource read back as JSON, as the reader `authentication` sees it. */
+  const resourceJson = (id: string, fileName: string, authentication = owner.auth) =>
+    getItemResource(id, { fileName, readAs: 'json', authentication });
 
   describe('updateItem', () => {
     it('sets every property ArcGIS takes, and getItem shows them', async () => {
       const id = await webMap();
-      const r = await updateItem({
-        item: {
-          id,
-          title: 'New title',
-          tags: ['x', 'y'],
-          typeKeywords: ['Web Map', 'Offline'],
-          snippet: 'snip',
-          description: '<p>desc</p>',
-          accessInformation: 'Esri and others',
-          licenseInfo: 'CC-BY-4.0',
-          culture: 'fr-fr',
-          properties: { a: 1, nested: { b: [1, 2] } },
-          url: 'https://example.com/app',
-          extent: [
-            [-10, -5],
-            [10, 5],
-          ],
-          spatialReference: 'WGS_1984_Web_Mercator_Auxiliary_Sphere',
-        },
-        authentication: owner.auth,
-      });
-      expect(r).toEqual({ success: true, id });
-      const item = await getItem(id, { authentication: owner.auth });
-      expect(item).toMatchObject({
+      const properties = {
         title: 'New title',
         tags: ['x', 'y'],
         typeKeywords: ['Web Map', 'Offline'],
@@ -122,7 +105,9 @@ describe('@esri/arcgis-rest-portal 4.10.2: item details', () => {
           [10, 5],
         ],
         spatialReference: 'WGS_1984_Web_Mercator_Auxiliary_Sphere',
-      });
+      };
+      expect(await updateItem({ item: { id, ...properties }, authentication: owner.auth })).toEqual({ success: true, id });
+      expect(await getItem(id, { authentication: owner.auth })).toMatchObject(properties);
     });
 
     it('leaves empty values alone, and clears them with clearEmptyFields', async () => {
@@ -296,13 +281,13 @@ describe('@esri/arcgis-rest-portal 4.10.2: item details', () => {
       expect(page).toMatchObject({ total: 3, start: 2, num: 1, nextStart: 3 });
       expect((page.resources ?? []).map((r) => r.resource)).toEqual(['images/logo.png']);
 
-      expect(await getItemResource(id, { fileName: 'config.json', readAs: 'json', authentication: owner.auth })).toEqual({ v: 1 });
+      expect(await resourceJson(id, 'config.json')).toEqual({ v: 1 });
       const logo: Blob = await getItemResource(id, { fileName: 'images/logo.png', authentication: owner.auth });
       expect(Buffer.from(await logo.arrayBuffer()).equals(PNG)).toBe(true);
 
       const upd = await updateItemResource({ id, name: 'config.json', content: '{"v":2}', authentication: owner.auth });
       expect(upd).toMatchObject({ success: true, itemId: id });
-      expect(await getItemResource(id, { fileName: 'config.json', readAs: 'json', authentication: owner.auth })).toEqual({ v: 2 });
+      expect(await resourceJson(id, 'config.json')).toEqual({ v: 2 });
 
       expect(await removeItemResource({ id, resource: 'images/logo.png', authentication: owner.auth })).toEqual({ success: true });
       expect((await getItemResources(id, { authentication: owner.auth })).total).toBe(2);
@@ -323,9 +308,9 @@ describe('@esri/arcgis-rest-portal 4.10.2: item details', () => {
       const seen = await getItemResources(id, { authentication: other.auth });
       expect(seen.total).toBe(1);
       expect(seen.resources).toEqual([{ resource: 'open.json', created: expect.any(Number), size: 2 }]);
-      const hidden = await getItemResource(id, { fileName: 'closed.json', readAs: 'json', authentication: other.auth });
+      const hidden = await resourceJson(id, 'closed.json', other.auth);
       expect(hidden.error).toMatchObject({ code: 400, message: 'Resource does not exist or is inaccessible.' });
-      expect(await getItemResource(id, { fileName: 'closed.json', readAs: 'json', authentication: owner.auth })).toEqual({});
+      expect(await resourceJson(id, 'closed.json')).toEqual({});
     });
 
     it('refuses a duplicate add, an update of a missing resource, and a path that climbs out', async () => {
@@ -481,5 +466,81 @@ describe('@esri/arcgis-rest-portal 4.10.2: item details', () => {
         itemId: id,
       });
     });
+  });
+});
+
+describe('@esri/arcgis-rest-portal 4.10.2: the configured bounds of tag lists and info files', () => {
+  // Small bounds, so that reaching them takes a few values: 3 tags of at most 8 characters, 3 info files an item.
+  const t = withApp({ env: { TAGS_MAX_COUNT: '3', TAG_MAX_CHARS: '8', ITEM_MAX_INFO_FILES: '3' } });
+  let auth: ArcGISIdentityManager;
+
+  beforeAll(async () => {
+    const u = await createUser(t.base, await adminToken(t.base), 'org_publisher');
+    auth = await ArcGISIdentityManager.signIn({ username: u.username, password: u.password, portal: t.base });
+  });
+
+  const refusal = async (call: () => Promise<unknown>) => {
+    const e = await caught(call);
+    expect(e).toBeInstanceOf(ArcGISRequestError);
+    return (e as ArcGISRequestError).response.error as { code: number; message: string; details: string[] };
+  };
+
+  it('createItem and updateItem refuse more tags or typeKeywords than TAGS_MAX_COUNT, or longer than TAG_MAX_CHARS', async () => {
+    const item = { title: uniq('tagged'), type: 'Web Map' };
+    expect(await refusal(() => createItem({ item: { ...item, tags: ['a', 'b', 'c', 'd'] }, text: '{}', authentication: auth }))).toEqual({
+      code: 400,
+      message: 'Invalid or missing input parameters.',
+      details: ["'tags' may hold at most 3 values (TAGS_MAX_COUNT)."],
+    });
+    expect(
+      (await refusal(() => createItem({ item: { ...item, typeKeywords: ['ninechars'] }, text: '{}', authentication: auth }))).details,
+    ).toEqual(["Each value of 'typeKeywords' must be at most 8 characters (TAG_MAX_CHARS); one has 9."]);
+    // At the bounds, and counted in characters: three tags, one of eight emoji.
+    const { id } = await createItem({ item: { ...item, tags: ['a', 'b', '🚀'.repeat(8)] }, text: '{}', authentication: auth });
+    expect((await getItem(id, { authentication: auth })).tags).toEqual(['a', 'b', '🚀'.repeat(8)]);
+
+    expect((await refusal(() => updateItem({ item: { id, typeKeywords: ['1', '2', '3', '4'] }, authentication: auth }))).details).toEqual([
+      "'typeKeywords' may hold at most 3 values (TAGS_MAX_COUNT).",
+    ]);
+    expect(
+      (await refusal(() => updateItem({ item: { id, title: 'changed', tags: ['ninechars'] }, authentication: auth }))).details,
+    ).toEqual(["Each value of 'tags' must be at most 8 characters (TAG_MAX_CHARS); one has 9."]);
+    // A refused update changes nothing, the title it carried included.
+    expect(await getItem(id, { authentication: auth })).toMatchObject({
+      title: item.title,
+      tags: ['a', 'b', '🚀'.repeat(8)],
+    });
+  });
+
+  it("createGroup, updateGroup and updateUser hold a group's and a user's tags to the same bounds", async () => {
+    const title = uniq('tagged');
+    expect(
+      (await refusal(() => createGroup({ group: { title, access: 'private', tags: ['a', 'b', 'c', 'd'] }, authentication: auth }))).details,
+    ).toEqual(["'tags' may hold at most 3 values (TAGS_MAX_COUNT)."]);
+    const { group } = await createGroup({ group: { title, access: 'private', tags: ['a'] }, authentication: auth });
+    expect((await refusal(() => updateGroup({ group: { id: group.id, tags: ['ninechars'] }, authentication: auth }))).details).toEqual([
+      "Each value of 'tags' must be at most 8 characters (TAG_MAX_CHARS); one has 9.",
+    ]);
+    expect((await getGroup(group.id, { authentication: auth })).tags).toEqual(['a']);
+    expect((await refusal(() => updateUser({ user: { tags: ['1', '2', '3', '4'] }, authentication: auth }))).details).toEqual([
+      "'tags' may hold at most 3 values (TAGS_MAX_COUNT).",
+    ]);
+  });
+
+  it('updateItemInfo refuses a new info file beyond ITEM_MAX_INFO_FILES, and still replaces the ones the item has', async () => {
+    const { id } = await createItem({ item: { title: uniq('info'), type: 'Web Map' }, text: '{}', authentication: auth });
+    for (const name of ['a.json', 'b.json', 'c.json']) {
+      await updateItemInfo({ id, file: new File(['{}'], name), folderName: 'app', authentication: auth });
+    }
+    const full = await refusal(() => updateItemInfo({ id, file: new File(['{}'], 'd.json'), folderName: 'app', authentication: auth }));
+    expect(full).toEqual({
+      code: 400,
+      message: 'Unable to add info file.',
+      details: ['The item holds the maximum of 3 info files (ITEM_MAX_INFO_FILES).'],
+    });
+    await updateItemInfo({ id, file: new File(['{"v":2}'], 'a.json'), folderName: 'app', authentication: auth });
+    expect(await getItemInfo(id, { fileName: 'app/a.json', readAs: 'json', authentication: auth })).toEqual({ v: 2 });
+    const rows = await t.db.query(`SELECT path FROM item_files WHERE item_id = $1 AND kind = 'info' ORDER BY path`, [id]);
+    expect(rows.map((r: { path: string }) => r.path)).toEqual(['app/a.json', 'app/b.json', 'app/c.json']);
   });
 });

@@ -1,5 +1,6 @@
 import { addItem, get, post, uniq } from '../support/client';
 import { withApp } from '../support/harness';
+import { lockWaiters } from '../support/wait-for';
 
 /** The API half of export: validation before queueing, the reply, the result item and job row. No worker runs here. */
 describe('export operation (API side)', () => {
@@ -172,6 +173,34 @@ describe('export operation (API side)', () => {
     expect(del.body.success).toBe(true);
     const [job] = await t.db.query(`SELECT status, status_message FROM jobs WHERE id = $1`, [r.body.jobId]);
     expect(job).toEqual({ status: 'cancelled', status_message: 'Cancelled: the item was deleted.' });
+  });
+
+  it("a delete refused because the item was protected meanwhile cancels none of the item's jobs", async () => {
+    const r = await exportItem({});
+    const deletion = `content/users/${pub.username}/items/${service.itemId}/delete`;
+    // A protect that commits while the delete is under way: the delete read the item unprotected, then meets its row.
+    const hold = t.db.createQueryRunner();
+    await hold.connect();
+    let refused: Promise<{ body: { error?: unknown } }> | undefined;
+    try {
+      await hold.startTransaction();
+      await hold.query('UPDATE items SET protected = true WHERE id = $1', [service.itemId]);
+      refused = post(t.base, deletion, {}, pub.token);
+      await lockWaiters(t.db, 1);
+      await hold.commitTransaction();
+    } finally {
+      if (hold.isTransactionActive) await hold.rollbackTransaction();
+      await hold.release();
+    }
+    expect((await refused!).body.error).toMatchObject({
+      code: 400,
+      message: `Unable to delete item ${service.itemId}. Delete protection is turned on.`,
+    });
+    const [job] = await t.db.query('SELECT status FROM jobs WHERE id = $1', [r.body.jobId]);
+    expect(job.status).toBe('queued');
+    const [item] = await t.db.query('SELECT status FROM items WHERE id = $1', [r.body.exportItemId]);
+    expect(item.status).toBe('processing');
+    await post(t.base, `content/users/${pub.username}/items/${service.itemId}/unprotect`, {}, pub.token);
   });
 
   it('keeps Bull Board for organisation administrators', async () => {

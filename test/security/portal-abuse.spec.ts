@@ -108,3 +108,76 @@ describe('reassigning is not a way around the privileges of reading and changing
     expect(await ownerOf(item)).toBe(other.username);
   });
 });
+
+describe('content/users/<name> routes tell no one which user names exist', () => {
+  const t = withApp({ users: { prober: 'org_publisher', victim: 'org_publisher' } });
+  const { prober, victim } = t.users;
+  const ghost = `nobody${randomBytes(4).toString('hex')}`;
+  let item: string;
+  let outsider: string;
+
+  beforeAll(async () => {
+    item = await addItem(t.base, victim.username, victim.token);
+    // A user of another organisation: its administrators' names are as unknown here as names nobody has.
+    const orgId = randomBytes(16).toString('hex');
+    await t.db.query(`INSERT INTO orgs (id, name, url_key) VALUES ($1, 'Elsewhere', $2)`, [orgId, `k${orgId.slice(0, 12)}`]);
+    outsider = `outsider${randomBytes(4).toString('hex')}`;
+    await t.db.query(`INSERT INTO users (id, username, org_id, role, password_hash) VALUES ($1, $2, $3, 'org_user', 'x')`, [
+      randomBytes(16).toString('hex'),
+      outsider,
+      orgId,
+    ]);
+  });
+
+  /** Every operation under content/users/<name> that reads the name, with what it needs besides. */
+  const routes = (): [string, string, Record<string, string>][] => [
+    ['GET', '', {}],
+    ['GET', '/0123456789abcdef0123456789abcdef', {}],
+    ['POST', '/createFolder', { title: 'probe' }],
+    ['POST', '/0123456789abcdef0123456789abcdef/delete', {}],
+    ['POST', '/0123456789abcdef0123456789abcdef/addItem', { title: 'x', type: 'Web Map' }],
+    ['POST', '/addItem', { title: 'x', type: 'Web Map' }],
+    ['POST', '/moveItems', { items: item, folder: '/' }],
+    ['POST', `/items/${item}/move`, { folder: '/' }],
+    ['POST', `/items/${item}/reassign`, { targetUsername: prober.username }],
+    ['POST', '/addRelationship', { originItemId: item, destinationItemId: item, relationshipType: 'Map2Service' }],
+    ['POST', '/deleteRelationship', { originItemId: item, destinationItemId: item, relationshipType: 'Map2Service' }],
+    ['POST', `/items/${item}/update`, { title: 'probe' }],
+    ['POST', `/items/${item}/protect`, {}],
+    ['POST', `/items/${item}/delete`, {}],
+    ['POST', `/items/${item}/addResources`, { fileName: 'a.json', text: '{}' }],
+    ['POST', `/items/${item}/status`, {}],
+    ['POST', `/items/${item}/addPart`, { partNum: '1' }],
+  ];
+
+  /** The envelope with the probed name written as <name>, so that only what the answer says of it is compared. */
+  async function answer(method: string, name: string, path: string, params: Record<string, string>, token: string) {
+    const send = method === 'GET' ? get : post;
+    const r = await send(t.base, `content/users/${name}${path}`, params, token);
+    return JSON.parse(JSON.stringify(r.body).split(name).join('<name>'));
+  }
+
+  it("an unknown name and another user's name get the same answer on every route", async () => {
+    for (const [method, path, params] of routes()) {
+      const [known, unknown] = await Promise.all([victim.username, ghost].map((name) => answer(method, name, path, params, prober.token)));
+      expect({ route: `${method} ${path}`, unknown }).toEqual({ route: `${method} ${path}`, unknown: known });
+      expect({ route: `${method} ${path}`, error: !!known.error }).toEqual({ route: `${method} ${path}`, error: true });
+    }
+    // Nothing was changed by the probes.
+    expect((await t.db.query(`SELECT title, protected FROM items WHERE id = $1`, [item]))[0]).toMatchObject({ protected: false });
+  });
+
+  it('to an administrator, a user of another organisation is as unknown as a name nobody has', async () => {
+    for (const [method, path, params] of routes()) {
+      const [outside, unknown] = await Promise.all([outsider, ghost].map((name) => answer(method, name, path, params, t.admin)));
+      expect({ route: `${method} ${path}`, unknown }).toEqual({ route: `${method} ${path}`, unknown: outside });
+    }
+    const target = async (name: string) =>
+      answer('POST', victim.username, `/items/${item}/reassign`, { targetUsername: name }, t.admin).then((b) =>
+        JSON.parse(JSON.stringify(b).split(name).join('<target>')),
+      );
+    const [outside, unknown] = await Promise.all([target(outsider), target(ghost)]);
+    expect(unknown).toEqual(outside);
+    expect(unknown.error).toMatchObject({ code: 400, messageCode: 'COM_0019' });
+  });
+});

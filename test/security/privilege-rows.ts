@@ -1460,6 +1460,13 @@ function usersRows(): Row[] {
       cells: [OK, E498, OK, OK, OK, OK, OK, OK, OK, OK, OK],
     },
     {
+      route: 'portals/self/subscriptionInfo',
+      what: "the organisation's subscription",
+      call: (c) => g(c, 'portals/self/subscriptionInfo'),
+      done: (b) => b.state === 'active' && typeof b.id === 'string',
+      cells: [E499, E498, OK, OK, OK, OK, OK, OK, OK, OK, OK],
+    },
+    {
       route: 'portals/self/settings/update',
       what: 'informationalBanner',
       setup: async () => ({ text: uniq('banner') }),

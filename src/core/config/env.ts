@@ -195,6 +195,27 @@ class EnvDto {
   @Max(1048576)
   ITEM_INFO_MAX_KB = 100;
 
+  /** Info files one item may hold (`updateinfo`, an update's metadata); ArcGIS documents 20 a request and no total. */
+  @Transform(toInt)
+  @IsInt({ message: 'ITEM_MAX_INFO_FILES must be an integer' })
+  @Min(2)
+  @Max(100000)
+  ITEM_MAX_INFO_FILES = 100;
+
+  /** Tags of an item, its typeKeywords, a group's or a user's tags: ArcGIS's 128 a list. */
+  @Transform(toInt)
+  @IsInt({ message: 'TAGS_MAX_COUNT must be an integer' })
+  @Min(1)
+  @Max(10000)
+  TAGS_MAX_COUNT = 128;
+
+  /** One tag or type keyword: ArcGIS's 256 characters. */
+  @Transform(toInt)
+  @IsInt({ message: 'TAG_MAX_CHARS must be an integer' })
+  @Min(1)
+  @Max(4096)
+  TAG_MAX_CHARS = 256;
+
   /** A user's app settings (`setProperties`) as JSON text, all keys together. */
   @Transform(toInt)
   @IsInt({ message: 'USER_PROPERTIES_MAX_KB must be an integer' })
@@ -442,6 +463,10 @@ export interface AppConfig {
     itemResourceMaxBytes: number;
     itemMaxResources: number;
     itemInfoMaxBytes: number;
+    itemMaxInfoFiles: number;
+    /** Values of one tag list (tags, typeKeywords) and characters of one value (core/http/tag-list.ts). */
+    tagsMaxCount: number;
+    tagMaxChars: number;
     userPropertiesMaxChars: number;
     notificationsPerUser: number;
   };
@@ -565,6 +590,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       itemResourceMaxBytes: dto.ITEM_RESOURCE_MAX_MB * 1024 * 1024,
       itemMaxResources: dto.ITEM_MAX_RESOURCES,
       itemInfoMaxBytes: dto.ITEM_INFO_MAX_KB * 1024,
+      itemMaxInfoFiles: dto.ITEM_MAX_INFO_FILES,
+      tagsMaxCount: dto.TAGS_MAX_COUNT,
+      tagMaxChars: dto.TAG_MAX_CHARS,
       userPropertiesMaxChars: dto.USER_PROPERTIES_MAX_KB * 1024,
       notificationsPerUser: dto.NOTIFICATIONS_MAX_PER_USER,
     },

@@ -1,4 +1,4 @@
-import { All, createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
+import { All, applyDecorators, createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
 import { Caller } from '../auth/caller';
 import { Errors } from '../errors/arcgis-error';
 import { ArcgisRequest } from './arcgis-request';
@@ -8,6 +8,7 @@ export const RAW_KEY = 'arcgis:raw';
 export const NOT_ARCGIS_KEY = 'arcgis:not-arcgis';
 export const FORMATS_KEY = 'arcgis:formats';
 export const PAGE_LINK_KEY = 'arcgis:page-link';
+export const GET_POST_KEY = 'arcgis:get-post';
 
 /** Anonymous callers allowed (a token, if sent, must still be valid). */
 export const Public = () => SetMetadata(PUBLIC_KEY, true);
@@ -42,3 +43,9 @@ export const OptionalCaller = createParamDecorator(
  * (other methods are refused by FormatGuard).
  */
 export const Operation = (path: string) => All(path);
+
+/**
+ * An operation on GET and POST whose path shadows fixed operations of other modules (`content/users/<u>/<folderId>`
+ * matches `.../addItem`): any other method is an unknown URL, as it is for those operations, not a refused method.
+ */
+export const GetOrPost = (path: string) => applyDecorators(All(path), SetMetadata(GET_POST_KEY, true));

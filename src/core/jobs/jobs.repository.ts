@@ -83,11 +83,12 @@ export class JobsRepository {
     );
   }
 
-  async activeForItem(itemId: string): Promise<JobRow[]> {
+  async activeForItem(itemId: string, m?: EntityManager): Promise<JobRow[]> {
     // Jobs producing the item, and jobs reading it (an export of a service being deleted).
-    return this.db.query(`SELECT * FROM jobs WHERE (result_item_id = $1 OR source_item_id = $1) AND status IN ('queued','processing')`, [
-      itemId,
-    ]);
+    return (m ?? this.db).query(
+      `SELECT * FROM jobs WHERE (result_item_id = $1 OR source_item_id = $1) AND status IN ('queued','processing')`,
+      [itemId],
+    );
   }
 
   /** Moves a queued (or re-delivered processing) job to processing; returns null if it is finished or gone. */
@@ -105,16 +106,19 @@ export class JobsRepository {
   }
 
   /**
-   * Final states also move the result item, in the same transaction, so the two never disagree. Returns the
-   * finished row, or null when the job was already finished (by another delivery, a cancel, a stall...).
+   * Final states also move the result item, in the same transaction (the caller's `within`, else one of its own), so
+   * the two never disagree. Returns the finished row, or null when the job was already finished (by another
+   * delivery, a cancel, a stall...).
    */
   async finish(
     id: string,
     status: 'completed' | 'failed' | 'cancelled',
     message: string,
     file?: SettledItem['file'],
+    within?: EntityManager,
   ): Promise<JobRow | null> {
-    return this.db.transaction(async (m) => {
+    const run = <T>(fn: (m: EntityManager) => Promise<T>) => (within ? fn(within) : this.db.transaction(fn));
+    return run(async (m) => {
       const [rows]: [JobRow[], number] = await m.query(
         `UPDATE jobs SET status = $2, status_message = $3, finished = now() WHERE id = $1 AND status IN ('queued','processing') RETURNING *`,
         [id, status, message],

@@ -106,19 +106,24 @@ export class JobsService {
   }
 
   /**
-   * Marks the item's unfinished jobs cancelled, drops waiting ones from Redis and ends running ones' database
-   * sessions, so the caller (an item delete) does not wait behind a load or export holding the layer's locks.
+   * Marks the item's unfinished jobs cancelled in the caller's transaction `m` (an item delete, which holds the item's
+   * row, so a refused delete cancels nothing), drops waiting ones from Redis and ends running ones' database
+   * sessions, so the delete does not wait behind a load or export holding the layer's locks. Returns the cancelled
+   * rows, whose output the caller removes (`removeOutput`) once `m` is committed.
    */
-  async cancelForItem(itemId: string): Promise<number> {
-    const active = await this.repo.activeForItem(itemId);
-    for (const job of active) {
-      await this.end(job.id, 'cancelled', 'Cancelled: the item was deleted.');
+  async cancelForItem(itemId: string, m: EntityManager): Promise<JobRow[]> {
+    const cancelled: JobRow[] = [];
+    for (const job of await this.repo.activeForItem(itemId, m)) {
+      const row = await this.repo.finish(job.id, 'cancelled', 'Cancelled: the item was deleted.', undefined, m);
+      if (!row) continue;
+      cancelled.push(row);
+      // Should `m` roll back, the reconciler enqueues the row again and the ended job retries: nothing is lost.
       const kind = kindOf(this.kinds, job.type);
       if (kind) await this.queue.remove(kind.queue, job.id);
       await this.repo
         .endSessions(job.id)
         .catch((e) => this.logger.warn(`could not end the sessions of job ${job.id}: ${(e as Error).message}`));
     }
-    return active.length;
+    return cancelled;
   }
 }

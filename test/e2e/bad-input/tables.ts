@@ -95,6 +95,13 @@ export const IDENTITY_ROUTES: Route[] = [
     pathParams: { portalId: () => 'self' },
   },
   {
+    name: 'portals/:portalId/subscriptionInfo',
+    kind: 'ANY',
+    auth: 'required',
+    path: 'portals/:portalId/subscriptionInfo',
+    pathParams: { portalId: () => 'self' },
+  },
+  {
     name: 'portals/:portalId/settings/update',
     kind: 'POST',
     auth: 'required',
@@ -1169,7 +1176,17 @@ export const IDENTITY_CASES: Record<string, Case> = {
   'community/users/:u/update: a tag of 257 characters': {
     path: () => `community/users/${o()}/update`,
     params: () => ({ tags: `ok,${long(257)}` }),
-    want: () => ({ code: 400, detail: 'Each tag must be at most 256 characters.' }),
+    want: () => ({ code: 400, detail: "Each value of 'tags' must be at most 256 characters (TAG_MAX_CHARS)" }),
+  },
+  'community/users/:u/update: 129 tags': {
+    path: () => `community/users/${o()}/update`,
+    params: () => ({ tags: Array.from({ length: 129 }, (_, i) => `t${i}`).join(',') }),
+    want: () => ({ code: 400, detail: "'tags' may hold at most 128 values (TAGS_MAX_COUNT)." }),
+  },
+  'portals/:id/subscriptionInfo: another organisation': {
+    method: 'GET',
+    path: () => `portals/${fx.missingId}/subscriptionInfo`,
+    want: () => ({ code: 400, message: 'Portal does not exist or is inaccessible.' }),
   },
   'community/users/:u/properties: another user → 403': {
     method: 'GET',
@@ -1253,10 +1270,21 @@ export const CONTENT_CASES: Record<string, Case> = {
     params: () => ({ title: 'x', type: 'Web Map', tags: `ok,${long(257)}` }),
     want: () => ({ code: 400, text: /tags/ }),
   },
-  'addItem: unknown owner → COM_0019': {
+  // A name nobody has is refused as another user's name is, so the answer tells nothing of who exists.
+  'addItem: unknown owner → 403, as for another user': {
     path: () => `content/users/${ghost}/addItem`,
     params: () => ({ title: 'x', type: 'Web Map' }),
-    want: () => ({ code: 400, messageCode: 'COM_0019', detail: ghost }),
+    want: () => ({ code: 403, messageCode: 'GWM_0003', detail: 'Items can only be added to your own content.' }),
+  },
+  'addItem: 129 tags (TAGS_MAX_COUNT)': {
+    path: () => `content/users/${o()}/addItem`,
+    params: () => ({ title: 'x', type: 'Web Map', tags: Array.from({ length: 129 }, (_, i) => `t${i}`).join(',') }),
+    want: () => ({ code: 400, message: INVALID, detail: "'tags' may hold at most 128 values (TAGS_MAX_COUNT)." }),
+  },
+  'addItem: a type keyword of 257 characters (TAG_MAX_CHARS)': {
+    path: () => `content/users/${o()}/addItem`,
+    params: () => ({ title: 'x', type: 'Web Map', typeKeywords: `ok,${long(257)}` }),
+    want: () => ({ code: 400, message: INVALID, detail: "Each value of 'typeKeywords' must be at most 256 characters (TAG_MAX_CHARS)" }),
   },
   'addItem: malformed owner → COM_0019': {
     path: () => `content/users/${encodeURIComponent("o'brien;--")}/addItem`,
@@ -1306,10 +1334,10 @@ export const CONTENT_CASES: Record<string, Case> = {
     params: () => ({ num: '101' }),
     want: () => ({ code: 400, detail: "'num' must be at most 100." }),
   },
-  'content/users/:owner: unknown owner → COM_0019': {
+  'content/users/:owner: unknown owner → 403, as for another user': {
     method: 'GET',
     path: () => `content/users/${ghost}`,
-    want: () => ({ code: 400, messageCode: 'COM_0019', detail: ghost }),
+    want: () => ({ code: 403, messageCode: 'GWM_0003' }),
   },
   "content/users/:owner: another user's content → 403": {
     method: 'GET',
@@ -1367,9 +1395,9 @@ export const CONTENT_CASES: Record<string, Case> = {
     path: () => `content/users/${o()}/items/${fx.missingId}/delete`,
     want: () => ({ code: 400, messageCode: 'CONT_0001' }),
   },
-  'delete: unknown owner → COM_0019': {
+  'delete: unknown owner → CONT_0001, as for another user': {
     path: () => `content/users/${ghost}/items/${fx.itemId}/delete`,
-    want: () => ({ code: 400, messageCode: 'COM_0019', detail: ghost }),
+    want: () => ({ code: 400, messageCode: 'CONT_0001' }),
   },
   'delete: owner and item id both malformed → the owner is named first, as the URL nests them': {
     path: () => `content/users/bad!!/items/${notHex}/delete`,
@@ -1386,10 +1414,10 @@ export const CONTENT_CASES: Record<string, Case> = {
     path: () => `content/users/${o()}/items/xyz/status`,
     want: () => ({ code: 400, messageCode: 'CONT_0001' }),
   },
-  'status: unknown owner → COM_0019': {
+  'status: unknown owner → CONT_0001, as for another user': {
     method: 'GET',
     path: () => `content/users/${ghost}/items/${fx.itemId}/status`,
-    want: () => ({ code: 400, messageCode: 'COM_0019', detail: ghost }),
+    want: () => ({ code: 400, messageCode: 'CONT_0001' }),
   },
 
   // search
@@ -1542,9 +1570,19 @@ export const CONTENT_CASES: Record<string, Case> = {
     params: () => ({ title: 'x' }),
     want: () => ({ code: 400, messageCode: 'CONT_0001' }),
   },
-  'update: unknown owner → COM_0019': {
+  'update: unknown owner → CONT_0001, as for another user': {
     path: () => `content/users/${ghost}/items/${fx.editItemId}/update`,
-    want: () => ({ code: 400, messageCode: 'COM_0019', detail: ghost }),
+    want: () => ({ code: 400, messageCode: 'CONT_0001' }),
+  },
+  'update: 129 typeKeywords (TAGS_MAX_COUNT)': {
+    path: () => `content/users/${o()}/items/${fx.editItemId}/update`,
+    params: () => ({ typeKeywords: Array.from({ length: 129 }, (_, i) => `k${i}`).join(',') }),
+    want: () => ({ code: 400, message: INVALID, detail: "'typeKeywords' may hold at most 128 values (TAGS_MAX_COUNT)." }),
+  },
+  'update: a tag of 257 characters (TAG_MAX_CHARS)': {
+    path: () => `content/users/${o()}/items/${fx.editItemId}/update`,
+    params: () => ({ tags: `ok,${long(257)}` }),
+    want: () => ({ code: 400, message: INVALID, detail: "Each value of 'tags' must be at most 256 characters (TAG_MAX_CHARS)" }),
   },
   'protect: unknown id → CONT_0001': {
     path: () => `content/users/${o()}/items/${fx.missingId}/protect`,
@@ -1645,6 +1683,11 @@ export const CONTENT_CASES: Record<string, Case> = {
     params: () => ({ originItemId: fx.itemId, destinationItemId: fx.editItemId, relationshipType: 'Map2Service' }),
     want: () => ({ code: 400, message: 'Unable to add relationship.', detail: 'destination must be one of' }),
   },
+  'addRelationship: in the name of nobody → 403, as for another user': {
+    path: () => `content/users/${ghost}/addRelationship`,
+    params: () => ({ originItemId: fx.itemId, destinationItemId: fx.editItemId, relationshipType: 'Item2Report' }),
+    want: () => ({ code: 403, messageCode: 'GWM_0003' }),
+  },
   "addRelationship: in another user's name → 403": {
     path: () => `content/users/${fx.member.username}/addRelationship`,
     params: () => ({ originItemId: fx.itemId, destinationItemId: fx.editItemId, relationshipType: 'Item2Report' }),
@@ -1683,10 +1726,10 @@ export const CONTENT_CASES: Record<string, Case> = {
     path: () => `community/users/${fx.member.username}/tags`,
     want: () => ({ code: 403, messageCode: 'GWM_0003' }),
   },
-  'community/users/:u/tags: unknown user → COM_0019': {
+  'community/users/:u/tags: unknown user → 403, as for another user': {
     method: 'GET',
     path: () => `community/users/${ghost}/tags`,
-    want: () => ({ code: 400, messageCode: 'COM_0019' }),
+    want: () => ({ code: 403, messageCode: 'GWM_0003' }),
   },
 };
 
@@ -1736,6 +1779,11 @@ export const GROUP_CASES: Record<string, Case> = {
     path: () => 'community/createGroup',
     params: () => ({ title: long(257) }),
     want: () => ({ code: 400, text: /title.*256/ }),
+  },
+  'createGroup: 129 tags (TAGS_MAX_COUNT)': {
+    path: () => 'community/createGroup',
+    params: () => ({ title: 'x', tags: Array.from({ length: 129 }, (_, i) => `t${i}`).join(',') }),
+    want: () => ({ code: 400, message: INVALID, detail: "'tags' may hold at most 128 values (TAGS_MAX_COUNT)." }),
   },
   'createGroup: access=bogus': {
     path: () => 'community/createGroup',
@@ -1900,6 +1948,11 @@ export const GROUP_CASES: Record<string, Case> = {
     path: () => `community/groups/${fx.groupId}/update`,
     params: () => ({ access: 'everyone' }),
     want: () => ({ code: 400, detail: "'access' must be one of private, org, public." }),
+  },
+  'group update: a type keyword of 257 characters (TAG_MAX_CHARS)': {
+    path: () => `community/groups/${fx.groupId}/update`,
+    params: () => ({ typeKeywords: long(257) }),
+    want: () => ({ code: 400, message: INVALID, detail: "Each value of 'typeKeywords' must be at most 256 characters (TAG_MAX_CHARS)" }),
   },
   'update: membershipAccess=world': {
     path: () => `community/groups/${fx.groupId}/update`,
@@ -2327,6 +2380,28 @@ export const NOTIFICATION_CASES: Record<string, Case> = {
 };
 
 export const FOLDER_CASES: Record<string, Case> = {
+  // A name nobody has is refused as another user's name is, so the answer tells nothing of who exists.
+  'createFolder: unknown owner → 403, as for another user': {
+    path: () => `content/users/${ghost}/createFolder`,
+    params: () => ({ title: 'x' }),
+    want: () => ({ code: 403, messageCode: 'GWM_0003' }),
+  },
+  'folder listing: unknown owner → 403, as for another user': {
+    method: 'GET',
+    path: () => `content/users/${ghost}/${fx.folderId}`,
+    want: () => ({ code: 403, messageCode: 'GWM_0003' }),
+  },
+  'moveItems: unknown owner → 403, as for another user': {
+    path: () => `content/users/${ghost}/moveItems`,
+    params: () => ({ items: fx.itemId, folder: '/' }),
+    want: () => ({ code: 403, messageCode: 'GWM_0003' }),
+  },
+  'reassign: unknown owner → 403, as for another user': {
+    path: () => `content/users/${ghost}/items/${fx.itemId}/reassign`,
+    token: admin,
+    params: () => ({ targetUsername: fx.member.username }),
+    want: () => ({ code: 403, messageCode: 'GWM_0003' }),
+  },
   'createFolder: title missing': {
     path: () => `content/users/${o()}/createFolder`,
     want: () => ({ code: 400, detail: "'title' is required." }),
