@@ -18,9 +18,6 @@ export async function createRelatedService(
       { name: 'Name', type: 'esriFieldTypeString' },
       { name: 'Score', type: 'esriFieldTypeDouble' },
     ],
-    relationships: [
-      { id: 0, name: 'Checks', relatedTableId: 1, cardinality: ONE_TO_MANY, role: 'esriRelRoleOrigin', keyField: 'OBJECTID' },
-    ],
   };
   const { itemId, serviceurl: url } = await createHostedService(base, owner, [sites]);
   const admin = url.replace('/rest/services/', '/rest/admin/services/');
@@ -37,6 +34,15 @@ export async function createRelatedService(
   };
   const added = await post(admin, 'addToDefinition', { addToDefinition: JSON.stringify({ tables: [checks] }) }, owner.token);
   if (!added.body?.success) throw new Error(`addToDefinition failed: ${added.text}`);
+  // The layer's side once the table exists: a side names a layer of the service.
+  const origin = { id: 0, name: 'Checks', relatedTableId: 1, cardinality: ONE_TO_MANY, role: 'esriRelRoleOrigin', keyField: 'OBJECTID' };
+  const related = await post(
+    `${admin}/0`,
+    'addToDefinition',
+    { addToDefinition: JSON.stringify({ relationships: [origin] }) },
+    owner.token,
+  );
+  if (!related.body?.success) throw new Error(`addToDefinition of the relationship failed: ${related.text}`);
   await post(
     `${url}/0`,
     'addFeatures',
