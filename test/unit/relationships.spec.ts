@@ -11,15 +11,9 @@ import {
   workingRelationships,
 } from '../../src/layers/relationships';
 import { LayerRow } from '../../src/layers/types';
+import { layerField } from '../support/layer-field';
 
-const field = (name: string, type: LayerField['type']): LayerField => ({
-  name,
-  type,
-  alias: name,
-  column: name.toLowerCase(),
-  nullable: true,
-  editable: true,
-});
+const field = (name: string, type: LayerField['type']) => layerField(name, type);
 const side = (id: number, relatedTableId: number, role: LayerRelationship['role'], keyField: string): LayerRelationship => ({
   id,
   name: `r${id}`,
