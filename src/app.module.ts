@@ -10,6 +10,7 @@ import { FormatInterceptor } from './core/http/format';
 import { RequestClientInterceptor } from './core/http/request-client';
 import { entities } from './entities';
 import { ExportModule } from './export/export.module';
+import { FeatureResourceModule } from './feature-server/feature-resource.module';
 import { FeatureServerModule } from './feature-server/feature-server.module';
 import { FoldersModule } from './folders/folders.module';
 import { GroupsModule } from './groups/groups.module';
@@ -47,6 +48,8 @@ export class AppModule {
         ExportModule,
         OpsModule,
         NotificationsModule,
+        // After PagesModule: FeatureServer/<layer>/<oid> would take the pages' FeatureServer/<layer>/preview.
+        FeatureResourceModule,
         // Last: its content/users/<u>/<folderId> routes must come after every fixed operation at that depth.
         FoldersModule,
       ],

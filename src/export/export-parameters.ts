@@ -8,6 +8,7 @@ import { ArcgisError } from '../core/errors/arcgis-error';
 import { LayerRow } from '../layers/types';
 import { jsonParam, requiredJsonParam } from '../core/http/param-values';
 import { normaliseWkid } from '../layers/layer-schema';
+import { relatedLayerIds } from '../layers/relationships';
 import { parseWhereTree, renderWhereTreeSql, WhereNode } from '../where/compile';
 import { ExportFormat, FORMAT_CATALOGUE } from './formats';
 import { ExportTarget } from './writer';
@@ -179,10 +180,16 @@ export function parseExportRequest(
   if (!serviceLayers.length) bad('The service has no layers to export.');
   const requested = (p.layers as unknown[] | undefined) ?? [];
   const list = requested.length ? requested : serviceLayers.map((l) => ({ id: l.layer_id }));
-  const layers = list.map((entry, i) => {
+  const named = list.map((entry, i) => {
     if (entry && typeof entry === 'object' && 'whereTree' in entry) bad(`layers[${i}] has unknown properties: whereTree.`);
     return parseLayer(entry, i, format);
   });
+  // A layer's related tables go with it, whole, as further layers of the export (docs/api.md, related tables).
+  const related = relatedLayerIds(
+    named.map((l) => l.id),
+    serviceLayers,
+  );
+  const layers = [...named, ...related.map((id) => parseLayer({ id }, named.length, format))];
   checkLayers(layers, format, serviceLayers);
   return { layers, targetSR: parseTargetSR(p.targetSR ?? p.targetSr), escapeFormulas: parseEscapeFormulas(p.escapeFormulas, format) };
 }

@@ -10,7 +10,8 @@ import { LayerRow } from '../layers/types';
 import { featureDbError } from './query-errors';
 import { layerBoxSql, layersBoxSql } from './layer-extent-sql';
 import { gridEsriJson } from './pbf/grid';
-import { PageFormat, pageSql, quantizedPageSql } from './query/page-sql';
+import { featureRowsSql, PageFormat, pageSql, quantizedPageSql } from './query/page-sql';
+import { RelatedJoin, relatedCountsSql, relatedFrom, relatedWindow } from './query/related-sql';
 import { PreparedStatements } from './query/prepared-statements';
 import { QuerySpec } from './query/query-spec';
 import { ResumePoint, ResumePoints } from './query/resume-points';
@@ -290,6 +291,29 @@ export class FeatureDataRepository {
       p.values,
     );
     return r?.xmin == null ? null : [r.xmin, r.ymin, r.xmax, r.ymax];
+  }
+
+  /**
+   * A page of queryRelatedRecords (query/related-sql.ts): the related features as f=json text, in the order of their
+   * source features (`src`), `limit + 1` of them so the caller can tell whether more remain.
+   */
+  relatedPage(schema: string, source: LayerRow, target: LayerRow, join: RelatedJoin, q: QuerySpec): Promise<{ src: number; f: string }[]> {
+    const window = relatedWindow(relatedFrom(schema, source, target, join, q), target, q);
+    return this.query(
+      `SELECT carry AS src, f FROM (${featureRowsSql(target, q, window, oidColumn(target), '"#src"')}) x ORDER BY ord`,
+      q.p.values,
+    );
+  }
+
+  /** queryRelatedRecords with returnCountOnly: the related rows per source feature that has any. */
+  relatedCounts(
+    schema: string,
+    source: LayerRow,
+    target: LayerRow,
+    join: RelatedJoin,
+    q: QuerySpec,
+  ): Promise<{ oid: number; n: number }[]> {
+    return this.query(relatedCountsSql(relatedFrom(schema, source, target, join, q)), q.p.values);
   }
 
   /** Inserts in request order with object ids taken from the sequence first, so results map back by position. */

@@ -2,14 +2,27 @@ import { Controller, Inject, Param, Post, Req } from '@nestjs/common';
 import { Caller } from '../core/auth/caller';
 import { APP_CONFIG } from '../core/config/config.module';
 import { AppConfig } from '../core/config/env';
+import { Errors } from '../core/errors/arcgis-error';
 import { ArcgisRequest, publicRoot } from '../core/http/arcgis-request';
 import { CurrentCaller, Formats, Operation, OptionalCaller, PageLink, Public } from '../core/http/decorators';
 import { UsernamePipe } from '../core/http/id-params';
 import { Params } from '../core/http/params.decorator';
 import { EditsService } from './edits.service';
-import { AddToDefinitionDto, CreateServiceDto, DeleteFromDefinitionDto, EditsDto, QueryDto, ServiceNameDto } from './feature-server.dto';
+import {
+  AddToDefinitionDto,
+  CreateServiceDto,
+  DeleteFromDefinitionDto,
+  EditsDto,
+  LayerAddToDefinitionDto,
+  LayerDeleteFromDefinitionDto,
+  QueryDto,
+  QueryRelatedDto,
+  ServiceNameDto,
+  UpdateDefinitionDto,
+} from './feature-server.dto';
 import { FeatureServerService } from './feature-server.service';
 import { QueryService } from './query.service';
+import { RelatedRecordsService } from './related.service';
 
 @Controller('sharing/rest/content/users/:owner')
 export class CreateServiceController {
@@ -53,6 +66,7 @@ export class FeatureServerController {
     private readonly features: FeatureServerService,
     private readonly queries: QueryService,
     private readonly edits: EditsService,
+    private readonly related: RelatedRecordsService,
   ) {}
 
   @Public()
@@ -67,6 +81,13 @@ export class FeatureServerController {
   @Operation('layers')
   layers(@OptionalCaller() caller: Caller | undefined, @Param('name') name: string) {
     return this.features.allLayerInfo(caller, name);
+  }
+
+  /** Declared before ':layerId', as 'layers' is. */
+  @Public()
+  @Operation('relationships')
+  relationships(@OptionalCaller() caller: Caller | undefined, @Param('name') name: string) {
+    return this.features.relationships(caller, name);
   }
 
   @Public()
@@ -87,6 +108,17 @@ export class FeatureServerController {
     @Params(QueryDto) p: QueryDto,
   ) {
     return this.queries.query(caller, name, layerId, p);
+  }
+
+  @Public()
+  @Operation(':layerId/queryRelatedRecords')
+  queryRelated(
+    @OptionalCaller() caller: Caller | undefined,
+    @Param('name') name: string,
+    @Param('layerId') layerId: string,
+    @Params(QueryRelatedDto) p: QueryRelatedDto,
+  ) {
+    return this.related.query(caller, name, layerId, p);
   }
 
   @Public()
@@ -152,6 +184,75 @@ export class FeatureAdminController {
     @Params(DeleteFromDefinitionDto) p: DeleteFromDefinitionDto,
   ) {
     return this.features.deleteFromDefinition(caller, name, p);
+  }
+
+  @Public()
+  @Post('updateDefinition')
+  update(@OptionalCaller() caller: Caller | undefined, @Param('name') name: string, @Params(UpdateDefinitionDto) p: UpdateDefinitionDto) {
+    return this.features.updateDefinition(caller, name, p);
+  }
+
+  @Public()
+  @Post(':layerId/updateDefinition')
+  updateLayer(
+    @OptionalCaller() caller: Caller | undefined,
+    @Param('name') name: string,
+    @Param('layerId') layerId: string,
+    @Params(UpdateDefinitionDto) p: UpdateDefinitionDto,
+  ) {
+    return this.features.changeLayer(caller, name, layerId, 'update', p);
+  }
+
+  @Public()
+  @Post(':layerId/addToDefinition')
+  addToLayer(
+    @OptionalCaller() caller: Caller | undefined,
+    @Param('name') name: string,
+    @Param('layerId') layerId: string,
+    @Params(LayerAddToDefinitionDto) p: LayerAddToDefinitionDto,
+  ) {
+    return this.features.changeLayer(caller, name, layerId, 'add', p);
+  }
+
+  @Public()
+  @Post(':layerId/deleteFromDefinition')
+  deleteFromLayer(
+    @OptionalCaller() caller: Caller | undefined,
+    @Param('name') name: string,
+    @Param('layerId') layerId: string,
+    @Params(LayerDeleteFromDefinitionDto) p: LayerDeleteFromDefinitionDto,
+  ) {
+    return this.features.changeLayer(caller, name, layerId, 'delete', p);
+  }
+
+  /** getServiceAdminInfo: the client asks with POST. */
+  @Public()
+  @Operation('')
+  info(@OptionalCaller() caller: Caller | undefined, @Param('name') name: string) {
+    return this.features.serviceAdminInfo(caller, name);
+  }
+}
+
+/**
+ * FeatureServer/<layer>/<oid> (getFeature), in a module of its own that AppModule loads after every other module
+ * with routes under FeatureServer/<layer>/: at that depth `:featureId` would take their fixed names (the pages'
+ * `preview`). A name that is no object id is an unknown operation, answered as the catch-all answers one.
+ */
+@Controller('arcgis/rest/services/:name/FeatureServer')
+export class FeatureController {
+  constructor(private readonly queries: QueryService) {}
+
+  @Public()
+  @Operation(':layerId/:featureId')
+  feature(
+    @OptionalCaller() caller: Caller | undefined,
+    @Param('name') name: string,
+    @Param('layerId') layerId: string,
+    @Param('featureId') featureId: string,
+    @Req() req: ArcgisRequest,
+  ) {
+    if (!/^\d{1,16}$/.test(featureId)) throw Errors.invalidUrl(req.path);
+    return this.queries.feature(caller, name, layerId, featureId);
   }
 }
 

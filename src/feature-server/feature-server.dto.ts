@@ -22,6 +22,44 @@ export class DeleteFromDefinitionDto {
   deleteFromDefinition: string;
 }
 
+export class UpdateDefinitionDto {
+  @IsString({ message: "'updateDefinition' is required: a JSON object of the properties to change." })
+  @MaxLength(10 * 1024 * 1024)
+  updateDefinition: string;
+}
+
+/** A layer's addToDefinition: fields and relationships (the service's takes layers and tables). */
+export class LayerAddToDefinitionDto {
+  @IsString({ message: "'addToDefinition' is required: a JSON object with 'fields' and/or 'relationships'." })
+  @MaxLength(10 * 1024 * 1024)
+  addToDefinition: string;
+}
+
+export class LayerDeleteFromDefinitionDto {
+  @IsString({
+    message: '\'deleteFromDefinition\' is required: a JSON object {"fields":[{"name":"f"}]} and/or {"relationships":[{"id":0}]}.',
+  })
+  @MaxLength(1024 * 1024)
+  deleteFromDefinition: string;
+}
+
+/** queryRelatedRecords (ArcGIS answers it in json and html only, not pbf). */
+export class QueryRelatedDto {
+  @IsOptional() @IsString() @MaxLength(1024 * 1024) objectIds?: string;
+  @IsOptional() @IsString() relationshipId?: string;
+  @IsOptional() @IsString() @MaxLength(64000) outFields?: string;
+  @IsOptional() @IsString() definitionExpression?: string;
+  @IsOptional() @IsString() returnGeometry?: string;
+  @IsOptional() @IsString() @MaxLength(64000) outSR?: string;
+  @IsOptional() @IsString() @MaxLength(4096) orderByFields?: string;
+  @IsOptional() @IsString() returnCountOnly?: string;
+  @IsOptional() @IsString() resultOffset?: string;
+  @IsOptional() @IsString() resultRecordCount?: string;
+  @IsOptional() @IsString() maxAllowableOffset?: string;
+  @IsOptional() @IsString() geometryPrecision?: string;
+  @IsOptional() @IsString() f?: string;
+}
+
 export class QueryDto {
   @IsOptional() @IsString() where?: string;
   @IsOptional() @IsString() @MaxLength(64000) outFields?: string;

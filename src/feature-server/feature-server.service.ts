@@ -2,18 +2,27 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { ContentRepository } from '../content/content.repository';
 import { Caller, isAdminFor, Privilege } from '../core/auth/caller';
-import { Errors } from '../core/errors/arcgis-error';
+import { ArcgisError, Errors } from '../core/errors/arcgis-error';
 import { jsonParam, requiredJsonParam } from '../core/http/param-values';
 import { newId } from '../core/ids';
 import { IdentityService } from '../identity/identity.service';
 import { FeatureGate } from './feature-gate';
 import { FeatureDataRepository } from './feature-data.repository';
-import { AddToDefinitionDto, CreateServiceDto, DeleteFromDefinitionDto } from './feature-server.dto';
+import {
+  AddToDefinitionDto,
+  CreateServiceDto,
+  DeleteFromDefinitionDto,
+  LayerAddToDefinitionDto,
+  LayerDeleteFromDefinitionDto,
+  UpdateDefinitionDto,
+} from './feature-server.dto';
 import { LayersRepository, LayerDefinitionError } from '../layers/layers.repository';
 import { LayerRow, NewService, ServiceRow } from '../layers/types';
 import { assertMayCreateService } from '../layers/service-access';
 import { drawingInfo, envelope, mapUnits, templates } from './layer-json';
 import { fieldInfo, LayerDefinition, normaliseWkid, parseLayerDefinition } from '../layers/layer-schema';
+import { addToLayer, DefinitionChange, deleteFromLayer, deleteLayers, ServiceChange, updateLayer } from '../layers/definition-change';
+import { checkRelationships, parseRelationships, serviceRelationships, workingRelationships } from '../layers/relationships';
 
 const SERVICE_NAME = /^[A-Za-z0-9_]{1,100}$/;
 
@@ -24,6 +33,69 @@ function serviceName(raw: unknown, label: string): string {
   return name;
 }
 const CAPABILITIES = ['Query', 'Create', 'Update', 'Delete', 'Editing', 'Extract', 'Sync', 'ChangeTracking'];
+const DEFAULT_CAPABILITIES = 'Query,Create,Update,Delete,Editing,Extract';
+
+/** The one reading of `capabilities` (createService, publish, updateDefinition): a comma list of known ones. */
+function capabilities(raw: unknown): string {
+  if (typeof raw !== 'string') throw Errors.badRequest('Invalid capabilities.', ["'capabilities' must be a comma-separated list."]);
+  const caps = raw
+    .split(',')
+    .map((c) => c.trim())
+    .filter(Boolean);
+  const unknown = caps.filter((c) => !CAPABILITIES.includes(c));
+  if (unknown.length) throw Errors.badRequest('Invalid capabilities.', [`Unknown capabilities: ${unknown.join(', ')}.`]);
+  return [...new Set(caps)].join(',');
+}
+
+/** The one reading of `maxRecordCount` (createService, publish, updateDefinition). */
+function maxRecordCount(raw: unknown): number {
+  const n = Number(raw);
+  if (raw === null || raw === '' || typeof raw === 'boolean' || !Number.isInteger(n) || n < 1 || n > 50000)
+    throw Errors.badRequest("'maxRecordCount' must be 1-50000.");
+  return n;
+}
+
+const description = (v: unknown) => {
+  if (typeof v !== 'string' || v.length > 64000)
+    throw Errors.badRequest('Invalid definition.', ["'serviceDescription' must be text of at most 64000 characters."]);
+  return v;
+};
+
+/** The keys a service's updateDefinition takes. */
+const SERVICE_UPDATES: Record<string, (c: ServiceChange, v: unknown) => void> = {
+  capabilities: (c, v) => {
+    c.capabilities = capabilities(v);
+  },
+  maxRecordCount: (c, v) => {
+    c.maxRecordCount = maxRecordCount(v);
+  },
+  serviceDescription: (c, v) => {
+    c.description = description(v);
+  },
+  description: (c, v) => {
+    c.description = description(v);
+  },
+};
+
+/** A layer's definition operations, each worked out from the layers as they are (definition-change.ts). */
+const LAYER_CHANGES = { update: updateLayer, add: addToLayer, delete: deleteFromLayer } as const;
+
+/**
+ * Layers for a service yet to be made, numbered as LayersRepository.addLayers will number them, refused now rather
+ * than once the service exists: an id given twice, relationships that do not hold.
+ */
+function checkNewLayers(entries: { id?: number; def: LayerDefinition }[]): void {
+  const used = new Set<number>();
+  let next = 0;
+  const rows = entries.map(({ id, def }) => {
+    const layerId = id ?? next;
+    if (used.has(layerId)) throw Errors.badRequest('Invalid layer definition.', [`Layer id ${layerId} is given twice.`]);
+    used.add(layerId);
+    next = Math.max(next, layerId + 1);
+    return { layer_id: layerId, name: def.name, fields: def.fields, relationships: def.relationships };
+  });
+  checkRelationships(rows);
+}
 
 /** A layer id as the URL names it, or undefined when it cannot name a layer. */
 const layerNumber = (layerId: string) => (/^\d{1,9}$/.test(layerId) ? Number(layerId) : undefined);
@@ -54,7 +126,11 @@ export class FeatureServerService {
     const cp = requiredJsonParam<Record<string, unknown>>('createParameters', p.createParameters);
     const itemInfo = jsonParam<Record<string, unknown>>('itemInfo', p.itemInfo) ?? {};
     const s = await this.newService(caller, ownerName, cp, itemInfo, p.tags, root, 'completed');
+    // Layers and tables given with the service are checked before it is made, and added as addToDefinition adds them.
+    const entries = await this.layerEntries(cp, normaliseWkid(s.spatialReference.latestWkid ?? s.spatialReference.wkid));
+    checkNewLayers(entries);
     await this.insertService(s);
+    if (entries.length) await this.addEntries((await this.repo.findServiceByItem(s.itemId))!, entries);
     return {
       encodedServiceURL: encodeURI(s.url),
       itemId: s.itemId,
@@ -95,18 +171,8 @@ export class FeatureServerService {
     const owner = await this.identity.requireUser(ownerName);
     assertMayCreateService(caller, owner.id);
     const name = serviceName(cp.name, "'name' in createParameters");
-    const caps =
-      typeof cp.capabilities === 'string'
-        ? cp.capabilities
-            .split(',')
-            .map((c) => c.trim())
-            .filter(Boolean)
-        : ['Query', 'Create', 'Update', 'Delete', 'Editing', 'Extract'];
-    const unknown = caps.filter((c) => !CAPABILITIES.includes(c));
-    if (unknown.length) throw Errors.badRequest('Invalid capabilities.', [`Unknown capabilities: ${unknown.join(', ')}.`]);
-    const maxRecordCount = cp.maxRecordCount === undefined ? 2000 : Number(cp.maxRecordCount);
-    if (!Number.isInteger(maxRecordCount) || maxRecordCount < 1 || maxRecordCount > 50000)
-      throw Errors.badRequest("'maxRecordCount' must be 1-50000.");
+    const caps = typeof cp.capabilities === 'string' ? capabilities(cp.capabilities) : DEFAULT_CAPABILITIES;
+    const maxRecords = cp.maxRecordCount === undefined ? 2000 : maxRecordCount(cp.maxRecordCount);
     const sr = (cp.spatialReference ?? { wkid: 4326 }) as { wkid?: unknown; latestWkid?: unknown };
     const wkid = Number(sr.latestWkid ?? sr.wkid);
     if (!Number.isInteger(wkid) || !(await this.repo.sridExists(normaliseWkid(wkid))))
@@ -124,8 +190,8 @@ export class FeatureServerService {
       url,
       description: typeof cp.serviceDescription === 'string' ? cp.serviceDescription.slice(0, 64000) : '',
       tags: tags ?? (Array.isArray(itemInfo.tags) ? itemInfo.tags.filter((t): t is string => typeof t === 'string') : []),
-      capabilities: caps.join(','),
-      maxRecordCount,
+      capabilities: caps,
+      maxRecordCount: maxRecords,
       spatialReference: { wkid, ...(wkid !== normaliseWkid(wkid) ? { latestWkid: normaliseWkid(wkid) } : {}) },
       status,
     };
@@ -170,6 +236,11 @@ export class FeatureServerService {
     return this.repo.sridExists(srid);
   }
 
+  /** The service's layers and tables, in id order. */
+  layersOf(service: ServiceRow): Promise<LayerRow[]> {
+    return this.repo.layers(service.item_id);
+  }
+
   async resolveLayer(service: ServiceRow, layerId: string): Promise<LayerRow> {
     const id = layerNumber(layerId);
     const layer = id === undefined ? null : await this.repo.layer(service.item_id, id);
@@ -184,7 +255,14 @@ export class FeatureServerService {
   async addToDefinition(caller: Caller | undefined, name: string, p: AddToDefinitionDto) {
     const service = await this.writable(caller, name);
     const def = requiredJsonParam<{ layers?: unknown; tables?: unknown }>('addToDefinition', p.addToDefinition);
-    const defaultSrid = normaliseWkid(service.spatial_reference.latestWkid ?? service.spatial_reference.wkid);
+    const entries = await this.layerEntries(def, normaliseWkid(service.spatial_reference.latestWkid ?? service.spatial_reference.wkid));
+    if (!entries.length)
+      throw Errors.badRequest('Invalid layer definition.', ["'addToDefinition' needs at least one entry in 'layers' or 'tables'."]);
+    return { success: true, layers: await this.addEntries(service, entries) };
+  }
+
+  /** The `layers` and `tables` of a definition (addToDefinition, or createService's createParameters), checked. */
+  private async layerEntries(def: { layers?: unknown; tables?: unknown }, defaultSrid: number) {
     const list = (key: 'layers' | 'tables') => {
       const v = def[key];
       if (v === undefined) return [];
@@ -198,16 +276,20 @@ export class FeatureServerService {
       const id = (raw as { id?: unknown })?.id;
       if (id !== undefined && (!Number.isInteger(id) || (id as number) < 0 || (id as number) > 1e6))
         throw Errors.badRequest('Invalid layer definition.', [`Layer id ${JSON.stringify(id)} must be a whole number 0-1000000.`]);
-      return { id: id as number | undefined, def: parseLayerDefinition(raw, kind, defaultSrid) };
+      const parsed = parseLayerDefinition(raw, kind, defaultSrid);
+      parsed.relationships = parseRelationships((raw as { relationships?: unknown }).relationships, parsed.name, parsed.fields);
+      return { id: id as number | undefined, def: parsed };
     });
-    if (!entries.length)
-      throw Errors.badRequest('Invalid layer definition.', ["'addToDefinition' needs at least one entry in 'layers' or 'tables'."]);
     for (const e of entries) {
       if (!(await this.repo.sridExists(e.def.srid)))
         throw Errors.badRequest('Invalid layer definition.', [`Layer '${e.def.name}': unknown wkid ${e.def.srid}.`]);
     }
+    return entries;
+  }
+
+  private async addEntries(service: ServiceRow, entries: { id?: number; def: LayerDefinition }[]) {
     try {
-      return { success: true, layers: await this.repo.addLayers(service, entries) };
+      return await this.repo.addLayers(service, entries);
     } catch (e) {
       if (e instanceof LayerDefinitionError) throw Errors.badRequest('Invalid layer definition.', [e.message]);
       throw e;
@@ -224,16 +306,103 @@ export class FeatureServerService {
     const ids = [...layers, ...tables].map((l) => (l as { id?: unknown })?.id);
     if (!ids.length || ids.some((id) => !Number.isInteger(id)))
       throw Errors.badRequest('Invalid definition.', ['Give the layers to delete as {"layers":[{"id":0}]}.']);
-    const deleted = await this.repo.deleteLayers(service.item_id, ids as number[]);
-    const missing = (ids as number[]).filter((id) => !deleted.includes(id));
-    if (missing.length) throw Errors.badRequest('Layer does not exist.', [`No layer ${missing.join(', ')}.`]);
+    await this.redefine(service, (current) => ({ change: deleteLayers(current, ids as number[]), result: undefined }));
     return { success: true };
+  }
+
+  /** The service's updateDefinition: capabilities, maxRecordCount, its description. */
+  async updateDefinition(caller: Caller | undefined, name: string, p: UpdateDefinitionDto) {
+    const service = await this.writable(caller, name);
+    const def = requiredJsonParam<Record<string, unknown>>('updateDefinition', p.updateDefinition);
+    const change: ServiceChange = {};
+    for (const [key, value] of Object.entries(def)) {
+      const apply = Object.hasOwn(SERVICE_UPDATES, key) ? SERVICE_UPDATES[key] : undefined;
+      if (!apply)
+        throw Errors.badRequest('Invalid definition.', [
+          `Unsupported service definition property '${key}'; supported: ${Object.keys(SERVICE_UPDATES).join(', ')}.`,
+        ]);
+      apply(change, value);
+    }
+    await this.redefine(service, () => ({ change: { service: change }, result: undefined }));
+    return { success: true };
+  }
+
+  /** updateDefinition, addToDefinition and deleteFromDefinition on one layer or table. */
+  async changeLayer(
+    caller: Caller | undefined,
+    name: string,
+    layerId: string,
+    op: keyof typeof LAYER_CHANGES,
+    p: UpdateDefinitionDto | LayerAddToDefinitionDto | LayerDeleteFromDefinitionDto,
+  ) {
+    const service = await this.writable(caller, name);
+    const param = op === 'update' ? 'updateDefinition' : op === 'add' ? 'addToDefinition' : 'deleteFromDefinition';
+    const def = requiredJsonParam<Record<string, unknown>>(param, (p as unknown as Record<string, string>)[param]);
+    const id = layerNumber(layerId);
+    const plan = (layers: LayerRow[]): { change: DefinitionChange; result: undefined } => {
+      const layer = layers.find((l) => l.layer_id === id);
+      if (!layer) throw this.layerMissing(service, layerId);
+      return { change: LAYER_CHANGES[op](layers, layer, def), result: undefined };
+    };
+    await this.redefine(service, plan);
+    return { success: true };
+  }
+
+  /** LayersRepository.redefine, with what PostgreSQL refuses on the way as the envelope says it. */
+  private async redefine(service: ServiceRow, plan: (layers: LayerRow[]) => { change: DefinitionChange; result: undefined }) {
+    try {
+      await this.repo.redefine(service, plan);
+    } catch (e) {
+      const code = (e as { code?: unknown }).code;
+      // 23502: a field added as not nullable to a layer whose features have no value for it.
+      if (code === '23502')
+        throw Errors.badRequest('Invalid definition.', [
+          'A field that takes no nulls cannot be added to a layer with features; add it as nullable.',
+        ]);
+      // 55P03: lock_timeout, the table being read all along (an export, a long query).
+      if (code === '55P03')
+        throw new ArcgisError(503, 'Unable to complete operation.', [
+          'The layer is being read (an export or a long query); try again shortly.',
+        ]);
+      throw e;
+    }
+  }
+
+  /**
+   * `admin/services/<name>/FeatureServer` (getServiceAdminInfo): the service's JSON with every layer and table in
+   * full, and ArcGIS's adminServiceInfo; for those who may change the service.
+   */
+  async serviceAdminInfo(caller: Caller | undefined, name: string) {
+    const service = await this.writable(caller, name);
+    const layers = await this.repo.layers(service.item_id);
+    const info = await this.serviceJson(caller, service, layers);
+    const full = await this.describeAll(caller, service, layers);
+    return {
+      adminServiceInfo: {
+        name: service.name,
+        type: 'FeatureServer',
+        status: 'Started',
+        database: { datasource: { name: service.schema_name } },
+      },
+      ...info,
+      layers: full.filter((l) => l.type === 'Feature Layer'),
+      tables: full.filter((l) => l.type === 'Table'),
+    };
+  }
+
+  /** FeatureServer/relationships: the service's working relationships, one entry per pair. */
+  async relationships(caller: Caller | undefined, name: string) {
+    const service = await this.readable(caller, name);
+    return { relationships: serviceRelationships(await this.repo.layers(service.item_id)) };
   }
 
   /** The service root: its layers and tables, and their extents together in the service's spatial reference. */
   async serviceInfo(caller: Caller | undefined, name: string) {
     const service = await this.readable(caller, name);
-    const layers = await this.repo.layers(service.item_id);
+    return this.serviceJson(caller, service, await this.repo.layers(service.item_id));
+  }
+
+  private async serviceJson(caller: Caller | undefined, service: ServiceRow, layers: LayerRow[]) {
     const sr = service.spatial_reference;
     const srid = normaliseWkid(sr.latestWkid ?? sr.wkid);
     const [box, units] = await Promise.all([
@@ -277,7 +446,8 @@ export class FeatureServerService {
       enableZDefaults: false,
       layers: layers.filter((l) => l.kind === 'Feature Layer').map(brief),
       tables: layers.filter((l) => l.kind === 'Table').map(brief),
-      relationships: [],
+      relationships: serviceRelationships(layers),
+      supportsRelationshipsResource: true,
     };
   }
 
@@ -298,27 +468,32 @@ export class FeatureServerService {
    */
   async allLayerInfo(caller: Caller | undefined, name: string) {
     const service = await this.readable(caller, name);
-    const layers = await this.repo.layers(service.item_id);
-    const infos = await this.gate.run(caller, async () => {
+    const infos = await this.describeAll(caller, service, await this.repo.layers(service.item_id));
+    return { layers: infos.filter((l) => l.type === 'Feature Layer'), tables: infos.filter((l) => l.type === 'Table') };
+  }
+
+  private describeAll(caller: Caller | undefined, service: ServiceRow, layers: LayerRow[]) {
+    return this.gate.run(caller, async () => {
       const out = [];
-      for (const l of layers) out.push(await this.describeLayer(service, l));
+      for (const l of layers) out.push(await this.describeLayer(service, l, layers));
       return out;
     });
-    return { layers: infos.filter((l) => l.type === 'Feature Layer'), tables: infos.filter((l) => l.type === 'Table') };
   }
 
   async layerInfo(caller: Caller | undefined, name: string, layerId: string) {
     const service = await this.readable(caller, name);
     const layer = await this.resolveLayer(service, layerId);
-    return this.gate.run(caller, () => this.describeLayer(service, layer));
+    // The other layers are read only to tell which of this one's relationships work.
+    const layers = layer.relationships?.length ? await this.repo.layers(service.item_id) : [layer];
+    return this.gate.run(caller, () => this.describeLayer(service, layer, layers));
   }
 
   /**
-   * A layer or table as ArcGIS Online describes a hosted one, with what this server has: no attachments, relationships,
-   * subtypes, editor tracking, ownership-based access or sync. There is one record limit, so the standard and tile
+   * A layer or table as ArcGIS Online describes a hosted one, with what this server has: relationships whose both
+   * sides are declared; no attachments, subtypes, editor tracking, ownership-based access or sync. There is one record limit, so the standard and tile
    * limits are it too.
    */
-  private async describeLayer(service: ServiceRow, layer: LayerRow) {
+  private async describeLayer(service: ServiceRow, layer: LayerRow, layers: LayerRow[]) {
     const sr = { wkid: layer.srid, latestWkid: layer.srid };
     const extent = envelope(await this.data.extent(service.schema_name, layer), sr);
     return {
@@ -328,13 +503,13 @@ export class FeatureServerService {
       type: layer.kind,
       serviceItemId: service.item_id,
       displayField: layer.display_field ?? layer.fields.find((f) => f.type === 'esriFieldTypeString')?.name ?? layer.object_id_field,
-      description: '',
+      description: layer.description ?? '',
       copyrightText: '',
       defaultVisibility: true,
       editFieldsInfo: null,
       ownershipBasedAccessControlForFeatures: null,
       syncCanReturnChanges: false,
-      relationships: [],
+      relationships: workingRelationships(layers, layer),
       isDataVersioned: false,
       ...(layer.geometry_type
         ? {
@@ -385,6 +560,9 @@ export class FeatureServerService {
         supportsSqlExpression: false,
         // returnCentroid is answered for polygons (f=json and f=pbf) and refused for other layers.
         supportsReturningGeometryCentroid: layer.geometry_type === 'esriGeometryPolygon',
+        // queryRelatedRecords pages (resultOffset, resultRecordCount) and takes orderByFields and returnCountOnly.
+        supportsQueryRelatedPagination: true,
+        supportsAdvancedQueryRelated: true,
       },
       // quantizationParameters (view mode) in f=json as in f=pbf: the SDK then leaves quantizing to the server.
       supportsCoordinatesQuantization: !!layer.geometry_type,

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Caller } from '../core/auth/caller';
 import { SqlParams } from '../core/database/sql-params';
-import { Errors } from '../core/errors/arcgis-error';
+import { ArcgisError, Errors } from '../core/errors/arcgis-error';
 import { JsonText } from '../core/http/json-text';
 import { FeatureGate } from './feature-gate';
 import { FeatureDataRepository } from './feature-data.repository';
@@ -81,11 +81,7 @@ export class QueryService {
         // Nothing is told before the usual lookups have found the service visible and its definitions unchanged.
         early = { error };
       }
-    const { service, layer: found, stamp } = await this.features.readableWithLayer(caller, name, layerId);
-    if (!service.capabilities.split(',').includes('Query'))
-      throw Errors.badRequest('This service does not allow queries.', ["The service's capabilities do not include Query."]);
-    if (!found || stamp === null) throw this.features.layerMissing(service, layerId);
-    const layer = found;
+    const { service, layer, stamp } = await this.queryable(caller, name, layerId);
     this.known.remember(caller, name, layerId, { service, layer, stamp });
     if (early && known?.stamp === stamp) throw early.error;
     if (isAggregated(p)) {
@@ -121,6 +117,31 @@ export class QueryService {
         : { count: await this.data.count(service.schema_name, layer, spec) };
     if (idsOnly) return { objectIdFieldName: layer.object_id_field, objectIds: await this.data.ids(service.schema_name, layer, spec) };
     return (await this.pageReply(service, layer, spec, p, undefined, resumeScope(caller, stamp)))!;
+  }
+
+  /** The service and layer a read of features names, once the caller may read them and the service allows queries. */
+  async queryable(caller: Caller | undefined, name: string, layerId: string): Promise<KnownLayer> {
+    const { service, layer, stamp } = await this.features.readableWithLayer(caller, name, layerId);
+    if (!service.capabilities.split(',').includes('Query'))
+      throw Errors.badRequest('This service does not allow queries.', ["The service's capabilities do not include Query."]);
+    if (!layer || stamp === null) throw this.features.layerMissing(service, layerId);
+    return { service, layer, stamp };
+  }
+
+  /**
+   * FeatureServer/<layer>/<oid> (getFeature): the feature with every field and its geometry, as a query for its
+   * object id would give it; the 404 envelope when the layer has no such feature.
+   */
+  feature(caller: Caller | undefined, name: string, layerId: string, featureId: string) {
+    const oid = /^\d{1,10}$/.test(featureId) ? Number(featureId) : NaN;
+    return this.gate.run(caller, async () => {
+      const { service, layer } = await this.queryable(caller, name, layerId);
+      const spec = await this.spec(service, layer, oid >= 1 && oid <= 2147483647 ? { objectIds: String(oid) } : { where: '1=0' }, false);
+      const page = await this.data.featurePage(service.schema_name, layer, spec, 'esri');
+      if (!page.rows)
+        throw new ArcgisError(404, 'Feature not found.', [`Layer ${layer.layer_id} has no feature ${featureId.slice(0, 16)}.`]);
+      return new JsonText('{"feature":', page.features, '}');
+    });
   }
 
   /**

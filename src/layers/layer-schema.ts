@@ -33,6 +33,20 @@ export interface LayerField {
   length?: number;
   nullable: boolean;
   editable: boolean;
+  /** The field's domain as the definition gave it (coded-value or range), returned as given. */
+  domain?: Record<string, unknown> | null;
+}
+
+/** One side of a relationship, as the layer on that side lists it in its JSON (ArcGIS's names). */
+export interface LayerRelationship {
+  id: number;
+  name: string;
+  relatedTableId: number;
+  cardinality: 'esriRelCardinalityOneToOne' | 'esriRelCardinalityOneToMany';
+  role: 'esriRelRoleOrigin' | 'esriRelRoleDestination';
+  /** A field of this layer: the origin's key, or the destination's foreign key. */
+  keyField: string;
+  composite: boolean;
 }
 
 export interface LayerDefinition {
@@ -43,6 +57,8 @@ export interface LayerDefinition {
   objectIdField: string;
   displayField: string | null;
   fields: LayerField[];
+  /** The sides of relationships the definition declares (relationships.ts). */
+  relationships?: LayerRelationship[];
 }
 
 export const GEOMETRY_COLUMN = 'shape';
@@ -122,7 +138,7 @@ export function parseLayerDefinition(raw: unknown, kind: 'Feature Layer' | 'Tabl
   return { name, kind, geometryType, srid, objectIdField: oid.name, displayField: display ?? null, fields };
 }
 
-function parseField(raw: unknown, layer: string): LayerField {
+export function parseField(raw: unknown, layer: string): LayerField {
   const f = (raw ?? {}) as Record<string, unknown>;
   if (typeof f.name !== 'string' || !NAME.test(f.name)) {
     bad(
@@ -165,6 +181,21 @@ export function createTableSql(schema: string, table: string, def: LayerDefiniti
   return sql;
 }
 
+/** DDL adding a field to a layer's table (definition-change.ts): a column of the type createTableSql gives it. */
+export function addColumnSql(schema: string, table: string, f: LayerField): string {
+  const notNull = !f.nullable && f.type !== 'esriFieldTypeGlobalID' ? ' NOT NULL' : '';
+  return `ALTER TABLE ${ident(schema)}.${ident(table)} ADD COLUMN ${ident(f.column)} ${SQL_TYPE[f.type](f)}${notNull}`;
+}
+
+export function dropColumnSql(schema: string, table: string, f: LayerField): string {
+  return `ALTER TABLE ${ident(schema)}.${ident(table)} DROP COLUMN ${ident(f.column)}`;
+}
+
+/** A string field's new, longer length: PostgreSQL changes only the catalogue for a longer varchar. */
+export function widenColumnSql(schema: string, table: string, f: LayerField): string {
+  return `ALTER TABLE ${ident(schema)}.${ident(table)} ALTER COLUMN ${ident(f.column)} TYPE ${SQL_TYPE[f.type](f)}`;
+}
+
 /** How the layer's fields appear in layer info and query replies. */
 export function fieldInfo(f: LayerField) {
   return {
@@ -175,7 +206,7 @@ export function fieldInfo(f: LayerField) {
     ...(f.length !== undefined ? { length: f.length } : {}),
     nullable: f.nullable,
     editable: f.editable,
-    domain: null,
+    domain: f.domain ?? null,
     defaultValue: null,
   };
 }

@@ -6,7 +6,10 @@ import { visibleSql } from '../content/item-sql';
 import { Caller } from '../core/auth/caller';
 import { SqlParams } from '../core/database/sql-params';
 import { DEFINITION_STAMP } from './known-layers';
-import { createTableSql, ident, LayerDefinition } from './layer-schema';
+import { DefinitionChange } from './definition-change';
+import { addColumnSql, createTableSql, dropColumnSql, ident, LayerDefinition, widenColumnSql } from './layer-schema';
+import { cascadeKey, CASCADE_TRIGGER, cascadeTriggerSql } from './relationship-ddl';
+import { cascades, checkRelationships } from './relationships';
 import { LayerRow, NewService, ServiceRow } from './types';
 
 /** The columns of a LayerRow. */
@@ -21,6 +24,8 @@ const LAYER_COLUMNS = [
   'object_id_field',
   'display_field',
   'fields',
+  'description',
+  'relationships',
 ] as const satisfies readonly (keyof LayerRow)[];
 
 /** A layer definition the service cannot take as it is now (an id already in use); nothing of the request was written. */
@@ -169,8 +174,8 @@ export class LayersRepository {
         next = Math.max(next, layerId + 1);
         const table = `l${layerId}`;
         await m.query(
-          `INSERT INTO feature_layers (service_item_id, layer_id, name, kind, geometry_type, srid, table_name, object_id_field, display_field, fields)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+          `INSERT INTO feature_layers (service_item_id, layer_id, name, kind, geometry_type, srid, table_name, object_id_field, display_field, fields, relationships)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
           [
             service.item_id,
             layerId,
@@ -182,14 +187,88 @@ export class LayersRepository {
             def.objectIdField,
             def.displayField,
             JSON.stringify(def.fields),
+            JSON.stringify(def.relationships ?? []),
           ],
         );
         for (const sql of createTableSql(service.schema_name, table, def)) await m.query(sql);
         added.push({ id: layerId, name: def.name });
       }
+      // The new layers' relationships may name each other or existing layers: checked against the whole service.
+      if (defs.some((d) => d.def.relationships?.length)) {
+        const after = await this.layersIn(m, service.item_id);
+        checkRelationships(after);
+        await this.syncCascades(m, service, [], after);
+      }
       await this.items.touch(service.item_id, m);
       return added;
     });
+  }
+
+  private layersIn(m: EntityManager, serviceItemId: string): Promise<LayerRow[]> {
+    return m.query(`SELECT * FROM feature_layers WHERE service_item_id = $1 ORDER BY layer_id`, [serviceItemId]);
+  }
+
+  /**
+   * A change of the service's definition (definition-change.ts), worked out by `plan` from the layers as they are
+   * under the service's lock and written with its DDL in one transaction: a refusal thrown by `plan` writes nothing.
+   */
+  async redefine<T>(service: ServiceRow, plan: (layers: LayerRow[]) => { change: DefinitionChange; result: T }): Promise<T> {
+    return this.db.transaction(async (m) => {
+      await m.query(`SELECT 1 FROM feature_services WHERE item_id = $1 FOR UPDATE`, [service.item_id]);
+      const before = await this.layersIn(m, service.item_id);
+      const { change, result } = plan(before);
+      // DDL waits for readers of the table (an export's snapshot); waiting long would queue every query behind it.
+      await m.query(`SET LOCAL lock_timeout = '10s'`);
+      const s = change.service;
+      if (s)
+        await m.query(
+          `UPDATE feature_services SET capabilities = coalesce($2, capabilities), max_record_count = coalesce($3, max_record_count),
+             description = coalesce($4, description), modified = now() WHERE item_id = $1`,
+          [service.item_id, s.capabilities ?? null, s.maxRecordCount ?? null, s.description ?? null],
+        );
+      if (change.deleteLayers?.length)
+        await m.query(`DELETE FROM feature_layers WHERE service_item_id = $1 AND layer_id = ANY($2::int[])`, [
+          service.item_id,
+          change.deleteLayers,
+        ]);
+      for (const { layer: l, addFields, dropFields, widen } of change.layers ?? []) {
+        for (const f of dropFields ?? []) await m.query(dropColumnSql(service.schema_name, l.table_name, f));
+        for (const f of addFields ?? []) await m.query(addColumnSql(service.schema_name, l.table_name, f));
+        for (const f of widen ?? []) await m.query(widenColumnSql(service.schema_name, l.table_name, f));
+        await m.query(
+          `UPDATE feature_layers SET name = $3, description = $4, display_field = $5, fields = $6, relationships = $7, modified = now()
+            WHERE service_item_id = $1 AND layer_id = $2`,
+          [
+            service.item_id,
+            l.layer_id,
+            l.name,
+            l.description ?? '',
+            l.display_field,
+            JSON.stringify(l.fields),
+            JSON.stringify(l.relationships ?? []),
+          ],
+        );
+      }
+      await this.syncCascades(m, service, before, await this.layersIn(m, service.item_id));
+      await this.items.touch(service.item_id, m);
+      return result;
+    });
+  }
+
+  /**
+   * The triggers of the service's composite relationships, made again when the set changed: dropped together (a
+   * deleted layer's went with its table) and created for the relationships that work now.
+   */
+  private async syncCascades(m: EntityManager, service: ServiceRow, before: LayerRow[], after: LayerRow[]): Promise<void> {
+    const [had, want] = [before, after].map((layers) => cascades(layers));
+    if (JSON.stringify(had.map(cascadeKey).sort()) === JSON.stringify(want.map(cascadeKey).sort())) return;
+    const existing: { tgname: string; relname: string }[] = await m.query(
+      `SELECT t.tgname, c.relname FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE n.nspname = $1 AND starts_with(t.tgname, $2)`,
+      [service.schema_name, CASCADE_TRIGGER],
+    );
+    for (const t of existing) await m.query(`DROP TRIGGER ${ident(t.tgname)} ON ${ident(service.schema_name)}.${ident(t.relname)}`);
+    for (const c of want) await m.query(cascadeTriggerSql(service.schema_name, c));
   }
 
   /** Removes layers; their tables go through the feature_layers trigger. Returns the ids that existed. */

@@ -1,5 +1,5 @@
 /** The rows of feature_services and feature_layers as the layers repository reads them, and a service to create. */
-import { LayerDefinition, LayerField } from './layer-schema';
+import { LayerDefinition, LayerField, LayerRelationship } from './layer-schema';
 
 export interface ServiceRow {
   item_id: string;
@@ -26,6 +26,9 @@ export interface LayerRow {
   object_id_field: string;
   display_field: string | null;
   fields: LayerField[];
+  /** Always in the table (migration LayerAdmin1732490000000); rows built in code may leave them out. */
+  description?: string;
+  relationships?: LayerRelationship[];
 }
 
 export interface NewService {

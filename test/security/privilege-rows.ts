@@ -135,6 +135,63 @@ async function postPart(c: Ctx, path: string): Promise<Reply> {
   return { status: res.status, body, text, headers: res.headers };
 }
 
+const relatedTables = new Map<string, Promise<void>>();
+
+/**
+ * A table related to layer 0 of the fixture service by relationship 77 (Note 'n' for feature 1), made once per service
+ * whichever cell asks first: the cells of a row run at once.
+ */
+function relatedTable(c: Ctx, svc: 'svcPrivate' | 'svcOrg'): Promise<void> {
+  const s = c.f[svc];
+  let made = relatedTables.get(s.name);
+  if (!made) {
+    made = (async () => {
+      const side = (id: number, related: number, role: string, keyField: string) => ({
+        id: 77,
+        name: `rel${id}`,
+        relatedTableId: related,
+        cardinality: 'esriRelCardinalityOneToMany',
+        role,
+        keyField,
+      });
+      const table = await post(
+        s.admin,
+        'addToDefinition',
+        {
+          addToDefinition: JSON.stringify({
+            tables: [
+              {
+                name: 'Notes',
+                fields: [
+                  { name: 'PtId', type: 'esriFieldTypeInteger' },
+                  { name: 'Note', type: 'esriFieldTypeString' },
+                ],
+              },
+            ],
+          }),
+        },
+        owner(c).token,
+      );
+      const id = table.body.layers[0].id as number;
+      await post(
+        `${s.admin}/${id}`,
+        'addToDefinition',
+        { addToDefinition: JSON.stringify({ relationships: [side(id, 0, 'esriRelRoleDestination', 'PtId')] }) },
+        owner(c).token,
+      );
+      await post(
+        `${s.admin}/0`,
+        'addToDefinition',
+        { addToDefinition: JSON.stringify({ relationships: [side(0, id, 'esriRelRoleOrigin', 'OBJECTID')] }) },
+        owner(c).token,
+      );
+      await post(`${s.url}/${id}`, 'addFeatures', { features: JSON.stringify([{ attributes: { PtId: 1, Note: 'n' } }]) }, owner(c).token);
+    })();
+    relatedTables.set(s.name, made);
+  }
+  return made;
+}
+
 const itemFolder = async (c: Ctx, item: string) => (await q1(c, 'SELECT owner_folder FROM items WHERE id = $1', [item])).owner_folder;
 const itemOwner = async (c: Ctx, item: string) =>
   (await q1(c, 'SELECT u.username FROM items i JOIN users u ON u.id = i.owner_id WHERE i.id = $1', [item])).username;
@@ -674,6 +731,89 @@ export const ROWS: Row[] = [
       post(c.f.svcOrg.admin, 'deleteFromDefinition', { deleteFromDefinition: JSON.stringify({ tables: [{ id: c.s.id }] }) }, c.token),
     cells: [E499, E498, OK, E403, E403, E403, OK, E403, OK, E403, E403],
   },
+
+  // ── admin definitions, the feature resource and related records (issue 28) ──
+  {
+    route: 'admin/services/<name>/FeatureServer',
+    what: 'org service (getServiceAdminInfo)',
+    call: (c) => get(c.f.svcOrg.admin, '', {}, c.token),
+    done: (b, c) => b.adminServiceInfo?.name === c.f.svcOrg.name,
+    cells: [E499, E498, OK, E403, E403, E403, OK, E403, OK, E403, E403],
+  },
+  {
+    route: 'admin/services/<name>/FeatureServer/updateDefinition',
+    what: 'org service description',
+    setup: async () => ({ text: uniq('described') }),
+    call: (c) =>
+      post(c.f.svcOrg.admin, 'updateDefinition', { updateDefinition: JSON.stringify({ serviceDescription: c.s.text }) }, c.token),
+    verify: async (c, allowed) => {
+      const row = await q1(c, 'SELECT description FROM feature_services WHERE item_id = $1', [c.f.svcOrg.itemId]);
+      // Allowed cells run at once and each writes its own text; a refused one must never have written its own.
+      if (!allowed) expectState(row.description !== c.s.text, `description: ${row.description}`);
+    },
+    cells: [E499, E498, OK, E403, E403, E403, OK, E403, OK, E403, E403],
+  },
+  ...(
+    [
+      ['updateDefinition', (name: string) => ({ updateDefinition: JSON.stringify({ name }) }), 'name'],
+      [
+        'addToDefinition',
+        (name: string) => ({ addToDefinition: JSON.stringify({ fields: [{ name, type: 'esriFieldTypeInteger' }] }) }),
+        'field',
+      ],
+      ['deleteFromDefinition', (_name: string) => ({ deleteFromDefinition: JSON.stringify({ fields: [{ name: 'N' }] }) }), 'no N'],
+    ] as const
+  ).map(([op, params, changes]): Row => ({
+    route: `admin/services/<name>/FeatureServer/<layer>/${op}`,
+    what: 'org service, a fresh table',
+    setup: async (c) => ({
+      name: uniq('T'),
+      id: (
+        await post(
+          c.f.svcOrg.admin,
+          'addToDefinition',
+          { addToDefinition: JSON.stringify({ tables: [{ name: uniq('T'), fields: [{ name: 'N', type: 'esriFieldTypeInteger' }] }] }) },
+          owner(c).token,
+        )
+      ).body.layers[0].id,
+    }),
+    call: (c) => post(`${c.f.svcOrg.admin}/${c.s.id}`, op, params(c.s.name), c.token),
+    verify: async (c, allowed) => {
+      const l = await q1(c, 'SELECT name, fields FROM feature_layers WHERE service_item_id = $1 AND layer_id = $2', [
+        c.f.svcOrg.itemId,
+        c.s.id,
+      ]);
+      const names = l.fields.map((f: any) => f.name);
+      const changed = changes === 'name' ? l.name === c.s.name : changes === 'field' ? names.includes(c.s.name) : !names.includes('N');
+      expectState(changed === allowed, `table: ${JSON.stringify(l)}`);
+    },
+    cells: [E499, E498, OK, E403, E403, E403, OK, E403, OK, E403, E403],
+  })),
+  ...(['svcPrivate', 'svcOrg'] as const).flatMap((svc): Row[] => {
+    const cells =
+      svc === 'svcPrivate' ? [E499, E498, OK, SVC, SVC, SVC, OK, OK, SVC, SVC, SVC] : [E499, E498, OK, OK, OK, OK, OK, OK, OK, OK, OK];
+    const what = svc === 'svcPrivate' ? 'private service' : 'org service';
+    return [
+      {
+        route: 'FeatureServer/<layer>/<oid>',
+        what,
+        call: (c) => get(c.f[svc].url, '0/1', {}, c.token),
+        done: (b) => b.feature?.attributes?.OBJECTID === 1,
+        cells,
+      },
+      {
+        route: 'FeatureServer/<layer>/queryRelatedRecords',
+        what,
+        setup: async (c) => {
+          await relatedTable(c, svc);
+          return {};
+        },
+        call: (c) => get(c.f[svc].url, '0/queryRelatedRecords', { relationshipId: '77', objectIds: '1', outFields: '*' }, c.token),
+        done: (b) => b.relatedRecordGroups?.[0]?.relatedRecords?.[0]?.attributes?.Note === 'n',
+        cells,
+      },
+    ];
+  }),
 
   // ── export: the path user owns the result; writing there is an update, and the copy goes only to a reader ──
   exportRow("private service into the owner's content", 'svcPrivate', (c) => owner(c).username, [

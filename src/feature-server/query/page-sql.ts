@@ -126,12 +126,16 @@ interface PageShape {
  * and what they are printed from: `gq`/`cq` on the quantization grid, `x`/`y` for points, or the GeoJSON text and
  * its coordinates (`gj`, `c`, `coords`; `cgj`, `cc`, `ccoords` for the centroid).
  */
-function pageRows(l: LayerRow, q: QuerySpec, window: string, oid: string, format: PageFormat): PageShape {
+function pageRows(l: LayerRow, q: QuerySpec, window: string, oid: string, format: PageFormat, carry?: string): PageShape {
   const withGeometry = q.returnGeometry && !!l.geometry_type;
   const centroid = withCentroid(l, q);
   // Read under names no field can have ('#' is not allowed in one), so ORDER BY always means the table's columns.
   const read = [...q.outFields.map((f, i) => `${ident(f.column)} AS "#${i}"`), `${oid} AS "#oid"`];
   const values = [...q.outFields.map((f, i) => `${prepared(f, `"#${i}"`, format)} AS v${i}`), '"#oid" AS oid'];
+  if (carry) {
+    read.push(`${carry} AS "#carry"`);
+    values.push('"#carry" AS carry');
+  }
   // Only the JSON replies print a date from its column (pbf carries the prepared milliseconds).
   if (format !== 'pbf') q.outFields.forEach((f, i) => f.type === 'esriFieldTypeDate' && values.push(`"#${i}" AS d${i}`));
   if (withGeometry || centroid) read.push(ident(GEOMETRY_COLUMN));
@@ -180,13 +184,7 @@ export function pageSql(l: LayerRow, q: QuerySpec, format: PageFormat, window: s
       ? pbfFeature(l, q, withGeometry, centroids)
       : format === 'geojson'
         ? joined([`'{"type":"Feature","id":'`, `oid::text`, `',"geometry":'`, shape, `',"properties":'`, attributes(q.outFields), `'}'`])
-        : joined([
-            `'{"attributes":'`,
-            attributes(q.outFields),
-            ...(withGeometry ? [`',"geometry":'`, shape] : []),
-            ...(centroids ? [centroidMember] : []),
-            `'}'`,
-          ]);
+        : esriFeature(q, withGeometry ? shape : undefined, centroids);
   // The levels hand the rows on in the page's order, with no join or sort between them and the aggregate, which
   // takes them as they come (an ORDER BY ord here cost a sort of the texts); row_number() counts them in that order,
   // and the one past the page is left out of the text and only counted, and its object id is where the next page
@@ -195,6 +193,27 @@ export function pageSql(l: LayerRow, q: QuerySpec, format: PageFormat, window: s
   return `SELECT count(*)::int AS n, coalesce(string_agg(f, ',') FILTER (WHERE ord <= ${limit}), '') AS features,
       min(oid) FILTER (WHERE ord > ${limit}) AS next
     FROM (SELECT row_number() OVER () AS ord, oid, ${feature} AS f FROM ${rows}) x`;
+}
+
+/** An f=json feature's text: its attributes, its geometry's text (`shape`) when returned, its centroid when asked for. */
+function esriFeature(q: QuerySpec, shape: string | undefined, centroids: boolean): string {
+  return joined([
+    `'{"attributes":'`,
+    attributes(q.outFields),
+    ...(shape ? [`',"geometry":'`, shape] : []),
+    ...(centroids ? [centroidMember] : []),
+    `'}'`,
+  ]);
+}
+
+/**
+ * The f=json features of `window` one row each, in its order (`ord`), each with the value of the window's column
+ * `carry` (queryRelatedRecords: the object id the feature is related to, which groups the reply).
+ */
+export function featureRowsSql(l: LayerRow, q: QuerySpec, window: string, oid: string, carry: string): string {
+  const { rows, withGeometry, centroids, fromXy } = pageRows(l, q, window, oid, 'esri', carry);
+  const shape = withGeometry ? `coalesce(${geometry(l.geometry_type!, 'esri', fromXy)}, 'null')` : undefined;
+  return `SELECT row_number() OVER () AS ord, carry, ${esriFeature(q, shape, centroids)} AS f FROM ${rows}`;
 }
 
 /**

@@ -2574,3 +2574,405 @@ export const FOLDER_CASES: Record<string, Case> = {
     want: () => ({ code: 400, messageCode: 'CONT_0001' }),
   },
 };
+
+// ── feature services: admin definitions, the feature resource, related records (issue 28) ──
+// Filled by feature-admin.spec.ts: a service of the owner's with layer 0 (feature 1) and table 1, related by
+// relationship 0 (the table's SiteId to the layer's OBJECTID).
+export const featureFx = { name: '' };
+const svcName = () => featureFx.name;
+const layer0 = () => '0';
+const ADMIN_SVC = 'arcgis/rest/admin/services/:name/FeatureServer';
+const SVC = 'arcgis/rest/services/:name/FeatureServer';
+const RELATED_FUZZ = [
+  'objectIds',
+  'relationshipId',
+  'outFields',
+  'definitionExpression',
+  'returnGeometry',
+  'outSR',
+  'orderByFields',
+  'returnCountOnly',
+  'resultOffset',
+  'resultRecordCount',
+  'maxAllowableOffset',
+  'geometryPrecision',
+];
+
+export const FEATURE_ADMIN_ROUTES: Route[] = [
+  { name: `${ADMIN_SVC}`, kind: 'ANY', auth: 'required', root: true, path: ADMIN_SVC, pathParams: { name: svcName } },
+  {
+    name: `${ADMIN_SVC}/updateDefinition`,
+    kind: 'POST',
+    auth: 'required',
+    root: true,
+    path: `${ADMIN_SVC}/updateDefinition`,
+    pathParams: { name: svcName },
+    params: () => ({ updateDefinition: JSON.stringify({ serviceDescription: 'described' }) }),
+    fuzz: ['updateDefinition'],
+  },
+  {
+    name: `${ADMIN_SVC}/:layerId/updateDefinition`,
+    kind: 'POST',
+    auth: 'required',
+    root: true,
+    path: `${ADMIN_SVC}/:layerId/updateDefinition`,
+    pathParams: { name: svcName, layerId: layer0 },
+    params: () => ({ updateDefinition: JSON.stringify({ description: 'described' }) }),
+    fuzz: ['updateDefinition'],
+  },
+  {
+    name: `${ADMIN_SVC}/:layerId/addToDefinition`,
+    kind: 'POST',
+    auth: 'required',
+    root: true,
+    path: `${ADMIN_SVC}/:layerId/addToDefinition`,
+    pathParams: { name: svcName, layerId: layer0 },
+    params: () => ({ addToDefinition: JSON.stringify({ fields: [{ name: uniq('F'), type: 'esriFieldTypeInteger' }] }) }),
+    fuzz: ['addToDefinition'],
+  },
+  {
+    name: `${ADMIN_SVC}/:layerId/deleteFromDefinition`,
+    kind: 'POST',
+    auth: 'required',
+    root: true,
+    path: `${ADMIN_SVC}/:layerId/deleteFromDefinition`,
+    pathParams: { name: svcName, layerId: layer0 },
+    params: () => ({ deleteFromDefinition: JSON.stringify({ fields: [{ name: 'NoSuchField' }] }) }),
+    fuzz: ['deleteFromDefinition'],
+    ok: false,
+  },
+  { name: `${SVC}/relationships`, kind: 'ANY', auth: 'public', root: true, path: `${SVC}/relationships`, pathParams: { name: svcName } },
+  {
+    name: `${SVC}/:layerId/:featureId`,
+    kind: 'ANY',
+    auth: 'public',
+    root: true,
+    path: `${SVC}/:layerId/:featureId`,
+    pathParams: { name: svcName, layerId: layer0, featureId: () => '1' },
+  },
+  {
+    name: `${SVC}/:layerId/queryRelatedRecords`,
+    kind: 'ANY',
+    auth: 'public',
+    root: true,
+    path: `${SVC}/:layerId/queryRelatedRecords`,
+    pathParams: { name: svcName, layerId: layer0 },
+    params: () => ({ relationshipId: '0', objectIds: '1' }),
+    fuzz: RELATED_FUZZ,
+  },
+];
+
+const admin0 = (op: string) => () => `arcgis/rest/admin/services/${featureFx.name}/FeatureServer/0/${op}`;
+const adminSvc = (op: string) => () => `arcgis/rest/admin/services/${featureFx.name}/FeatureServer/${op}`;
+const related = () => `arcgis/rest/services/${featureFx.name}/FeatureServer/0/queryRelatedRecords`;
+const INVALID_DEF = 'Invalid definition.';
+const QUERY_ERROR = 'Cannot perform query. Invalid query parameters.';
+const json = (v: unknown) => JSON.stringify(v);
+const rel = (more: object = {}) =>
+  json({
+    relationships: [
+      {
+        id: 9,
+        name: 'r',
+        relatedTableId: 1,
+        cardinality: 'esriRelCardinalityOneToMany',
+        role: 'esriRelRoleOrigin',
+        keyField: 'OBJECTID',
+        ...more,
+      },
+    ],
+  });
+
+export const FEATURE_ADMIN_CASES: Record<string, Case> = {
+  'updateDefinition: missing': {
+    root: true,
+    path: adminSvc('updateDefinition'),
+    want: () => ({ code: 400, message: INVALID, detail: "'updateDefinition' is required" }),
+  },
+  'updateDefinition: not JSON': {
+    root: true,
+    path: adminSvc('updateDefinition'),
+    params: () => ({ updateDefinition: '{oops' }),
+    want: () => ({ code: 400, message: "'updateDefinition' is not valid JSON." }),
+  },
+  'updateDefinition: a JSON array': {
+    root: true,
+    path: adminSvc('updateDefinition'),
+    params: () => ({ updateDefinition: '[]' }),
+    want: () => ({ code: 400, message: "'updateDefinition' must be a JSON object." }),
+  },
+  'updateDefinition: unknown capability': {
+    root: true,
+    path: adminSvc('updateDefinition'),
+    params: () => ({ updateDefinition: json({ capabilities: 'Query,Teleport' }) }),
+    want: () => ({ code: 400, message: 'Invalid capabilities.', detail: 'Unknown capabilities: Teleport.' }),
+  },
+  'updateDefinition: capabilities not text': {
+    root: true,
+    path: adminSvc('updateDefinition'),
+    params: () => ({ updateDefinition: json({ capabilities: ['Query'] }) }),
+    want: () => ({ code: 400, message: 'Invalid capabilities.' }),
+  },
+  'updateDefinition: maxRecordCount 50001': {
+    root: true,
+    path: adminSvc('updateDefinition'),
+    params: () => ({ updateDefinition: json({ maxRecordCount: 50001 }) }),
+    want: () => ({ code: 400, message: "'maxRecordCount' must be 1-50000." }),
+  },
+  'updateDefinition: maxRecordCount true': {
+    root: true,
+    path: adminSvc('updateDefinition'),
+    params: () => ({ updateDefinition: json({ maxRecordCount: true }) }),
+    want: () => ({ code: 400, message: "'maxRecordCount' must be 1-50000." }),
+  },
+  'updateDefinition: unsupported service property': {
+    root: true,
+    path: adminSvc('updateDefinition'),
+    params: () => ({ updateDefinition: json({ syncEnabled: true }) }),
+    want: () => ({ code: 400, message: INVALID_DEF, detail: "Unsupported service definition property 'syncEnabled'" }),
+  },
+  'layer updateDefinition: missing': {
+    root: true,
+    path: admin0('updateDefinition'),
+    want: () => ({ code: 400, message: INVALID, detail: "'updateDefinition' is required" }),
+  },
+  'layer updateDefinition: no such layer': {
+    root: true,
+    path: () => `arcgis/rest/admin/services/${featureFx.name}/FeatureServer/42/updateDefinition`,
+    params: () => ({ updateDefinition: json({ name: 'x' }) }),
+    want: () => ({ code: 400, message: 'Layer does not exist.' }),
+  },
+  'layer updateDefinition: blank name': {
+    root: true,
+    path: admin0('updateDefinition'),
+    params: () => ({ updateDefinition: json({ name: '  ' }) }),
+    want: () => ({ code: 400, message: INVALID_DEF, detail: "'name' must be 1-128 characters." }),
+  },
+  'layer updateDefinition: maxRecordCount on a layer': {
+    root: true,
+    path: admin0('updateDefinition'),
+    params: () => ({ updateDefinition: json({ maxRecordCount: 10 }) }),
+    want: () => ({ code: 400, message: INVALID_DEF, detail: "'maxRecordCount' is set on the service" }),
+  },
+  'layer updateDefinition: unsupported property': {
+    root: true,
+    path: admin0('updateDefinition'),
+    params: () => ({ updateDefinition: json({ hasM: true }) }),
+    want: () => ({ code: 400, message: INVALID_DEF, detail: "Unsupported layer definition property 'hasM'" }),
+  },
+  'layer updateDefinition: constructor, a key every object inherits': {
+    root: true,
+    path: admin0('updateDefinition'),
+    params: () => ({ updateDefinition: '{"constructor":1}' }),
+    want: () => ({ code: 400, message: INVALID_DEF, detail: "Unsupported layer definition property 'constructor'" }),
+  },
+  'updateDefinition: toString, a key every object inherits': {
+    root: true,
+    path: adminSvc('updateDefinition'),
+    params: () => ({ updateDefinition: '{"toString":1}' }),
+    want: () => ({ code: 400, message: INVALID_DEF, detail: "Unsupported service definition property 'toString'" }),
+  },
+  'layer updateDefinition: a field that is not there': {
+    root: true,
+    path: admin0('updateDefinition'),
+    params: () => ({ updateDefinition: json({ fields: [{ name: 'Nope', alias: 'x' }] }) }),
+    want: () => ({ code: 400, message: INVALID_DEF, detail: 'is not a field of layer' }),
+  },
+  'layer updateDefinition: a field type change': {
+    root: true,
+    path: admin0('updateDefinition'),
+    params: () => ({ updateDefinition: json({ fields: [{ name: 'Name', type: 'esriFieldTypeInteger' }] }) }),
+    want: () => ({ code: 400, message: INVALID_DEF, detail: 'its type cannot change' }),
+  },
+  'layer updateDefinition: a shorter string length': {
+    root: true,
+    path: admin0('updateDefinition'),
+    params: () => ({ updateDefinition: json({ fields: [{ name: 'Name', length: 1 }] }) }),
+    want: () => ({ code: 400, message: INVALID_DEF, detail: "'length' may only grow" }),
+  },
+  'layer updateDefinition: a domain of an unknown type': {
+    root: true,
+    path: admin0('updateDefinition'),
+    params: () => ({ updateDefinition: json({ fields: [{ name: 'Name', domain: { type: 'inherited' } }] }) }),
+    want: () => ({ code: 400, message: INVALID_DEF, detail: "'domain' must be null or a codedValue or range domain." }),
+  },
+  'layer updateDefinition: displayField not a field': {
+    root: true,
+    path: admin0('updateDefinition'),
+    params: () => ({ updateDefinition: json({ displayField: 'Nope' }) }),
+    want: () => ({ code: 400, message: INVALID_DEF, detail: "'displayField' must name a field of the layer." }),
+  },
+  'layer addToDefinition: missing': {
+    root: true,
+    path: admin0('addToDefinition'),
+    want: () => ({ code: 400, message: INVALID, detail: "'addToDefinition' is required" }),
+  },
+  'layer addToDefinition: layers (the service takes those)': {
+    root: true,
+    path: admin0('addToDefinition'),
+    params: () => ({ addToDefinition: json({ layers: [] }) }),
+    want: () => ({ code: 400, message: INVALID_DEF, detail: "Unsupported layer definition property 'layers'" }),
+  },
+  'layer addToDefinition: a field that exists': {
+    root: true,
+    path: admin0('addToDefinition'),
+    params: () => ({ addToDefinition: json({ fields: [{ name: 'NAME', type: 'esriFieldTypeString' }] }) }),
+    want: () => ({ code: 400, message: INVALID_DEF, detail: "Field 'NAME' exists already" }),
+  },
+  'layer addToDefinition: a second object id': {
+    root: true,
+    path: admin0('addToDefinition'),
+    params: () => ({ addToDefinition: json({ fields: [{ name: 'Oid2', type: 'esriFieldTypeOID' }] }) }),
+    want: () => ({ code: 400, message: INVALID_DEF, detail: 'object id field already' }),
+  },
+  'layer addToDefinition: an unsupported field type': {
+    root: true,
+    path: admin0('addToDefinition'),
+    params: () => ({ addToDefinition: json({ fields: [{ name: 'Pic', type: 'esriFieldTypeBlob' }] }) }),
+    want: () => ({ code: 400, message: 'Invalid layer definition.', detail: 'unsupported type' }),
+  },
+  'layer addToDefinition: fields not an array': {
+    root: true,
+    path: admin0('addToDefinition'),
+    params: () => ({ addToDefinition: json({ fields: {} }) }),
+    want: () => ({ code: 400, message: INVALID_DEF, detail: "'fields' must be an array." }),
+  },
+  'layer addToDefinition: relationship to a missing table': {
+    root: true,
+    path: admin0('addToDefinition'),
+    params: () => ({ addToDefinition: rel({ relatedTableId: 42 }) }),
+    want: () => ({ code: 400, message: INVALID_DEF, detail: 'the service has no layer or table 42' }),
+  },
+  'layer addToDefinition: relationship to itself': {
+    root: true,
+    path: admin0('addToDefinition'),
+    params: () => ({ addToDefinition: rel({ relatedTableId: 0 }) }),
+    want: () => ({ code: 400, message: INVALID_DEF, detail: 'cannot be related to itself' }),
+  },
+  'layer addToDefinition: relationship without id': {
+    root: true,
+    path: admin0('addToDefinition'),
+    params: () => ({ addToDefinition: rel({ id: 'one' }) }),
+    want: () => ({ code: 400, message: INVALID_DEF, detail: "relationship 'id' must be a whole number" }),
+  },
+  'layer addToDefinition: relationship of an unknown role': {
+    root: true,
+    path: admin0('addToDefinition'),
+    params: () => ({ addToDefinition: rel({ role: 'esriRelRoleBoth' }) }),
+    want: () => ({ code: 400, message: INVALID_DEF, detail: "'role' must be one of" }),
+  },
+  'layer addToDefinition: many-to-many relationship': {
+    root: true,
+    path: admin0('addToDefinition'),
+    params: () => ({ addToDefinition: rel({ cardinality: 'esriRelCardinalityManyToMany' }) }),
+    want: () => ({ code: 400, message: INVALID_DEF, detail: 'many-to-many relationships are not supported' }),
+  },
+  'layer addToDefinition: composite not true or false': {
+    root: true,
+    path: admin0('addToDefinition'),
+    params: () => ({ addToDefinition: rel({ composite: 'yes' }) }),
+    want: () => ({ code: 400, message: INVALID_DEF, detail: "'composite' must be true or false." }),
+  },
+  'layer addToDefinition: relationship keyed on a double': {
+    root: true,
+    path: admin0('addToDefinition'),
+    params: () => ({ addToDefinition: rel({ keyField: 'Score' }) }),
+    want: () => ({ code: 400, message: INVALID_DEF, detail: 'must be an integer, string, GUID or GlobalID field' }),
+  },
+  'layer addToDefinition: a relationship id the layer has': {
+    root: true,
+    path: admin0('addToDefinition'),
+    params: () => ({ addToDefinition: rel({ id: 0, keyField: 'Name' }) }),
+    want: () => ({ code: 400, message: INVALID_DEF, detail: 'Relationship 0 exists already' }),
+  },
+  'layer deleteFromDefinition: the object id': {
+    root: true,
+    path: admin0('deleteFromDefinition'),
+    params: () => ({ deleteFromDefinition: json({ fields: [{ name: 'objectid' }] }) }),
+    want: () => ({ code: 400, message: INVALID_DEF, detail: 'is the object id field' }),
+  },
+  'layer deleteFromDefinition: the geometry': {
+    root: true,
+    path: admin0('deleteFromDefinition'),
+    params: () => ({ deleteFromDefinition: json({ fields: [{ name: 'Shape' }] }) }),
+    want: () => ({ code: 400, message: INVALID_DEF, detail: 'The geometry cannot be deleted.' }),
+  },
+  'layer deleteFromDefinition: a relationship key': {
+    root: true,
+    path: () => `arcgis/rest/admin/services/${featureFx.name}/FeatureServer/1/deleteFromDefinition`,
+    params: () => ({ deleteFromDefinition: json({ fields: [{ name: 'SiteId' }] }) }),
+    want: () => ({ code: 400, message: INVALID_DEF, detail: 'is the key of a relationship' }),
+  },
+  'layer deleteFromDefinition: an empty fields list': {
+    root: true,
+    path: admin0('deleteFromDefinition'),
+    params: () => ({ deleteFromDefinition: json({ fields: [] }) }),
+    want: () => ({ code: 400, message: INVALID_DEF, detail: "'fields' must be a non-empty array" }),
+  },
+  'layer deleteFromDefinition: a relationship that is not there': {
+    root: true,
+    path: admin0('deleteFromDefinition'),
+    params: () => ({ deleteFromDefinition: json({ relationships: [{ id: 42 }] }) }),
+    want: () => ({ code: 400, message: INVALID_DEF, detail: 'has no relationship 42' }),
+  },
+  'getFeature: an object id that is not there': {
+    root: true,
+    method: 'GET',
+    path: () => `arcgis/rest/services/${featureFx.name}/FeatureServer/0/99999`,
+    want: () => ({ code: 404, message: 'Feature not found.' }),
+  },
+  'getFeature: an object id past 2^31': {
+    root: true,
+    method: 'GET',
+    path: () => `arcgis/rest/services/${featureFx.name}/FeatureServer/0/99999999999`,
+    want: () => ({ code: 404, message: 'Feature not found.' }),
+  },
+  'getFeature: a name that is no object id or operation': {
+    root: true,
+    method: 'GET',
+    path: () => `arcgis/rest/services/${featureFx.name}/FeatureServer/0/frobnicate`,
+    want: () => ({ code: 400, messageCode: 'GWM_0002', message: 'Invalid URL' }),
+  },
+  'queryRelatedRecords: unknown relationship': {
+    root: true,
+    path: related,
+    params: () => ({ relationshipId: '5' }),
+    want: () => ({ code: 400, message: QUERY_ERROR, detail: 'has no relationship 5' }),
+  },
+  'queryRelatedRecords: relationshipId not a number': {
+    root: true,
+    path: related,
+    params: () => ({ relationshipId: 'x' }),
+    want: () => ({ code: 400, message: QUERY_ERROR, text: /relationshipId/ }),
+  },
+  'queryRelatedRecords: objectIds not ids': {
+    root: true,
+    path: related,
+    params: () => ({ relationshipId: '0', objectIds: '1,abc' }),
+    want: () => ({ code: 400, message: QUERY_ERROR, detail: "'objectIds' holds 'abc'" }),
+  },
+  'queryRelatedRecords: outFields of the other layer': {
+    root: true,
+    path: related,
+    params: () => ({ relationshipId: '0', outFields: 'Name' }),
+    want: () => ({ code: 400, message: QUERY_ERROR, detail: "'outFields' names 'Name'" }),
+  },
+  'queryRelatedRecords: definitionExpression that does not parse': {
+    root: true,
+    path: related,
+    params: () => ({ relationshipId: '0', definitionExpression: "Note = 'x" }),
+    want: () => ({ code: 400 }),
+  },
+  'queryRelatedRecords: orderByFields not a field': {
+    root: true,
+    path: related,
+    params: () => ({ relationshipId: '0', orderByFields: 'Nope DESC' }),
+    want: () => ({ code: 400, message: QUERY_ERROR, detail: "'orderByFields' entry 'Nope DESC'" }),
+  },
+  'queryRelatedRecords: f=pbf (ArcGIS answers json only)': {
+    root: true,
+    path: related,
+    params: () => ({ relationshipId: '0', f: 'pbf' }),
+    want: () => ({ code: 400, message: "Invalid value for parameter 'f': 'pbf'." }),
+  },
+};
