@@ -10,6 +10,7 @@ import { WorkerRegistry } from '../core/jobs/worker-heartbeat';
 import { IdentityService } from '../identity/identity.service';
 import { AddItemDto, PageDto, SearchDto, StatusDto } from './content.dto';
 import { ContentRepository } from './content.repository';
+import { ItemDeleteGuards } from './delete-guards';
 import { ItemEntity } from './item.entity';
 import { UploadService } from './upload.service';
 import { Download } from '../core/storage/download';
@@ -60,6 +61,7 @@ export class ContentService {
     private readonly jobsService: JobsService,
     private readonly workers: WorkerRegistry,
     private readonly uploads: UploadService,
+    private readonly deleteGuards: ItemDeleteGuards,
   ) {}
 
   /** Into the owner's root, or into `folderId` (a folder of the owner's, checked by the folders module). */
@@ -161,8 +163,13 @@ export class ContentService {
     if (!owned || (!allowed && !(await this.repo.findVisibleItem(id, caller)))) throw Errors.itemNotFound(id);
     if (!allowed) throw Errors.forbidden('Only the owner or an administrator may delete this item.');
     if (row.protected) throw Errors.itemProtected(id);
+    await this.deleteGuards.check(id);
     await this.jobsService.cancelForItem(id);
-    const deleted = await this.repo.delete(id);
+    const deleted = await this.repo.delete(id).catch(async (e: unknown) => {
+      // A dependant made since the check (a view of this service): its foreign key refuses, the guard says why.
+      if ((e as { code?: string }).code === '23503') await this.deleteGuards.check(id);
+      throw e;
+    });
     // Protected meanwhile (the delete spares protected rows), or deleted by someone else.
     if (!deleted) throw (await this.repo.findItem(id))?.protected ? Errors.itemProtected(id) : Errors.itemNotFound(id);
     // A failed removal leaves objects without an item, which the storage sweep removes later.

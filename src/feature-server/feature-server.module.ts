@@ -17,11 +17,21 @@ import { FeatureServerService } from './feature-server.service';
 import { GeometryPool } from './geometry/geometry-pool.service';
 import { PbfQueryService } from './pbf/pbf-query.service';
 import { QueryService } from './query.service';
+import { FeatureViewsService } from './views.service';
 
 @Module({
   imports: [IdentityModule, ContentModule, LayersModule, FeatureDatabaseModule],
   controllers: [CreateServiceController, FeatureServerController, FeatureAdminController, ServerInfoController, ServiceNameController],
-  providers: [FeatureGate, FeatureDataRepository, FeatureServerService, QueryService, PbfQueryService, EditsService, GeometryPool],
+  providers: [
+    FeatureGate,
+    FeatureDataRepository,
+    FeatureServerService,
+    QueryService,
+    PbfQueryService,
+    EditsService,
+    GeometryPool,
+    FeatureViewsService,
+  ],
   exports: [FeatureServerService, FeatureDataRepository, QueryService],
 })
 export class FeatureServerModule {}

@@ -3,7 +3,7 @@ import type { EntityManager } from 'typeorm';
 import { ContentRepository } from '../content/content.repository';
 import { Caller, isAdminFor, Privilege } from '../core/auth/caller';
 import { Errors } from '../core/errors/arcgis-error';
-import { jsonParam, requiredJsonParam } from '../core/http/param-values';
+import { boolParam, jsonParam, requiredJsonParam } from '../core/http/param-values';
 import { newId } from '../core/ids';
 import { IdentityService } from '../identity/identity.service';
 import { FeatureGate } from './feature-gate';
@@ -13,6 +13,7 @@ import { LayersRepository, LayerDefinitionError } from '../layers/layers.reposit
 import { LayerRow, NewService, ServiceRow } from '../layers/types';
 import { assertMayCreateService } from '../layers/service-access';
 import { drawingInfo, envelope, mapUnits, templates } from './layer-json';
+import { viewJson } from './view-definition';
 import { fieldInfo, LayerDefinition, normaliseWkid, parseLayerDefinition } from '../layers/layer-schema';
 
 const SERVICE_NAME = /^[A-Za-z0-9_]{1,100}$/;
@@ -53,7 +54,8 @@ export class FeatureServerService {
   async createService(caller: Caller, ownerName: string, p: CreateServiceDto, root: string) {
     const cp = requiredJsonParam<Record<string, unknown>>('createParameters', p.createParameters);
     const itemInfo = jsonParam<Record<string, unknown>>('itemInfo', p.itemInfo) ?? {};
-    const s = await this.newService(caller, ownerName, cp, itemInfo, p.tags, root, 'completed');
+    const isView = boolParam('isView', p.isView, cp.isView === true);
+    const s = { ...(await this.newService(caller, ownerName, cp, itemInfo, p.tags, root, 'completed')), isView };
     await this.insertService(s);
     return {
       encodedServiceURL: encodeURI(s.url),
@@ -64,7 +66,7 @@ export class FeatureServerService {
       size: -1,
       success: true,
       type: 'Feature Service',
-      isView: false,
+      isView,
     };
   }
 
@@ -224,6 +226,10 @@ export class FeatureServerService {
     const ids = [...layers, ...tables].map((l) => (l as { id?: unknown })?.id);
     if (!ids.length || ids.some((id) => !Number.isInteger(id)))
       throw Errors.badRequest('Invalid definition.', ['Give the layers to delete as {"layers":[{"id":0}]}.']);
+    // As ArcGIS keeps a hosted layer while views of it exist, a layer a view reads stays until the view goes.
+    const views = await this.repo.viewsOf(service.item_id, ids as number[]);
+    if (views.length)
+      throw Errors.badRequest('Unable to update feature service layer definition.', [`Views read these layers: ${views.join(', ')}.`]);
     const deleted = await this.repo.deleteLayers(service.item_id, ids as number[]);
     const missing = (ids as number[]).filter((id) => !deleted.includes(id));
     if (missing.length) throw Errors.badRequest('Layer does not exist.', [`No layer ${missing.join(', ')}.`]);
@@ -278,6 +284,7 @@ export class FeatureServerService {
       layers: layers.filter((l) => l.kind === 'Feature Layer').map(brief),
       tables: layers.filter((l) => l.kind === 'Table').map(brief),
       relationships: [],
+      ...viewJson(service),
     };
   }
 
@@ -392,6 +399,7 @@ export class FeatureServerService {
       allowGeometryUpdates: true,
       supportsRollbackOnFailureParameter: true,
       supportsApplyEditsWithGlobalIds: false,
+      ...viewJson(service),
     };
   }
 }
