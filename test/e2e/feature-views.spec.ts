@@ -2,6 +2,8 @@ import gdal from 'gdal-async';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import { SqlParams } from '../../src/core/database/sql-params';
+import { dataVersionSql } from '../../src/layers/data-version';
 import { addUsers, createGroup, get, post } from '../support/client';
 import { withApp } from '../support/harness';
 import { exportToFile, viewFixture, ViewFixture } from '../support/view-service';
@@ -58,6 +60,19 @@ describe('hosted feature layer views', () => {
       // The extent is the view's: its rows reach x = 12.8.
       expect(layer.extent.xmax).toBeCloseTo(12.8, 5);
     });
+  });
+
+  it("pages of a view resume on its source table's data version, which every edit of the source moves", async () => {
+    const version = async (itemId: string) => {
+      const p = new SqlParams();
+      return (await t.db.query(dataVersionSql(`svc_${itemId}`, 'l0', p), p.values))[0].v as string | null;
+    };
+    const before = await version(f.source.itemId);
+    expect(before).not.toBeNull();
+    expect(await version(f.view.itemId)).toBe(before);
+    const features = JSON.stringify([{ attributes: { Name: 'late', Kind: 'private' }, geometry: { x: 20, y: 50 } }]);
+    expect((await post(`${f.source.url}/0`, 'addFeatures', { features }, owner.token)).body.addResults[0].success).toBe(true);
+    expect(await version(f.view.itemId)).toBe(String(Number(before) + 1));
   });
 
   describe('exports read back with GDAL', () => {
