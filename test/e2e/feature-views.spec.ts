@@ -117,4 +117,14 @@ describe('hosted feature layer views', () => {
       expect(JSON.stringify(refused.body)).not.toContain('secret-1');
     });
   });
+
+  it("deleteFromDefinition drops a view's layer, and then its source layer may go", async () => {
+    const admin = (url: string) => url.replace('/rest/services/', '/rest/admin/services/');
+    const drop = (url: string) => post(admin(url), 'deleteFromDefinition', { deleteFromDefinition: '{"layers":[{"id":0}]}' }, owner.token);
+    expect((await drop(f.source.url)).body.error.message).toBe('Unable to update feature service layer definition.');
+    expect((await drop(f.view.url)).body).toEqual({ success: true });
+    expect((await t.db.query(`SELECT to_regclass($1) AS r`, [`svc_${f.view.itemId}.l0`]))[0].r).toBeNull();
+    expect((await count(f.view.url, owner.token)).body.error.message).toBe('Layer does not exist.');
+    expect((await drop(f.source.url)).body).toEqual({ success: true });
+  });
 });
