@@ -227,10 +227,15 @@ export class FeatureServerService {
     if (!ids.length || ids.some((id) => !Number.isInteger(id)))
       throw Errors.badRequest('Invalid definition.', ['Give the layers to delete as {"layers":[{"id":0}]}.']);
     // As ArcGIS keeps a hosted layer while views of it exist, a layer a view reads stays until the view goes.
+    const readByViews = (views: string[]) =>
+      Errors.badRequest('Unable to update feature service layer definition.', [`Views read these layers: ${views.join(', ')}.`]);
     const views = await this.repo.viewsOf(service.item_id, ids as number[]);
-    if (views.length)
-      throw Errors.badRequest('Unable to update feature service layer definition.', [`Views read these layers: ${views.join(', ')}.`]);
-    const deleted = await this.repo.deleteLayers(service.item_id, ids as number[]);
+    if (views.length) throw readByViews(views);
+    const deleted = await this.repo.deleteLayers(service.item_id, ids as number[]).catch(async (e: unknown) => {
+      // A view made since the check: its foreign key keeps the layer.
+      if ((e as { code?: string }).code === '23503') throw readByViews(await this.repo.viewsOf(service.item_id, ids as number[]));
+      throw e;
+    });
     const missing = (ids as number[]).filter((id) => !deleted.includes(id));
     if (missing.length) throw Errors.badRequest('Layer does not exist.', [`No layer ${missing.join(', ')}.`]);
     return { success: true };
