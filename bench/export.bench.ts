@@ -1,7 +1,8 @@
 /**
  * Export writer benchmark: writeExport against the ogr2ogr command line given the very same argv
  * (buildTranslateArgs), for Shapefile, CSV and GeoPackage, on 1,000,000 points and 100,000 polygons
- * (33 vertices each) loaded into a scratch database that is dropped afterwards.
+ * (33 vertices each) loaded into a scratch database that is dropped afterwards; and writeExport of a hosted feature
+ * layer view of the same rows beside it.
  *
  *   npx ts-node --transpile-only bench/export.bench.ts      (POINTS=1000000 POLYGONS=100000 by default)
  *
@@ -18,6 +19,8 @@ import { gdalPgConnection } from '../src/core/database/gdal-pg';
 import { buildTranslateArgs } from '../src/export/writer/gdal/args';
 import { ExportFormat, ExportLayerSource } from '../src/export/writer';
 import { layerField } from '../test/support/layer-field';
+import { createViewSql } from '../src/layers/view-schema';
+import { renderWhereSql } from '../src/where/compile';
 
 const POINTS = Number(process.env.POINTS ?? 1_000_000);
 const POLYGONS = Number(process.env.POLYGONS ?? 100_000);
@@ -56,12 +59,30 @@ const LAYERS: Record<'points' | 'polygons', ExportLayerSource> = {
   },
 };
 
+/**
+ * Each layer's hosted feature layer view with the same rows (its filter passes them all), made by the same code as a
+ * view layer's relation: the view column exports it, side by side with the table.
+ */
+const VIEWS: Record<keyof typeof LAYERS, string> = { points: 'pts_view', polygons: 'polys_view' };
+const viewSql = (layer: keyof typeof LAYERS) =>
+  createViewSql('hosted', VIEWS[layer], {
+    sourceSchema: 'hosted',
+    sourceTable: LAYERS[layer].table,
+    fields: LAYERS[layer].fields,
+    hasGeometry: true,
+    whereSql: renderWhereSql('OBJECTID > 0', LAYERS[layer].fields),
+    filter: undefined,
+    srid: 4326,
+  });
+
 type Mode = 'writeExport' | 'writeExport+onProgress' | 'gdal progress_cb';
 interface ChildCase {
   mode: Mode;
   format: ExportFormat;
   layer: keyof typeof LAYERS;
   pg: string;
+  /** Export the layer's view instead of its table. */
+  view?: boolean;
 }
 
 /** Runs in a child process: one export, prints {ms, rss, progressCalls}. */
@@ -85,7 +106,7 @@ async function child(c: ChildCase) {
     } else {
       await writeExport({
         format: c.format,
-        layers: [LAYERS[c.layer]],
+        layers: [c.view ? { ...LAYERS[c.layer], table: VIEWS[c.layer] } : LAYERS[c.layer]],
         pg: c.pg,
         workDir,
         baseName: 'bench',
@@ -151,6 +172,7 @@ async function load(db: Client) {
   );
   await db.query('VACUUM ANALYZE hosted.pts');
   await db.query('VACUUM ANALYZE hosted.polys');
+  for (const layer of ['points', 'polygons'] as const) await db.query(viewSql(layer));
 }
 
 async function main() {
@@ -177,12 +199,14 @@ async function main() {
         const label = `${layer === 'points' ? POINTS.toLocaleString('en-US') + ' points' : POLYGONS.toLocaleString('en-US') + ' polygons'} → ${format}`;
         const w = runChild({ mode: 'writeExport', format, layer, pg });
         const wp = runChild({ mode: 'writeExport+onProgress', format, layer, pg });
+        const v = runChild({ mode: 'writeExport', format, layer, pg, view: true });
         const c = cli ? runCli(format, layer, pg) : null;
         rows.push([
           label,
           `${(w.ms / 1000).toFixed(1)} s`,
           `${w.rssMb.toFixed(0)} MB (${w.baseMb.toFixed(0)} before)`,
           `${(wp.ms / 1000).toFixed(1)} s (${wp.progressCalls} calls)`,
+          `${(v.ms / 1000).toFixed(1)} s (${(v.ms / w.ms).toFixed(2)}x)`,
           c ? `${(c.ms / 1000).toFixed(1)} s` : 'n/a',
           c ? `${c.rssMb.toFixed(0)} MB` : 'n/a',
         ]);
@@ -198,7 +222,7 @@ async function main() {
     await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
     await admin.end();
   }
-  const head = ['export', 'writeExport', 'peak RSS', 'writeExport + onProgress', 'ogr2ogr CLI', 'CLI peak RSS'];
+  const head = ['export', 'writeExport', 'peak RSS', 'writeExport + onProgress', 'view of the same rows', 'ogr2ogr CLI', 'CLI peak RSS'];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (r: string[]) => `| ${r.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
   console.log(['', line(head), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.map(line)].join('\n'));

@@ -7,7 +7,9 @@
  * The baseline is the service as it was before PostgreSQL wrote the replies: the source tree of the commit before
  * page-sql.ts was added (then in src/features/query/; or QUERY_BASELINE), unpacked with `git archive` into a
  * temporary directory and started in this process against the same database, beside the current code. Both serve the
- * same layer to the same client; the sides take turns every round and the figures are medians over the rounds.
+ * same layer to the same client; the sides take turns every round and the figures are medians over the rounds. A
+ * third side reads a hosted feature layer view of the same rows through the current code ("view ÷ now": its time
+ * over the plain layer's; for features/s, the plain layer's rate over the view's).
  */
 import { execFileSync, execSync } from 'node:child_process';
 import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
@@ -18,7 +20,7 @@ import { INestApplication } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { BENCH_ADMIN, pct, startBenchApp } from './support/bench-app';
 import { getPage } from './support/http-page';
-import { createPointLayer } from './support/point-layer';
+import { createPointLayer, createPointView } from './support/point-layer';
 import { cpuMs as processCpuMs } from './support/proc';
 
 const POINTS = Number(process.env.POINTS ?? 100_000);
@@ -68,6 +70,12 @@ const pageUrl = (layer: string, f: string, offset: number, token: string) =>
   `${layer}?f=${f}&where=1%3D1&outFields=*&resultOffset=${offset}&resultRecordCount=${PAGE}&orderByFields=OBJECTID&token=${token}`;
 
 const fetchPage = (url: string) => getPage(url, false);
+
+/** The sides in the order round `r` runs them: each goes first in turn. */
+const turn = (r: number) => {
+  const sides = ['baseline', 'now', 'view'] as const;
+  return [...sides.slice(r % 3), ...sides.slice(0, r % 3)];
+};
 
 /**
  * CPU time so far of this process (the server and its client alike) and of the database's backends, in ms. Time on a
@@ -148,12 +156,14 @@ async function main() {
       LOG_LEVEL: 'silent',
     });
     const layerPath = new URL(`${created.serviceurl}/0/query`).pathname;
-    const sides = { baseline: `${baseline.root}${layerPath}`, now: `${b.root}${layerPath}` };
+    // A hosted feature layer view of the same rows, read through the current code beside the plain layer.
+    const viewUrl = await createPointView(b, 'bench_points', 'bench_points_view');
+    const sides = { baseline: `${baseline.root}${layerPath}`, now: `${b.root}${layerPath}`, view: `${viewUrl}/0/query` };
 
-    // Both sides must answer with the same bytes, or the comparison means nothing.
+    // Every side must answer with the same bytes, or the comparison means nothing.
     for (const f of ['json', 'geojson']) {
-      const [x, y] = await Promise.all(Object.values(sides).map((l) => fetch(pageUrl(l, f, 4000, b.token)).then((r) => r.text())));
-      if (x !== y) throw new Error(`f=${f}: the baseline and the current code answer differently`);
+      const [x, ...others] = await Promise.all(Object.values(sides).map((l) => fetch(pageUrl(l, f, 4000, b.token)).then((r) => r.text())));
+      if (others.some((y) => x !== y)) throw new Error(`f=${f}: the baseline, the current code and the view answer differently`);
     }
 
     console.log(`baseline: ${commit.slice(0, 12)} (${git('log', '-1', '--format=%s', commit).slice(0, 80)})`);
@@ -165,10 +175,9 @@ async function main() {
     );
     const rows: string[][] = [];
     for (const f of ['json', 'geojson']) {
-      const runs: Record<string, Awaited<ReturnType<typeof sequential>>[]> = { baseline: [], now: [] };
+      const runs: Record<string, Awaited<ReturnType<typeof sequential>>[]> = { baseline: [], now: [], view: [] };
       for (let r = 0; r < ROUNDS; r++) {
-        const order = r % 2 ? (['now', 'baseline'] as const) : (['baseline', 'now'] as const);
-        for (const side of order) runs[side].push(await sequential(sides[side], f, b.token, r, b.db));
+        for (const side of turn(r)) runs[side].push(await sequential(sides[side], f, b.token, r, b.db));
       }
       const m = (side: string, k: keyof (typeof runs)['now'][number]) => median(runs[side].map((x) => x[k]));
       rows.push([
@@ -176,9 +185,25 @@ async function main() {
         `${m('baseline', 'p50').toFixed(1)} ms`,
         `${m('now', 'p50').toFixed(1)} ms`,
         `${(m('baseline', 'p50') / m('now', 'p50')).toFixed(1)}x`,
+        `${m('view', 'p50').toFixed(1)} ms`,
+        `${(m('view', 'p50') / m('now', 'p50')).toFixed(2)}x`,
       ]);
-      rows.push([`f=${f} page p95`, `${m('baseline', 'p95').toFixed(1)} ms`, `${m('now', 'p95').toFixed(1)} ms`, '']);
-      rows.push([`f=${f} bytes per page`, `${m('baseline', 'kib').toFixed(0)} KiB`, `${m('now', 'kib').toFixed(0)} KiB`, '']);
+      rows.push([
+        `f=${f} page p95`,
+        `${m('baseline', 'p95').toFixed(1)} ms`,
+        `${m('now', 'p95').toFixed(1)} ms`,
+        '',
+        `${m('view', 'p95').toFixed(1)} ms`,
+        `${(m('view', 'p95') / m('now', 'p95')).toFixed(2)}x`,
+      ]);
+      rows.push([
+        `f=${f} bytes per page`,
+        `${m('baseline', 'kib').toFixed(0)} KiB`,
+        `${m('now', 'kib').toFixed(0)} KiB`,
+        '',
+        `${m('view', 'kib').toFixed(0)} KiB`,
+        '',
+      ]);
       for (const [k, what] of [
         ['pgCpu', 'PostgreSQL CPU'],
         ['nodeCpu', 'Node CPU'],
@@ -188,24 +213,27 @@ async function main() {
           `${m('baseline', k).toFixed(1)} ms`,
           `${m('now', k).toFixed(1)} ms`,
           `${(m('baseline', k) / m('now', k)).toFixed(1)}x`,
+          `${m('view', k).toFixed(1)} ms`,
+          `${(m('view', k) / m('now', k)).toFixed(2)}x`,
         ]);
       }
     }
     for (const f of ['json', 'geojson']) {
-      const runs: Record<string, number[]> = { baseline: [], now: [] };
+      const runs: Record<string, number[]> = { baseline: [], now: [], view: [] };
       for (let r = 0; r < Math.max(3, Math.ceil(ROUNDS / 2)); r++) {
-        const order = r % 2 ? (['now', 'baseline'] as const) : (['baseline', 'now'] as const);
-        for (const side of order) runs[side].push(await concurrent(sides[side], f, b.token));
+        for (const side of turn(r)) runs[side].push(await concurrent(sides[side], f, b.token));
       }
-      const [was, now] = [median(runs.baseline), median(runs.now)];
+      const [was, now, view] = [median(runs.baseline), median(runs.now), median(runs.view)];
       rows.push([
         `f=${f} ${CLIENTS} clients paging`,
         `${Math.round(was).toLocaleString('en')} features/s`,
         `${Math.round(now).toLocaleString('en')} features/s`,
         `${(now / was).toFixed(1)}x`,
+        `${Math.round(view).toLocaleString('en')} features/s`,
+        `${(now / view).toFixed(2)}x`,
       ]);
     }
-    const head = ['', 'baseline', 'now', 'speed-up'];
+    const head = ['', 'baseline', 'now', 'speed-up', 'view (now)', 'view ÷ now'];
     const width = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
     for (const r of [head, ...rows]) console.log(r.map((c, i) => (i ? c.padStart(width[i]) : c.padEnd(width[i]))).join('  '));
     console.log(

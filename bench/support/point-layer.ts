@@ -1,4 +1,4 @@
-import { BENCH_ADMIN, createHostedService, startBenchApp } from './bench-app';
+import { BENCH_ADMIN, createHostedService, form, startBenchApp } from './bench-app';
 
 type BenchApp = Awaited<ReturnType<typeof startBenchApp>>;
 
@@ -32,4 +32,25 @@ export async function createPointLayer(b: BenchApp, name: string, pageSize: numb
     [points],
   );
   return created;
+}
+
+/**
+ * A hosted feature layer view of the point layer with every row and field (its filter passes them all), as a view
+ * client makes one: createService with isView, then addToDefinition naming the source. Returns its service URL.
+ */
+export async function createPointView(b: BenchApp, sourceName: string, name: string): Promise<string> {
+  const created = await form(`${b.base}/content/users/${BENCH_ADMIN.username}/createService`, {
+    createParameters: JSON.stringify({ name }),
+    outputType: 'featureService',
+    isView: 'true',
+    token: b.token,
+  });
+  const viewLayerDefinition = { sourceServiceName: sourceName, sourceLayerId: 0, sourceLayerFields: '*' };
+  await form(`${created.serviceurl.replace('/rest/services/', '/rest/admin/services/')}/addToDefinition`, {
+    addToDefinition: JSON.stringify({
+      layers: [{ name: 'pts', viewDefinitionQuery: 'OBJECTID > 0', adminLayerInfo: { viewLayerDefinition } }],
+    }),
+    token: b.token,
+  });
+  return created.serviceurl;
 }

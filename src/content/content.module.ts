@@ -3,6 +3,7 @@ import { IdentityModule } from '../identity/identity.module';
 import { ContentController } from './content.controller';
 import { ContentRepository } from './content.repository';
 import { ContentService } from './content.service';
+import { ItemDeleteGuards } from './delete-guards';
 import { ItemListRepository } from './item-list.repository';
 import { ItemDetailsController } from './item-details.controller';
 import { ItemEditors } from './item-editors';
@@ -26,7 +27,8 @@ import { UploadService } from './upload.service';
     ItemResourcesService,
     UploadRepository,
     UploadService,
+    ItemDeleteGuards,
   ],
-  exports: [ContentService, ContentRepository],
+  exports: [ContentService, ContentRepository, ItemDeleteGuards],
 })
 export class ContentModule {}

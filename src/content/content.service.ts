@@ -14,6 +14,7 @@ import { IdentityService } from '../identity/identity.service';
 import { AddItemDto, PageDto, SearchDto, StatusDto } from './content.dto';
 import { ContentRepository } from './content.repository';
 import { ItemEditors } from './item-editors';
+import { ItemDeleteGuards } from './delete-guards';
 import { ItemEntity } from './item.entity';
 import { UploadService } from './upload.service';
 import { Download } from '../core/storage/download';
@@ -66,6 +67,7 @@ export class ContentService {
     private readonly uploads: UploadService,
     private readonly editors: ItemEditors,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly deleteGuards: ItemDeleteGuards,
   ) {}
 
   /** Into the owner's root, or into `folderId` (a folder of the owner's, checked by the folders module). */
@@ -164,13 +166,21 @@ export class ContentService {
     const refusal = 'Only the owner or an administrator may delete this item.';
     const row = await this.editors.requireEditable(caller, ownerName, id, Privilege.AdminDeleteItems, refusal);
     if (row.protected) throw Errors.itemProtected(id);
-    const { deleted, cancelled } = await this.repo.transaction(async (m) => {
-      // The row is held from here to the commit: a protect sent meanwhile waits, and one that came first makes this
-      // refuse before any job is cancelled.
-      if (!(await this.repo.lockUnprotected(m, id))) return { deleted: null, cancelled: [] };
-      const cancelled = await this.jobsService.cancelForItem(id, m);
-      return { deleted: await this.repo.delete(id, m), cancelled };
-    });
+    // Dependants that keep the item (views of this service) refuse before anything is touched.
+    await this.deleteGuards.check(id);
+    const { deleted, cancelled } = await this.repo
+      .transaction(async (m) => {
+        // The row is held from here to the commit: a protect sent meanwhile waits, and one that came first makes this
+        // refuse before any job is cancelled.
+        if (!(await this.repo.lockUnprotected(m, id))) return { deleted: null, cancelled: [] };
+        const cancelled = await this.jobsService.cancelForItem(id, m);
+        return { deleted: await this.repo.delete(id, m), cancelled };
+      })
+      .catch(async (e: unknown) => {
+        // A dependant made since the check (a view of this service): its foreign key refuses, the guard says why.
+        if ((e as { code?: string }).code === '23503') await this.deleteGuards.check(id);
+        throw e;
+      });
     // Protected meanwhile, or deleted by someone else.
     if (!deleted) throw (await this.repo.findItem(id))?.protected ? Errors.itemProtected(id) : Errors.itemNotFound(id);
     for (const job of cancelled) await this.jobsService.removeOutput(job);

@@ -123,21 +123,30 @@ export class EditsService {
         failures.slice(0, 20).map((f) => (f.oid ? `Object ${f.oid}: ${f.description}` : f.description)),
       );
     }
-    return this.data.transaction(async (m) => {
-      const r = {
-        adds: await this.writeAdds(m, service, layer, adds),
-        updates: await this.writeUpdates(m, service, layer, updates),
-        deletes: await this.writeDeletes(m, service, layer, edits.deletes ?? []),
-      };
-      const missing = [...r.updates, ...r.deletes].filter((x) => !x.success);
-      // Throwing inside the transaction undoes what was written.
-      if (rollback && missing.length)
-        throw Errors.badRequest(
-          'Unable to complete operation.',
-          missing.slice(0, 20).map((x) => `Object ${x.objectId}: ${x.error!.description}`),
-        );
-      return r;
-    });
+    return this.data
+      .transaction(async (m) => {
+        const r = {
+          adds: await this.writeAdds(m, service, layer, adds),
+          updates: await this.writeUpdates(m, service, layer, updates),
+          deletes: await this.writeDeletes(m, service, layer, edits.deletes ?? []),
+        };
+        const missing = [...r.updates, ...r.deletes].filter((x) => !x.success);
+        // Throwing inside the transaction undoes what was written.
+        if (rollback && missing.length)
+          throw Errors.badRequest(
+            'Unable to complete operation.',
+            missing.slice(0, 20).map((x) => `Object ${x.objectId}: ${x.error!.description}`),
+          );
+        return r;
+      })
+      .catch((e: unknown) => {
+        // A view layer's check option (layers/view-schema.ts): the edit would put a row outside the view's filter.
+        if ((e as { code?: string }).code === '44000')
+          throw Errors.badRequest('Unable to complete operation.', [
+            "An added or updated feature would fall outside the view's definition.",
+          ]);
+        throw e;
+      });
   }
 
   private prepare(layer: LayerRow, f: ParsedFeature, mode: 'add' | 'update', requestSrid: number | undefined): Prepared {

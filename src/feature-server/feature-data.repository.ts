@@ -17,7 +17,7 @@ import { QuerySpec } from './query/query-spec';
 import { ResumePoint, ResumePoints } from './query/resume-points';
 import { AggregateQuery } from './query/statistics';
 import { aggregateSql, distinctCountSql } from './query/statistics-sql';
-import { dataVersionSql } from '../layers/data-version';
+import { dataVersionSql, tableReadSql } from '../layers/data-version';
 import { FieldType, GEOMETRY_COLUMN, ident } from '../layers/layer-schema';
 
 /** Postgres type each field's text value is cast to on write. */
@@ -320,7 +320,9 @@ export class FeatureDataRepository {
   async insert(m: EntityManager, schema: string, l: LayerRow, features: FeatureWrite[]): Promise<number[]> {
     if (!features.length) return [];
     const oidField = l.fields.find((f) => f.type === 'esriFieldTypeOID')!;
-    const ids: { id: number }[] = await m.query(`SELECT nextval(pg_get_serial_sequence($1, $2))::int AS id FROM generate_series(1, $3)`, [
+    // Through a view layer the sequence is its source table's.
+    const sequence = `pg_get_serial_sequence(${tableReadSql('$1::regclass::oid')}::regclass::text, $2)`;
+    const ids: { id: number }[] = await m.query(`SELECT nextval(${sequence})::int AS id FROM generate_series(1, $3)`, [
       `${ident(schema)}.${ident(l.table_name)}`,
       oidField.column,
       features.length,

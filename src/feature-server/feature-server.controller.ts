@@ -23,6 +23,7 @@ import {
 import { FeatureServerService } from './feature-server.service';
 import { QueryService } from './query.service';
 import { RelatedRecordsService } from './related.service';
+import { FeatureViewsService } from './views.service';
 
 @Controller('sharing/rest/content/users/:owner')
 export class CreateServiceController {
@@ -67,6 +68,8 @@ export class FeatureServerController {
     private readonly queries: QueryService,
     private readonly edits: EditsService,
     private readonly related: RelatedRecordsService,
+    private readonly views: FeatureViewsService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   @Public()
@@ -74,6 +77,13 @@ export class FeatureServerController {
   @Operation('')
   service(@OptionalCaller() caller: Caller | undefined, @Param('name') name: string) {
     return this.features.serviceInfo(caller, name);
+  }
+
+  /** A view's sources (getViewSources); declared before ':layerId' so 'sources' is not read as a layer id. */
+  @Public()
+  @Operation('sources')
+  sources(@OptionalCaller() caller: Caller | undefined, @Param('name') name: string, @Req() req: ArcgisRequest) {
+    return this.views.sources(caller, name, publicRoot(req, this.config));
   }
 
   /** Declared before ':layerId' so 'layers' is not read as a layer id. */
@@ -168,12 +178,15 @@ export class FeatureServerController {
 
 @Controller('arcgis/rest/admin/services/:name/FeatureServer')
 export class FeatureAdminController {
-  constructor(private readonly features: FeatureServerService) {}
+  constructor(
+    private readonly features: FeatureServerService,
+    private readonly views: FeatureViewsService,
+  ) {}
 
   @Public()
   @Post('addToDefinition')
   add(@OptionalCaller() caller: Caller | undefined, @Param('name') name: string, @Params(AddToDefinitionDto) p: AddToDefinitionDto) {
-    return this.features.addToDefinition(caller, name, p);
+    return this.views.addToDefinition(caller, name, p);
   }
 
   @Public()

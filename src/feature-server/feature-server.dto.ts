@@ -8,6 +8,8 @@ export class CreateServiceDto {
   @IsIn(['featureService'], { message: "'outputType' must be featureService." }) outputType: string;
   @IsOptional() @IsString() @MaxLength(1024 * 1024) itemInfo?: string;
   @IsOptional() @CsvList() @IsString({ each: true }) tags?: string[];
+  /** true: a hosted feature layer view, whose layers addToDefinition takes from their sources. */
+  @IsOptional() @IsString() @MaxLength(5) isView?: string;
 }
 
 export class AddToDefinitionDto {

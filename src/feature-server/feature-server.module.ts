@@ -18,6 +18,7 @@ import { GeometryPool } from './geometry/geometry-pool.service';
 import { PbfQueryService } from './pbf/pbf-query.service';
 import { QueryService } from './query.service';
 import { RelatedRecordsService } from './related.service';
+import { FeatureViewsService } from './views.service';
 
 @Module({
   imports: [IdentityModule, ContentModule, LayersModule, FeatureDatabaseModule],
@@ -31,6 +32,7 @@ import { RelatedRecordsService } from './related.service';
     EditsService,
     GeometryPool,
     RelatedRecordsService,
+    FeatureViewsService,
   ],
   exports: [FeatureServerService, FeatureDataRepository, QueryService],
 })

@@ -3,7 +3,7 @@ import type { EntityManager } from 'typeorm';
 import { ContentRepository } from '../content/content.repository';
 import { Caller, isAdminFor, Privilege } from '../core/auth/caller';
 import { ArcgisError, Errors } from '../core/errors/arcgis-error';
-import { jsonParam, requiredJsonParam } from '../core/http/param-values';
+import { boolParam, jsonParam, requiredJsonParam } from '../core/http/param-values';
 import { newId } from '../core/ids';
 import { IdentityService } from '../identity/identity.service';
 import { FeatureGate } from './feature-gate';
@@ -20,6 +20,7 @@ import { LayersRepository, LayerDefinitionError } from '../layers/layers.reposit
 import { LayerRow, NewService, ServiceRow } from '../layers/types';
 import { assertMayCreateService } from '../layers/service-access';
 import { drawingInfo, envelope, mapUnits, templates } from './layer-json';
+import { viewJson } from './view-definition';
 import { fieldInfo, LayerDefinition, normaliseWkid, parseLayerDefinition } from '../layers/layer-schema';
 import { addToLayer, DefinitionChange, deleteFromLayer, deleteLayers, ServiceChange, updateLayer } from '../layers/definition-change';
 import { checkRelationships, parseRelationships, serviceRelationships, workingRelationships } from '../layers/relationships';
@@ -125,9 +126,13 @@ export class FeatureServerService {
   async createService(caller: Caller, ownerName: string, p: CreateServiceDto, root: string) {
     const cp = requiredJsonParam<Record<string, unknown>>('createParameters', p.createParameters);
     const itemInfo = jsonParam<Record<string, unknown>>('itemInfo', p.itemInfo) ?? {};
-    const s = await this.newService(caller, ownerName, cp, itemInfo, p.tags, root, 'completed');
-    // Layers and tables given with the service are checked before it is made, and added as addToDefinition adds them.
+    const isView = boolParam('isView', p.isView, cp.isView === true);
+    const s = { ...(await this.newService(caller, ownerName, cp, itemInfo, p.tags, root, 'completed')), isView };
+    // Layers and tables given with the service are checked before it is made, and added as addToDefinition adds them;
+    // a view's come from addToDefinition, which names their sources.
     const entries = await this.layerEntries(cp, normaliseWkid(s.spatialReference.latestWkid ?? s.spatialReference.wkid));
+    if (isView && entries.length)
+      throw Errors.badRequest('Invalid definition.', ["A view's layers are added with addToDefinition, naming their sources."]);
     checkNewLayers(entries);
     await this.insertService(s);
     if (entries.length) await this.addEntries((await this.repo.findServiceByItem(s.itemId))!, entries);
@@ -140,7 +145,7 @@ export class FeatureServerService {
       size: -1,
       success: true,
       type: 'Feature Service',
-      isView: false,
+      isView,
     };
   }
 
@@ -306,7 +311,18 @@ export class FeatureServerService {
     const ids = [...layers, ...tables].map((l) => (l as { id?: unknown })?.id);
     if (!ids.length || ids.some((id) => !Number.isInteger(id)))
       throw Errors.badRequest('Invalid definition.', ['Give the layers to delete as {"layers":[{"id":0}]}.']);
-    await this.redefine(service, (current) => ({ change: deleteLayers(current, ids as number[]), result: undefined }));
+    // As ArcGIS keeps a hosted layer while views of it exist, a layer a view reads stays until the view goes.
+    const readByViews = (views: string[]) =>
+      Errors.badRequest('Unable to update feature service layer definition.', [`Views read these layers: ${views.join(', ')}.`]);
+    const views = await this.repo.viewsOf(service.item_id, ids as number[]);
+    if (views.length) throw readByViews(views);
+    await this.redefine(service, (current) => ({ change: deleteLayers(current, ids as number[]), result: undefined })).catch(
+      async (e: unknown) => {
+        // A view made since the check: its foreign key keeps the layer.
+        if ((e as { code?: string }).code === '23503') throw readByViews(await this.repo.viewsOf(service.item_id, ids as number[]));
+        throw e;
+      },
+    );
     return { success: true };
   }
 
@@ -336,6 +352,11 @@ export class FeatureServerService {
     p: UpdateDefinitionDto | LayerAddToDefinitionDto | LayerDeleteFromDefinitionDto,
   ) {
     const service = await this.writable(caller, name);
+    // A view layer is a relation over its source's table: its fields follow the view's definition, not these changes.
+    if (service.is_view)
+      throw Errors.badRequest('Unable to update feature service layer definition.', [
+        "A view layer's fields come from its source; delete the view layer and add it again with the definition wanted.",
+      ]);
     const param = op === 'update' ? 'updateDefinition' : op === 'add' ? 'addToDefinition' : 'deleteFromDefinition';
     const def = requiredJsonParam<Record<string, unknown>>(param, (p as unknown as Record<string, string>)[param]);
     const id = layerNumber(layerId);
@@ -358,6 +379,11 @@ export class FeatureServerService {
       if (code === '23502')
         throw Errors.badRequest('Invalid definition.', [
           'A field that takes no nulls cannot be added to a layer with features; add it as nullable.',
+        ]);
+      // 2BP01, 0A000: dropping or retyping a column a view of this layer reads; ArcGIS keeps what its views use.
+      if (code === '2BP01' || code === '0A000')
+        throw Errors.badRequest('Unable to update feature service layer definition.', [
+          `Views read this field: ${(await this.repo.viewsOf(service.item_id)).join(', ')}. Delete their layers first.`,
         ]);
       // 55P03: lock_timeout, the table being read all along (an export, a long query).
       if (code === '55P03')
@@ -448,6 +474,7 @@ export class FeatureServerService {
       tables: layers.filter((l) => l.kind === 'Table').map(brief),
       relationships: serviceRelationships(layers),
       supportsRelationshipsResource: true,
+      ...viewJson(service),
     };
   }
 
@@ -570,6 +597,7 @@ export class FeatureServerService {
       allowGeometryUpdates: true,
       supportsRollbackOnFailureParameter: true,
       supportsApplyEditsWithGlobalIds: false,
+      ...viewJson(service),
     };
   }
 }

@@ -32,11 +32,24 @@ export function dataVersionTriggerSql(qualified: string): string {
  * table has no trigger firing on ordinary edits to count them (made by code from before it, the trigger disabled, as a
  * data-only restore does, or enabled for replicas only), so that nothing is ever resumed on a count that does not
  * move. Edits it cannot see: those of sessions running with session_replication_role = replica, and a trigger
- * disabled and enabled again within one transaction that edits in between.
+ * disabled and enabled again within one transaction that edits in between. A view layer's relation (view-schema.ts)
+ * has the version of the table it reads: every edit of its rows, through the view or not, is an edit of that table.
  */
 export function dataVersionSql(schema: string, table: string, p: SqlParams): string {
-  const [s, t] = [p.add(schema), p.add(table)];
-  const counted = `EXISTS (SELECT 1 FROM pg_trigger WHERE tgrelid = to_regclass(format('%I.%I', ${s}::text, ${t}::text))
-    AND tgname = 'feature_data_version' AND tgenabled IN ('O', 'A'))`;
-  return `SELECT CASE WHEN ${counted} THEN coalesce(sum(n), 0)::text END AS v FROM feature_data_versions WHERE schema_name = ${s} AND table_name = ${t}`;
+  const rel = `to_regclass(format('%I.%I', ${p.add(schema)}::text, ${p.add(table)}::text))`;
+  const base = tableReadSql('r.oid');
+  const counted = `EXISTS (SELECT 1 FROM pg_trigger WHERE tgrelid = c.oid AND tgname = 'feature_data_version' AND tgenabled IN ('O', 'A'))`;
+  return `SELECT CASE WHEN ${counted} THEN (SELECT coalesce(sum(n), 0) FROM feature_data_versions
+      WHERE schema_name = c.nspname AND table_name = c.relname)::text END AS v
+    FROM (SELECT ${rel} AS oid) r LEFT JOIN LATERAL (SELECT k.oid, k.relname::text, ns.nspname::text FROM pg_class k
+      JOIN pg_namespace ns ON ns.oid = k.relnamespace WHERE k.oid = ${base}) c ON true`;
+}
+
+/**
+ * SQL, the oid of the table the relation `rel` (an oid expression) reads: a view layer's source table (a view's
+ * rewrite rule depends on the one table view-schema.ts makes it read), or the relation itself.
+ */
+export function tableReadSql(rel: string): string {
+  return `coalesce((SELECT d.refobjid FROM pg_rewrite w JOIN pg_depend d ON d.classid = 'pg_rewrite'::regclass AND d.objid = w.oid
+      AND d.refclassid = 'pg_class'::regclass AND d.refobjid <> w.ev_class WHERE w.ev_class = ${rel} LIMIT 1), ${rel})`;
 }

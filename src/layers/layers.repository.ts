@@ -10,7 +10,8 @@ import { DefinitionChange } from './definition-change';
 import { addColumnSql, createTableSql, dropColumnSql, ident, LayerDefinition, widenColumnSql } from './layer-schema';
 import { cascadeKey, CASCADE_TRIGGER, cascadeTriggerSql } from './relationship-ddl';
 import { cascades, checkRelationships } from './relationships';
-import { LayerRow, NewService, ServiceRow } from './types';
+import { LayerRow, NewService, ServiceRow, ViewLayerRow } from './types';
+import { createViewSql, ViewLayerDefinition, ViewRelation } from './view-schema';
 
 /** The columns of a LayerRow. */
 const LAYER_COLUMNS = [
@@ -27,6 +28,13 @@ const LAYER_COLUMNS = [
   'description',
   'relationships',
 ] as const satisfies readonly (keyof LayerRow)[];
+
+/** What makes a new layer a view layer: its source, its definition as given, and its relation (view-schema.ts). */
+export interface NewViewLayer {
+  source: { itemId: string; layerId: number };
+  definition: ViewLayerDefinition;
+  relation: ViewRelation;
+}
 
 /** A layer definition the service cannot take as it is now (an id already in use); nothing of the request was written. */
 export class LayerDefinitionError extends Error {
@@ -70,7 +78,15 @@ export class LayersRepository {
           orgId: s.orgId,
           title: s.title,
           type: 'Feature Service',
-          typeKeywords: ['ArcGIS Server', 'Data', 'Feature Access', 'Feature Service', 'Service', 'Hosted Service'],
+          typeKeywords: [
+            'ArcGIS Server',
+            'Data',
+            'Feature Access',
+            'Feature Service',
+            'Service',
+            'Hosted Service',
+            ...(s.isView ? ['View Service'] : []),
+          ],
           tags: s.tags,
           description: s.description,
           url: s.url,
@@ -82,9 +98,9 @@ export class LayersRepository {
       );
       const schema = `svc_${s.itemId}`;
       await m.query(
-        `INSERT INTO feature_services (item_id, org_id, name, schema_name, max_record_count, capabilities, spatial_reference, description)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-        [s.itemId, s.orgId, s.name, schema, s.maxRecordCount, s.capabilities, s.spatialReference, s.description],
+        `INSERT INTO feature_services (item_id, org_id, name, schema_name, max_record_count, capabilities, spatial_reference, description, is_view)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+        [s.itemId, s.orgId, s.name, schema, s.maxRecordCount, s.capabilities, s.spatialReference, s.description, s.isView ?? false],
       );
       await m.query(`CREATE SCHEMA ${ident(schema)}`);
       return true;
@@ -155,19 +171,31 @@ export class LayersRepository {
 
   /**
    * Adds layers with the ids given (or the next free ones) and creates their tables; all or nothing, so a clash is a
-   * throw, which rolls back the layers created before it (a returned value would commit them).
+   * throw, which rolls back the layers created before it (a returned value would commit them). A view layer gets its
+   * source in feature_view_layers (whose foreign key keeps the source layer while the view reads it) and a view for
+   * its relation instead of a table.
    */
-  async addLayers(service: ServiceRow, defs: { id?: number; def: LayerDefinition }[]): Promise<{ id: number; name: string }[]> {
+  async addLayers(
+    service: ServiceRow,
+    defs: { id?: number; def: LayerDefinition; view?: NewViewLayer }[],
+  ): Promise<{ id: number; name: string }[]> {
     return this.db.transaction(async (m) => {
       // Serialises concurrent definition changes of one service.
       await m.query(`SELECT 1 FROM feature_services WHERE item_id = $1 FOR UPDATE`, [service.item_id]);
+      // A view's sources, so that a change or delete of a source waits for this view and then sees it.
+      for (const { view } of defs)
+        if (view)
+          await m.query(`SELECT 1 FROM feature_layers WHERE service_item_id = $1 AND layer_id = $2 FOR KEY SHARE`, [
+            view.source.itemId,
+            view.source.layerId,
+          ]);
       const existing: { layer_id: number }[] = await m.query(`SELECT layer_id FROM feature_layers WHERE service_item_id = $1`, [
         service.item_id,
       ]);
       const used = new Set(existing.map((r) => r.layer_id));
       let next = Math.max(-1, ...used) + 1;
       const added: { id: number; name: string }[] = [];
-      for (const { id, def } of defs) {
+      for (const { id, def, view } of defs) {
         const layerId = id ?? next;
         if (used.has(layerId)) throw new LayerDefinitionError(`Layer id ${layerId} is already in use.`);
         used.add(layerId);
@@ -190,7 +218,13 @@ export class LayersRepository {
             JSON.stringify(def.relationships ?? []),
           ],
         );
-        for (const sql of createTableSql(service.schema_name, table, def)) await m.query(sql);
+        if (view) {
+          await m.query(
+            `INSERT INTO feature_view_layers (service_item_id, layer_id, source_item_id, source_layer_id, definition) VALUES ($1, $2, $3, $4, $5)`,
+            [service.item_id, layerId, view.source.itemId, view.source.layerId, JSON.stringify(view.definition)],
+          );
+          await m.query(createViewSql(service.schema_name, table, view.relation));
+        } else for (const sql of createTableSql(service.schema_name, table, def)) await m.query(sql);
         added.push({ id: layerId, name: def.name });
       }
       // The new layers' relationships may name each other or existing layers: checked against the whole service.
@@ -269,6 +303,33 @@ export class LayersRepository {
     );
     for (const t of existing) await m.query(`DROP TRIGGER ${ident(t.tgname)} ON ${ident(service.schema_name)}.${ident(t.relname)}`);
     for (const c of want) await m.query(cascadeTriggerSql(service.schema_name, c));
+  }
+
+  /** A view service's layers with their sources. */
+  viewLayers(serviceItemId: string): Promise<ViewLayerRow[]> {
+    return this.db.query(
+      `SELECT layer_id, source_item_id, source_layer_id, definition FROM feature_view_layers WHERE service_item_id = $1 ORDER BY layer_id`,
+      [serviceItemId],
+    );
+  }
+
+  /** The services a view reads, once each. */
+  viewSources(serviceItemId: string): Promise<{ item_id: string; name: string }[]> {
+    return this.db.query(
+      `SELECT DISTINCT s.item_id, s.name FROM feature_view_layers v JOIN feature_services s ON s.item_id = v.source_item_id
+        WHERE v.service_item_id = $1 ORDER BY s.name`,
+      [serviceItemId],
+    );
+  }
+
+  /** The views reading the service's layers (all of them, or `layerIds`), by name. */
+  async viewsOf(sourceItemId: string, layerIds?: number[]): Promise<string[]> {
+    const rows: { name: string }[] = await this.db.query(
+      `SELECT DISTINCT s.name FROM feature_view_layers v JOIN feature_services s ON s.item_id = v.service_item_id
+        WHERE v.source_item_id = $1 AND ($2::int[] IS NULL OR v.source_layer_id = ANY($2::int[])) ORDER BY s.name`,
+      [sourceItemId, layerIds ?? null],
+    );
+    return rows.map((r) => r.name);
   }
 
   /** Removes layers; their tables go through the feature_layers trigger. Returns the ids that existed. */

@@ -1,5 +1,6 @@
 /** The rows of feature_services and feature_layers as the layers repository reads them, and a service to create. */
 import { LayerDefinition, LayerField, LayerRelationship } from './layer-schema';
+import { ViewLayerDefinition } from './view-schema';
 
 export interface ServiceRow {
   item_id: string;
@@ -13,6 +14,8 @@ export interface ServiceRow {
   spatial_reference: { wkid: number; latestWkid?: number };
   description: string;
   title: string;
+  /** A hosted feature layer view: its layers read other services' layers (view-schema.ts). */
+  is_view: boolean;
 }
 
 export interface LayerRow {
@@ -45,4 +48,14 @@ export interface NewService {
   spatialReference: { wkid: number; latestWkid?: number };
   /** 'processing' while a publish job fills the service. */
   status?: 'processing' | 'completed';
+  /** createService with isView=true: a view, whose layers are added with their sources. */
+  isView?: boolean;
+}
+
+/** A layer of a view service with its source, as feature_view_layers holds it. */
+export interface ViewLayerRow {
+  layer_id: number;
+  source_item_id: string;
+  source_layer_id: number;
+  definition: ViewLayerDefinition;
 }

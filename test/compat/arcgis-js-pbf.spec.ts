@@ -178,6 +178,22 @@ window.drawShapes = async ({ layers, token, server }) => {
   div.remove();
   return { resolution, drawn };
 };
+// A hosted feature layer view as an app reads it: its fields, its features, and a where naming a field it hides.
+window.readView = async ({ url, token, server }) => {
+  IdentityManager.registerToken({ server, token, ssl: false });
+  const layer = new FeatureLayer({ url, outFields: ['*'] });
+  await layer.load();
+  const all = await layer.queryFeatures({ where: '1=1', outFields: ['*'], returnGeometry: true });
+  const hidden = await layer.queryFeatures({ where: 'Score > 1', outFields: ['*'] }).then(() => 'answered', (e) => e.message);
+  return {
+    isView: layer.sourceJSON.isView,
+    fields: layer.fields.map((f) => f.name),
+    count: await layer.queryFeatureCount(),
+    keys: [...new Set(all.features.flatMap((f) => Object.keys(f.attributes)))].sort(),
+    ranks: all.features.map((f) => f.attributes.Rank).sort((a, b) => a - b),
+    hidden,
+  };
+};
 window.ready = true;
 `;
 
@@ -607,4 +623,33 @@ describe('ArcGIS Maps SDK for JavaScript draws a hosted layer through f=pbf', ()
       }
     }
   }, 180_000);
+
+  it("reads a hosted feature layer view's features and sees no hidden field", async () => {
+    const created = await post(
+      t.base,
+      `content/users/${owner.username}/createService`,
+      {
+        createParameters: JSON.stringify({ name: `view_${Date.now()}`, capabilities: 'Query' }),
+        outputType: 'featureService',
+        isView: 'true',
+      },
+      owner.token,
+    );
+    const source = points.split('/').slice(-3, -2)[0];
+    const viewLayerDefinition = { sourceServiceName: source, sourceLayerId: 0, sourceLayerFields: [{ name: 'Name' }, { name: 'Rank' }] };
+    const def = { layers: [{ name: 'Top points', viewDefinitionQuery: 'Rank >= 100', adminLayerInfo: { viewLayerDefinition } }] };
+    const admin = created.body.serviceurl.replace('/rest/services/', '/rest/admin/services/');
+    expect((await post(admin, 'addToDefinition', { addToDefinition: JSON.stringify(def) }, owner.token)).body.success).toBe(true);
+    const r: any = await page.evaluate((args) => (globalThis as any).readView(args), {
+      url: `${created.body.serviceurl}/0`,
+      token: owner.token,
+      server: `${t.root}/arcgis/rest/services`,
+    });
+    expect(r.isView).toBe(true);
+    expect(r.fields).toEqual(['OBJECTID', 'Name', 'Rank']);
+    expect(r.count).toBe(POINTS - 100);
+    expect(r.keys).toEqual(['Name', 'OBJECTID', 'Rank']);
+    expect(r.ranks).toEqual(Array.from({ length: POINTS - 100 }, (_, i) => i + 100));
+    expect(r.hidden).not.toBe('answered');
+  }, 120_000);
 });

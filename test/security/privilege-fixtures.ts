@@ -57,6 +57,8 @@ export interface Fixtures {
   /** A private hosted service and one shared with the organisation, each with layer 0 holding one point. */
   svcPrivate: Service;
   svcOrg: Service;
+  /** A view of svcPrivate (its Name field, every row; Query and edits) shared with `group`. */
+  svcView: Service;
 }
 
 function check(r: Reply, what: string): Reply {
@@ -99,6 +101,30 @@ export async function newService(f: Pick<Fixtures, 't'>, owner: Person): Promise
     ),
     'addFeatures',
   );
+  return { name, itemId: created.body.itemId, url, admin, layer: `${url}/0` };
+}
+
+/** A view of layer 0 of `source` showing Name, owned by `owner` and not shared. */
+export async function newView(f: Pick<Fixtures, 't'>, owner: Person, source: Service): Promise<Service> {
+  const name = uniq('pview');
+  const created = check(
+    await post(
+      f.t.base,
+      `content/users/${owner.username}/createService`,
+      {
+        createParameters: JSON.stringify({ name, capabilities: 'Query,Create,Update,Delete,Editing' }),
+        outputType: 'featureService',
+        isView: 'true',
+      },
+      owner.token,
+    ),
+    'createService isView',
+  );
+  const url: string = created.body.serviceurl;
+  const admin = url.replace('/rest/services/', '/rest/admin/services/');
+  const viewLayerDefinition = { sourceServiceName: source.name, sourceLayerId: 0, sourceLayerFields: [{ name: 'Name' }] };
+  const def = { layers: [{ name: 'Pts view', adminLayerInfo: { viewLayerDefinition } }] };
+  check(await post(admin, 'addToDefinition', { addToDefinition: JSON.stringify(def) }, owner.token), 'addToDefinition of a view');
   return { name, itemId: created.body.itemId, url, admin, layer: `${url}/0` };
 }
 
@@ -145,6 +171,8 @@ export async function makeFixtures(t: TestApp): Promise<Fixtures> {
   ]);
   check(await post(t.base, `content/users/${owner.username}/items/${groupItem}/share`, { groups: group }, owner.token), 'share to group');
   check(await post(t.base, `content/users/${owner.username}/items/${svcOrg.itemId}/share`, { org: 'true' }, owner.token), 'share to org');
+  const svcView = await newView(base, owner, svcPrivate);
+  check(await post(t.base, `content/users/${owner.username}/items/${svcView.itemId}/share`, { groups: group }, owner.token), 'share view');
   const adminPerson = { username: ADMIN.username, password: ADMIN.password, token: admin };
   return {
     ...base,
@@ -158,6 +186,7 @@ export async function makeFixtures(t: TestApp): Promise<Fixtures> {
     csvItem,
     svcPrivate,
     svcOrg,
+    svcView,
   };
 }
 

@@ -1,5 +1,5 @@
 import { get, post, Reply, tokenFor, uniq } from '../support/client';
-import { Column, Fixtures, Person, tokenWorks } from './privilege-fixtures';
+import { Column, Fixtures, newService, newView, Person, tokenWorks } from './privilege-fixtures';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
@@ -19,6 +19,7 @@ export const H200 = 'http 200';
 export const H401 = 'http 401';
 export const H403 = 'http 403';
 export const RESOURCE = '400 Resource does not exist or is inaccessible.';
+export const HAS_VIEWS = '400 Unable to delete item. This service item has a related Service item';
 
 export interface Ctx {
   f: Fixtures;
@@ -85,7 +86,7 @@ const memberType = async (c: Ctx, group: string, user: string) =>
     ])
   )?.member_type;
 
-function exportRow(what: string, svc: 'svcPrivate' | 'svcOrg', dest: (c: Ctx) => string, cells: string[]): Row {
+function exportRow(what: string, svc: 'svcPrivate' | 'svcOrg' | 'svcView', dest: (c: Ctx) => string, cells: string[]): Row {
   return {
     route: 'content/users/<user>/export',
     what,
@@ -814,6 +815,78 @@ export const ROWS: Row[] = [
       },
     ];
   }),
+  // ── hosted feature layer views: svcView reads the private svcPrivate and is shared with the group ──
+  {
+    route: 'FeatureServer/<layer>/query',
+    what: 'view of a private service, shared with the group',
+    call: (c) => get(c.f.svcView.url, '0/query', { where: '1=1', returnCountOnly: 'true' }, c.token),
+    done: (b) => b.count >= 1,
+    cells: [E499, E498, OK, SVC, OK, OK, OK, OK, SVC, SVC, SVC],
+  },
+  {
+    route: 'FeatureServer/sources',
+    what: 'view shared with the group',
+    call: (c) => get(c.f.svcView.url, 'sources', {}, c.token),
+    done: (b, c) => b.services?.[0]?.name === c.f.svcPrivate.name,
+    cells: [E499, E498, OK, SVC, E403, E403, OK, OK, SVC, SVC, SVC],
+  },
+  {
+    route: 'admin/services/<name>/FeatureServer/addToDefinition',
+    what: 'a layer of the private service into a view shared with the group',
+    setup: async (c) => {
+      const view = await newView(c.f, owner(c), c.f.svcPrivate);
+      await post(base(c), `content/users/${owner(c).username}/items/${view.itemId}/share`, { groups: c.f.group }, owner(c).token);
+      return { view };
+    },
+    call: (c) =>
+      post(
+        c.s.view.admin,
+        'addToDefinition',
+        {
+          addToDefinition: JSON.stringify({
+            layers: [
+              {
+                id: 5,
+                name: 'More',
+                adminLayerInfo: { viewLayerDefinition: { sourceServiceName: c.f.svcPrivate.name, sourceLayerId: 0 } },
+              },
+            ],
+          }),
+        },
+        c.token,
+      ),
+    verify: async (c, allowed) =>
+      expectState(
+        !!(await q1(c, 'SELECT 1 FROM feature_view_layers WHERE service_item_id = $1 AND layer_id = 5', [c.s.view.itemId])) === allowed,
+        'view layer presence does not match the answer',
+      ),
+    cells: [E499, E498, OK, SVC, E403, E403, OK, E403, SVC, SVC, SVC],
+  },
+  {
+    route: 'FeatureServer/<layer>/addFeatures',
+    what: 'view shared with the group',
+    call: (c) =>
+      post(
+        c.f.svcView.layer,
+        'addFeatures',
+        { features: JSON.stringify([{ attributes: { Name: 'v' }, geometry: { x: 2, y: 2 } }]) },
+        c.token,
+      ),
+    done: (b) => b.addResults[0].success,
+    cells: [E499, E498, OK, SVC, E403, E403, OK, E403, SVC, SVC, SVC],
+  },
+  {
+    route: 'content/users/<user>/items/<id>/delete',
+    what: 'a private service a view reads',
+    setup: async (c) => {
+      const source = await newService(c.f, owner(c));
+      return { source, view: await newView(c.f, owner(c), source) };
+    },
+    call: (c) => p(c, `content/users/${owner(c).username}/items/${c.s.source.itemId}/delete`),
+    verify: async (c) => expectState(!!(await q1(c, 'SELECT 1 FROM items WHERE id = $1', [c.s.source.itemId])), 'the source was deleted'),
+    cells: [E499, E498, HAS_VIEWS, ITEM, ITEM, ITEM, HAS_VIEWS, E403, ITEM, ITEM, ITEM],
+  },
+  exportRow('view shared with the group into own content', 'svcView', self, [E499, E498, OK, ITEM, E403, E403, OK, OK, ITEM, ITEM, ITEM]),
 
   // ── export: the path user owns the result; writing there is an update, and the copy goes only to a reader ──
   exportRow("private service into the owner's content", 'svcPrivate', (c) => owner(c).username, [

@@ -1,5 +1,5 @@
 import { uniq } from '../../support/client';
-import { admin, Case, fx, GARBAGE_TOKEN, ghost, ids, INVALID, long, notHex, noToken, o, other, Route } from './support';
+import { admin, Case, fx, GARBAGE_TOKEN, ghost, ids, INVALID, long, notHex, noToken, o, other, Route, Want } from './support';
 
 // Every route in src/**/*.controller.ts and its missing and malformed parameter cases, by module.
 const owner = () => fx.owner.username;
@@ -2974,5 +2974,182 @@ export const FEATURE_ADMIN_CASES: Record<string, Case> = {
     path: related,
     params: () => ({ relationshipId: '0', f: 'pbf' }),
     want: () => ({ code: 400, message: "Invalid value for parameter 'f': 'pbf'." }),
+  },
+};
+
+/** The view fixture of the feature views' cases (bad-input/feature-views.spec.ts fills it in): service names. */
+export const viewFx = { source: '', view: '', sourceItem: '' };
+const viewAdmin = (op: string) => `arcgis/rest/admin/services/${viewFx.view}/FeatureServer/${op}`;
+/** addToDefinition of the view with one layer whose viewLayerDefinition and layer properties are changed as given. */
+const viewLayer = (vld: Record<string, unknown> = {}, layer: Record<string, unknown> = {}) => ({
+  addToDefinition: JSON.stringify({
+    layers: [
+      { name: 'v', ...layer, adminLayerInfo: { viewLayerDefinition: { sourceServiceName: viewFx.source, sourceLayerId: 0, ...vld } } },
+    ],
+  }),
+});
+const envelopeFilter = (
+  geometry: Record<string, unknown>,
+  operator = 'esriSpatialRelIntersects',
+  geometryType = 'esriGeometryEnvelope',
+) => ({
+  filter: { operator, value: { geometryType, geometry: { spatialReference: { wkid: 4326 }, ...geometry } } },
+});
+const VALID_BOX = { xmin: 0, ymin: 0, xmax: 1, ymax: 1 };
+const viewCase = (want: Want, vld: Record<string, unknown> = {}, layer: Record<string, unknown> = {}): Case => ({
+  root: true,
+  path: () => viewAdmin('addToDefinition'),
+  params: () => viewLayer(vld, layer),
+  want: () => want,
+});
+
+export const VIEW_ROUTES: Route[] = [
+  {
+    name: 'arcgis/rest/services/:name/FeatureServer/sources',
+    kind: 'ANY',
+    auth: 'public',
+    root: true,
+    path: 'arcgis/rest/services/:name/FeatureServer/sources',
+    pathParams: { name: () => viewFx.view },
+  },
+  {
+    name: 'arcgis/rest/admin/services/:name/FeatureServer/addToDefinition (a view)',
+    kind: 'POST',
+    auth: 'required',
+    root: true,
+    path: 'arcgis/rest/admin/services/:name/FeatureServer/addToDefinition',
+    pathParams: { name: () => viewFx.view },
+    params: () => viewLayer(),
+    fuzz: ['addToDefinition'],
+  },
+];
+
+export const VIEW_CASES: Record<string, Case> = {
+  'createService: isView neither true nor false': {
+    path: () => `content/users/${o()}/createService`,
+    params: () => ({ createParameters: JSON.stringify({ name: uniq('v') }), outputType: 'featureService', isView: 'maybe' }),
+    want: () => ({ code: 400, text: /'isView' must be true or false/ }),
+  },
+  'addToDefinition of a view: layers not an array': {
+    root: true,
+    path: () => viewAdmin('addToDefinition'),
+    params: () => ({ addToDefinition: JSON.stringify({ layers: {} }) }),
+    want: () => ({ code: 400, message: "'layers' must be an array." }),
+  },
+  'addToDefinition of a view: no layers': {
+    root: true,
+    path: () => viewAdmin('addToDefinition'),
+    params: () => ({ addToDefinition: '{}' }),
+    want: () => ({ code: 400, detail: "'addToDefinition' needs at least one entry in 'layers' or 'tables'." }),
+  },
+  'addToDefinition of a view: a layer without viewLayerDefinition': {
+    root: true,
+    path: () => viewAdmin('addToDefinition'),
+    params: () => ({ addToDefinition: JSON.stringify({ layers: [{ name: 'x', geometryType: 'esriGeometryPoint', fields: [] }] }) }),
+    want: () => ({ code: 400, text: /adminLayerInfo\.viewLayerDefinition/ }),
+  },
+  'addToDefinition of a view: a layer that is not an object': {
+    root: true,
+    path: () => viewAdmin('addToDefinition'),
+    params: () => ({ addToDefinition: JSON.stringify({ layers: [7] }) }),
+    want: () => ({ code: 400, detail: 'Each layer must be a JSON object.' }),
+  },
+  'addToDefinition of a view: sourceServiceName missing': viewCase(
+    { code: 400, detail: "'viewLayerDefinition.sourceServiceName' must name the source service." },
+    { sourceServiceName: undefined },
+  ),
+  'addToDefinition of a view: no such source service': viewCase(
+    { code: 400, text: /Source service 'nosuch_service' does not exist or cannot be the source of this view/ },
+    { sourceServiceName: 'nosuch_service' },
+  ),
+  'addToDefinition of a view: a view as the source': {
+    ...viewCase({ code: 400, text: /cannot be the source of this view/ }),
+    params: () => viewLayer({ sourceServiceName: viewFx.view }),
+  },
+  'addToDefinition of a view: sourceLayerId not a number': viewCase(
+    { code: 400, detail: "'viewLayerDefinition.sourceLayerId' must be a layer id." },
+    { sourceLayerId: 'abc' },
+  ),
+  'addToDefinition of a view: no such source layer': viewCase({ code: 400, text: /has no layer 7/ }, { sourceLayerId: 7 }),
+  'addToDefinition of a view: a joined view': viewCase(
+    { code: 400, text: /Joined views \(relatedTables\) are not supported/ },
+    { table: { sourceServiceName: 'x', sourceLayerId: 0, relatedTables: [{ name: 'j' }] } },
+  ),
+  'addToDefinition of a view: table not an object': viewCase(
+    { code: 400, detail: "'viewLayerDefinition.table' must be an object." },
+    { table: 5 },
+  ),
+  'addToDefinition of a view: sourceLayerFields not a list': viewCase(
+    { code: 400, text: /'sourceLayerFields' must be "\*" or a list/ },
+    { sourceLayerFields: 5 },
+  ),
+  'addToDefinition of a view: a field the source does not have': viewCase(
+    { code: 400, text: /the source layer has no field 'Nope'/ },
+    { sourceLayerFields: [{ name: 'Nope' }] },
+  ),
+  'addToDefinition of a view: a field renamed': viewCase(
+    { code: 400, text: /field 'Other' must keep its source's name \('Name'\)/ },
+    { sourceLayerFields: [{ name: 'Other', source: 'Name' }] },
+  ),
+  'addToDefinition of a view: a field entry without a name': viewCase(
+    { code: 400, text: /each of 'sourceLayerFields' needs a 'name'/ },
+    { sourceLayerFields: [{ alias: 'a' }] },
+  ),
+  'addToDefinition of a view: viewDefinitionQuery not text': viewCase(
+    { code: 400, detail: "'viewDefinitionQuery' must be a where clause." },
+    {},
+    { viewDefinitionQuery: 5 },
+  ),
+  'addToDefinition of a view: viewDefinitionQuery not a where clause': viewCase(
+    { code: 400, text: /Layer 'v': viewDefinitionQuery: / },
+    {},
+    { viewDefinitionQuery: 'Kind = ' },
+  ),
+  'addToDefinition of a view: viewDefinitionQuery naming no field of the source': viewCase(
+    { code: 400, text: /viewDefinitionQuery: Unknown field 'Nope'/ },
+    {},
+    { viewDefinitionQuery: "Nope = 'x'" },
+  ),
+  'addToDefinition of a view: filter with another operator': viewCase(
+    { code: 400, text: /supports operator esriSpatialRelIntersects only/ },
+    envelopeFilter(VALID_BOX, 'esriSpatialRelWithin'),
+  ),
+  'addToDefinition of a view: filter not an envelope': viewCase(
+    { code: 400, text: /takes an esriGeometryEnvelope/ },
+    envelopeFilter(VALID_BOX, 'esriSpatialRelIntersects', 'esriGeometryPolygon'),
+  ),
+  'addToDefinition of a view: filter envelope without numbers': viewCase(
+    { code: 400, text: /needs numbers xmin, ymin, xmax and ymax/ },
+    envelopeFilter({ ...VALID_BOX, xmin: 'a' }),
+  ),
+  'addToDefinition of a view: filter envelope inside out': viewCase(
+    { code: 400, text: /envelope is empty/ },
+    envelopeFilter({ ...VALID_BOX, xmin: 2 }),
+  ),
+  'addToDefinition of a view: filter in an unknown spatial reference': viewCase(
+    { code: 400, text: /unknown wkid 999999 in the filter/ },
+    envelopeFilter({ ...VALID_BOX, spatialReference: { wkid: 999999 } }),
+  ),
+  'addToDefinition of a view: filter wkid not a number': viewCase(
+    { code: 400, text: /spatialReference needs a wkid/ },
+    envelopeFilter({ ...VALID_BOX, spatialReference: { wkid: 'x' } }),
+  ),
+  'addToDefinition of a view: layer id out of range': viewCase({ code: 400, text: /must be a whole number 0-1000000/ }, {}, { id: -1 }),
+  'addToDefinition of a view: layer id in use': viewCase({ code: 400, detail: 'Layer id 0 is already in use.' }, {}, { id: 0 }),
+  'sources: a service that does not exist': {
+    root: true,
+    method: 'GET',
+    path: () => 'arcgis/rest/services/nosuch_service/FeatureServer/sources',
+    want: () => ({ code: 400, message: 'Service does not exist or is inaccessible.' }),
+  },
+  'deleteFromDefinition: a layer a view reads': {
+    root: true,
+    path: () => `arcgis/rest/admin/services/${viewFx.source}/FeatureServer/deleteFromDefinition`,
+    params: () => ({ deleteFromDefinition: JSON.stringify({ layers: [{ id: 0 }] }) }),
+    want: () => ({ code: 400, message: 'Unable to update feature service layer definition.' }),
+  },
+  'delete: a service a view reads': {
+    path: () => `content/users/${o()}/items/${viewFx.sourceItem}/delete`,
+    want: () => ({ code: 400, message: 'Unable to delete item. This service item has a related Service item' }),
   },
 };
