@@ -21,6 +21,7 @@ const LAYER_COLUMNS = [
   'object_id_field',
   'display_field',
   'fields',
+  'has_attachments',
 ] as const satisfies readonly (keyof LayerRow)[];
 
 /** A layer definition the service cannot take as it is now (an id already in use); nothing of the request was written. */
@@ -169,8 +170,8 @@ export class LayersRepository {
         next = Math.max(next, layerId + 1);
         const table = `l${layerId}`;
         await m.query(
-          `INSERT INTO feature_layers (service_item_id, layer_id, name, kind, geometry_type, srid, table_name, object_id_field, display_field, fields)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+          `INSERT INTO feature_layers (service_item_id, layer_id, name, kind, geometry_type, srid, table_name, object_id_field, display_field, fields, has_attachments)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
           [
             service.item_id,
             layerId,
@@ -182,6 +183,7 @@ export class LayersRepository {
             def.objectIdField,
             def.displayField,
             JSON.stringify(def.fields),
+            def.hasAttachments === true,
           ],
         );
         for (const sql of createTableSql(service.schema_name, table, def)) await m.query(sql);

@@ -26,6 +26,7 @@ export interface LayerRow {
   object_id_field: string;
   display_field: string | null;
   fields: LayerField[];
+  has_attachments: boolean;
 }
 
 export interface NewService {
