@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { AttachmentEditPlan, AttachmentEdits, AttachmentsService } from '../attachments';
 import { Caller } from '../core/auth/caller';
 import { SqlParams } from '../core/database/sql-params';
 import { Errors } from '../core/errors/arcgis-error';
@@ -13,12 +14,12 @@ import { LayersRepository } from '../layers/layers.repository';
 import { LayerRow, ServiceRow } from '../layers/types';
 import { GeometryPool } from './geometry/geometry-pool.service';
 import { ParsedFeature } from './geometry/types';
-import { boolParam, idList, srParam } from './query-params';
+import { boolParam, globalIdList, idList, srParam } from './query-params';
 import { compileWhere } from '../where/compile';
 
 export interface EditResult {
   objectId: number | null;
-  globalId: null;
+  globalId: string | null;
   success: boolean;
   error?: { code: number; description: string };
 }
@@ -27,12 +28,13 @@ type Prepared = { ok: true; write: FeatureWrite } | { ok: false; oid: number | n
 
 const MAX_EDITS = 10_000;
 /** ArcGIS's codes: 1000 for a value or geometry it could not apply, 1019 for an object that does not exist. */
-const fail = (oid: number | null, description: string, code = 1000): EditResult => ({
+const fail = (oid: number | null, description: string, code = 1000, globalId: string | null = null): EditResult => ({
   objectId: oid,
-  globalId: null,
+  globalId: globalId && `{${globalId.toUpperCase()}}`,
   success: false,
   error: { code, description },
 });
+const missingDelete = 'Delete for the object was not attempted. Object may not exist.';
 const ok = (oid: number): EditResult => ({ objectId: oid, globalId: null, success: true });
 
 @Injectable()
@@ -43,9 +45,12 @@ export class EditsService {
     private readonly data: FeatureDataRepository,
     private readonly geometry: GeometryPool,
     private readonly gate: FeatureGate,
+    private readonly attachments: AttachmentsService,
+    private readonly attachmentEdits: AttachmentEdits,
   ) {}
 
-  private async target(caller: Caller | undefined, name: string, layerId: string, capability: string) {
+  /** The service and layer an edit (or an attachment's) acts on: the caller may edit, and the service allows it. */
+  async target(caller: Caller | undefined, name: string, layerId: string, capability: string) {
     const service = await this.features.writable(caller, name);
     const caps = service.capabilities.split(',');
     if (!caps.includes(capability) && !caps.includes('Editing'))
@@ -74,18 +79,45 @@ export class EditsService {
     if (ids) return { deleteResults: (await this.gate.run(caller, () => this.apply(service, layer, p, { deletes: ids }))).deletes };
     const sqlParams = new SqlParams();
     const where = compileWhere(p.where!.trim(), layer.fields, sqlParams);
+    let files: string[] = [];
     const deleted = await this.gate.run(caller, () =>
-      this.data.transaction((m) => this.data.deleteWhere(m, service.schema_name, layer, where, sqlParams)),
+      this.data.transaction(async (m) => {
+        const ids = await this.data.deleteWhere(m, service.schema_name, layer, where, sqlParams);
+        files = await this.attachments.dropForFeatures(m, layer, ids);
+        return ids;
+      }),
     );
+    await this.attachments.removeFiles(files);
     return { deleteResults: deleted.map(ok) };
   }
 
   async applyEdits(caller: Caller | undefined, name: string, layerId: string, p: EditsDto) {
     const { service, layer } = await this.target(caller, name, layerId, 'Editing');
-    const deletes = idList('deletes', p.deletes, MAX_EDITS) ?? [];
+    const useGlobalIds = boolParam('useGlobalIds', p.useGlobalIds, false);
+    // With useGlobalIds, `deletes` names features by GlobalID; those no feature has fail as a missing object id does.
+    const globalDeletes = useGlobalIds ? globalIdList('deletes', p.deletes, MAX_EDITS) : undefined;
+    const found = globalDeletes ? await this.data.oidsByGlobalIds(service.schema_name, layer, globalDeletes) : undefined;
+    const unknown = (globalDeletes ?? []).filter((g) => !found!.has(g)).map((g) => fail(null, missingDelete, 1019, g));
+    if (unknown.length && boolParam('rollbackOnFailure', p.rollbackOnFailure, true))
+      throw Errors.badRequest(
+        'Unable to complete operation.',
+        unknown.slice(0, 20).map((u) => `Object ${u.globalId}: ${missingDelete}`),
+      );
+    const deletes = found ? [...found.values()] : (idList('deletes', p.deletes, MAX_EDITS) ?? []);
     const [adds, updates] = await this.parse(layer, { adds: p.adds, updates: p.updates });
-    const r = await this.gate.run(caller, () => this.apply(service, layer, p, { adds, updates, deletes }));
-    return { addResults: r.adds, updateResults: r.updates, deleteResults: r.deletes };
+    const attachments = await this.attachmentEdits.prepare({ service, layer }, p.attachments, useGlobalIds);
+    const r = await this.gate
+      .run(caller, () => this.apply(service, layer, p, { adds, updates, deletes, attachments }))
+      .catch(async (e: unknown) => {
+        await this.attachments.removeFiles(attachments?.stored ?? []);
+        throw e;
+      });
+    return {
+      addResults: r.adds,
+      updateResults: r.updates,
+      deleteResults: [...r.deletes, ...unknown],
+      ...(r.attachments ? { attachments: r.attachments } : {}),
+    };
   }
 
   /** Feature-list parameters (JSON text), parsed with their geometry converted on the geometry threads. */
@@ -105,7 +137,21 @@ export class EditsService {
     service: ServiceRow,
     layer: LayerRow,
     p: EditsDto,
-    edits: { adds?: ParsedFeature[]; updates?: ParsedFeature[]; deletes?: number[] },
+    edits: { adds?: ParsedFeature[]; updates?: ParsedFeature[]; deletes?: number[]; attachments?: AttachmentEditPlan },
+  ) {
+    let removed: string[] = [];
+    const r = await this.write(service, layer, p, edits, (keys) => (removed = keys));
+    await this.attachments.removeFiles(removed);
+    return r;
+  }
+
+  /** apply's checks and transaction; `removed` is told the attachment files no row names once it commits. */
+  private async write(
+    service: ServiceRow,
+    layer: LayerRow,
+    p: EditsDto,
+    edits: { adds?: ParsedFeature[]; updates?: ParsedFeature[]; deletes?: number[]; attachments?: AttachmentEditPlan },
+    removed: (keys: string[]) => void,
   ) {
     const rollback = boolParam('rollbackOnFailure', p.rollbackOnFailure, true);
     const requestSrid = srParam('sr', p.sr);
@@ -129,6 +175,23 @@ export class EditsService {
         updates: await this.writeUpdates(m, service, layer, updates),
         deletes: await this.writeDeletes(m, service, layer, edits.deletes ?? []),
       };
+      const dropped = await this.attachments.dropForFeatures(
+        m,
+        layer,
+        r.deletes.filter((d) => d.success).map((d) => d.objectId!),
+      );
+      const att = edits.attachments ? await this.attachmentEdits.apply(m, { service, layer }, edits.attachments) : undefined;
+      const attFailed = att
+        ? Object.values(att.results)
+            .flat()
+            .filter((x) => !x.success)
+        : [];
+      if (rollback && attFailed.length)
+        throw Errors.badRequest(
+          'Unable to complete operation.',
+          attFailed.slice(0, 20).map((x) => `Attachment ${x.globalId}: ${x.error!.description}`),
+        );
+      removed([...dropped, ...(att?.replaced ?? [])]);
       const missing = [...r.updates, ...r.deletes].filter((x) => !x.success);
       // Throwing inside the transaction undoes what was written.
       if (rollback && missing.length)
@@ -136,7 +199,7 @@ export class EditsService {
           'Unable to complete operation.',
           missing.slice(0, 20).map((x) => `Object ${x.objectId}: ${x.error!.description}`),
         );
-      return r;
+      return { ...r, attachments: att?.results };
     });
   }
 
@@ -204,6 +267,6 @@ export class EditsService {
 
   private async writeDeletes(m: EntityManager, s: ServiceRow, l: LayerRow, ids: number[]): Promise<EditResult[]> {
     const deleted = await this.data.deleteByIds(m, s.schema_name, l, ids);
-    return ids.map((id) => (deleted.has(id) ? ok(id) : fail(id, 'Delete for the object was not attempted. Object may not exist.', 1019)));
+    return ids.map((id) => (deleted.has(id) ? ok(id) : fail(id, missingDelete, 1019)));
   }
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { attachmentLayerJson, attachmentQueryCapabilities, AttachmentsService } from '../attachments';
 import { ContentRepository } from '../content/content.repository';
 import { Caller, isAdminFor, Privilege } from '../core/auth/caller';
 import { Errors } from '../core/errors/arcgis-error';
@@ -44,6 +45,7 @@ export class FeatureServerService {
     private readonly content: ContentRepository,
     private readonly identity: IdentityService,
     private readonly gate: FeatureGate,
+    private readonly attachments: AttachmentsService,
   ) {}
 
   serviceUrl(root: string, name: string): string {
@@ -224,7 +226,9 @@ export class FeatureServerService {
     const ids = [...layers, ...tables].map((l) => (l as { id?: unknown })?.id);
     if (!ids.length || ids.some((id) => !Number.isInteger(id)))
       throw Errors.badRequest('Invalid definition.', ['Give the layers to delete as {"layers":[{"id":0}]}.']);
+    const files = await this.attachments.keysOfLayers(service.item_id, ids as number[]);
     const deleted = await this.repo.deleteLayers(service.item_id, ids as number[]);
+    await this.attachments.removeFiles(files);
     const missing = (ids as number[]).filter((id) => !deleted.includes(id));
     if (missing.length) throw Errors.badRequest('Layer does not exist.', [`No layer ${missing.join(', ')}.`]);
     return { success: true };
@@ -349,7 +353,7 @@ export class FeatureServerService {
       spatialReference: sr,
       hasZ: false,
       hasM: false,
-      hasAttachments: false,
+      ...attachmentLayerJson(layer),
       htmlPopupType: 'esriServerHTMLPopupTypeNone',
       objectIdField: layer.object_id_field,
       globalIdField: layer.fields.find((f) => f.type === 'esriFieldTypeGlobalID')?.name ?? '',
@@ -385,6 +389,7 @@ export class FeatureServerService {
         supportsSqlExpression: false,
         // returnCentroid is answered for polygons (f=json and f=pbf) and refused for other layers.
         supportsReturningGeometryCentroid: layer.geometry_type === 'esriGeometryPolygon',
+        ...attachmentQueryCapabilities(layer),
       },
       // quantizationParameters (view mode) in f=json as in f=pbf: the SDK then leaves quantizing to the server.
       supportsCoordinatesQuantization: !!layer.geometry_type,
