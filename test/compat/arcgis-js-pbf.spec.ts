@@ -638,7 +638,7 @@ describe('ArcGIS Maps SDK for JavaScript draws a hosted layer through f=pbf', ()
       form.set('token', owner.token);
       form.set('attachment', new Blob([bytes]), name);
       expect(
-        (await (await fetch(`${layer}/${oid}/addAttachment`, { method: 'POST', body: form })).json()).addAttachmentResult.success,
+        ((await (await fetch(`${layer}/${oid}/addAttachment`, { method: 'POST', body: form })).json()) as any).addAttachmentResult.success,
       ).toBe(true);
     }
     const r: any = await page.evaluate((args) => (globalThis as any).attachments(args), {

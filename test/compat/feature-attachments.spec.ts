@@ -19,7 +19,7 @@ import {
 } from '@esri/arcgis-rest-feature-service';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { startApp, TestApp } from '../support/app';
-import { adminToken, createUser, uniq } from '../support/client';
+import { adminToken, createUser, read, uniq } from '../support/client';
 
 const SITES = {
   name: 'Sites',
@@ -38,10 +38,13 @@ describe('@esri/arcgis-rest-feature-service attachments', () => {
   let auth: ArcGISIdentityManager;
   let layer: string;
   let oid: number;
+  /** A token of the publisher's own for plain HTTP reads (the client's server token is bound to the client's requests). */
+  let token: string;
 
   beforeAll(async () => {
     t = await startApp();
     const publisher = await createUser(t.base, await adminToken(t.base), 'org_publisher');
+    token = publisher.token;
     auth = await ArcGISIdentityManager.signIn({ username: publisher.username, password: publisher.password, portal: t.base });
     const created = await createFeatureService({
       item: { name: uniq('att'), capabilities: 'Create,Delete,Query,Update,Editing', spatialReference: { wkid: 4326 } },
@@ -63,9 +66,8 @@ describe('@esri/arcgis-rest-feature-service attachments', () => {
     return added.addResults[0].objectId;
   }
 
-  /** The attachment's bytes as the service sends them, with the client's token. */
+  /** The attachment's bytes as the service sends them, read with the publisher's own token. */
   async function download(id: number, featureId = oid) {
-    const token = await auth.getToken(layer);
     const res = await fetch(`${layer}/${featureId}/attachments/${id}?token=${token}`);
     return { res, bytes: Buffer.from(await res.arrayBuffer()) };
   }
@@ -122,8 +124,7 @@ describe('@esri/arcgis-rest-feature-service attachments', () => {
 
   it('applyEdits adds, updates and deletes attachments by global id with base64 data', async () => {
     const featureId = await newFeature('Well');
-    const token = await auth.getToken(layer);
-    const q = await (await fetch(`${layer}/query?f=json&objectIds=${featureId}&outFields=GlobalID&token=${token}`)).json();
+    const q = (await read(await fetch(`${layer}/query?f=json&objectIds=${featureId}&outFields=GlobalID&token=${token}`))).body;
     const parentGlobalId = q.features[0].attributes.GlobalID as string;
 
     const bytes = randomBytes(3000);

@@ -44,7 +44,7 @@ describe('feature attachments: what the service refuses', () => {
   ])('serves %s with our type for its extension, nosniff and a sandbox, whatever the upload said', async (name, body, type) => {
     const id = (await attach(attackerLayer, attackerOid, attacker.token, name, body)).body.addAttachmentResult.objectId;
     const listed = await fetch(`${attackerLayer}/${attackerOid}/attachments?f=json&token=${attacker.token}`);
-    expect((await listed.json()).attachmentInfos.find((i: { id: number }) => i.id === id).contentType).toBe(type);
+    expect((await read(listed)).body.attachmentInfos.find((i: { id: number }) => i.id === id).contentType).toBe(type);
     for (const headers of [{}, { Range: 'bytes=0-3' }]) {
       const res = await fetch(`${attackerLayer}/${attackerOid}/attachments/${id}?token=${attacker.token}`, { headers });
       expect(res.headers.get('content-type')).toBe(type);
@@ -66,7 +66,7 @@ describe('feature attachments: what the service refuses', () => {
     expect(await asAttacker(`${victimOid}/deleteAttachments`, { attachmentIds: String(id) })).toBe(svcError);
     expect((await attach(victimLayer, victimOid, attacker.token, 'x.txt', 'x')).body.error.message).toBe(svcError);
     const anonymous = await fetch(`${victimLayer}/${victimOid}/attachments/${id}`);
-    expect((await anonymous.json()).error.code).toBe(499);
+    expect((await read(anonymous)).body.error.code).toBe(499);
     // Still there, unchanged.
     const mine = await fetch(`${victimLayer}/${victimOid}/attachments/${id}?token=${victim.token}`);
     expect(await mine.text()).toBe('the secret');
@@ -76,7 +76,7 @@ describe('feature attachments: what the service refuses', () => {
     const id = (await attach(victimLayer, victimOid, victim.token, 'secret.txt', 'the secret')).body.addAttachmentResult.objectId;
     for (const oid of [attackerOid, victimOid]) {
       const res = await fetch(`${attackerLayer}/${oid}/attachments/${id}?token=${attacker.token}`);
-      expect((await res.json()).error.message).toBe('Attachment does not exist or is inaccessible.');
+      expect((await read(res)).body.error.message).toBe('Attachment does not exist or is inaccessible.');
     }
     const q = await post(attackerLayer, 'queryAttachments', { definitionExpression: '1=1' }, attacker.token);
     expect(q.body.attachmentGroups.flatMap((g: { attachmentInfos: { id: number }[] }) => g.attachmentInfos.map((i) => i.id))).not.toContain(
@@ -99,7 +99,7 @@ describe('feature attachments: what the service refuses', () => {
   });
 
   async function globalIdOf(layer: string, oid: number, id: number): Promise<string> {
-    const r = await (await fetch(`${layer}/${oid}/attachments?f=json&token=${victim.token}`)).json();
+    const r = (await read(await fetch(`${layer}/${oid}/attachments?f=json&token=${victim.token}`))).body;
     return r.attachmentInfos.find((i: { id: number }) => i.id === id).globalId;
   }
 

@@ -1596,7 +1596,7 @@ function usersRows(): Row[] {
 
 // ── feature attachments ──
 
-/** Layer 5 of the private and of the org service, with attachments enabled, one feature and one attachment; made once. */
+/** A layer of the private and of the org service with attachments enabled, one feature and one attachment; made once. */
 const attachmentLayers = new WeakMap<Fixtures, Promise<Record<'priv' | 'org', { layer: string; oid: number; id: number }>>>();
 
 function attachmentFixtures(c: Ctx) {
@@ -1607,7 +1607,6 @@ function attachmentFixtures(c: Ctx) {
       const def = {
         layers: [
           {
-            id: 5,
             name: 'Photos',
             geometryType: 'esriGeometryPoint',
             hasAttachments: true,
@@ -1615,11 +1614,13 @@ function attachmentFixtures(c: Ctx) {
           },
         ],
       };
-      await post(svc.admin, 'addToDefinition', { addToDefinition: JSON.stringify(def) }, o.token);
-      const layer = `${svc.url}/5`;
+      const made = await post(svc.admin, 'addToDefinition', { addToDefinition: JSON.stringify(def) }, o.token);
+      const layer = `${svc.url}/${made.body.layers[0].id}`;
       const oid = (await post(layer, 'addFeatures', { features: '[{"attributes":{},"geometry":{"x":1,"y":1}}]' }, o.token)).body
         .addResults[0].objectId;
-      const id = (await attachTo(layer, oid, o.token)).body.addAttachmentResult.objectId;
+      const attached = await attachTo(layer, oid, o.token);
+      if (!attached.body?.addAttachmentResult) throw new Error(`addAttachment failed: ${attached.text}`);
+      const id = attached.body.addAttachmentResult.objectId;
       return { layer, oid, id };
     };
     made = (async () => ({ priv: await one(c.f.svcPrivate), org: await one(c.f.svcOrg) }))();

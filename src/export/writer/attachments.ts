@@ -12,9 +12,12 @@ import type { Dataset } from 'gdal-async';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { OgrArgs } from '../../core/gdal/ogr-args';
-import { ExportRun } from './engine';
+import { RunContext } from './engine';
 import { Progress } from './progress';
 import { ExportAttachment, ExportJob } from './types';
+
+/** What writing attachments needs of the run: the job, where its layers went, and its folder. */
+type Stage = Pick<RunContext, 'job' | 'plan' | 'stage'>;
 
 const inTables = (job: Pick<ExportJob, 'format'>) => job.format === 'geopackage' || job.format === 'filegdb';
 const any = (job: Pick<ExportJob, 'attachments'>) => !!job.attachments?.some((l) => l.length > 0);
@@ -33,7 +36,7 @@ const entryName = (a: ExportAttachment) =>
       .slice(-120) || 'file'
   }`;
 
-export async function writeAttachments(run: ExportRun, progress: Progress): Promise<void> {
+export async function writeAttachments(run: Stage, progress: Progress): Promise<void> {
   const { job } = run;
   if (!any(job)) return;
   progress.finishing(0.95, 'Writing attachments');
@@ -42,7 +45,7 @@ export async function writeAttachments(run: ExportRun, progress: Progress): Prom
   else await intoFolder(run);
 }
 
-async function intoFolder({ job, plan, stage }: ExportRun): Promise<void> {
+async function intoFolder({ job, plan, stage }: Stage): Promise<void> {
   const root = join(stage, 'out', 'attachments');
   const index = ['layer,objectId,attachmentId,globalId,parentGlobalId,name,contentType,size,path'];
   for (const [i, list] of (job.attachments ?? []).entries()) {
@@ -148,7 +151,7 @@ function relate(ds: Dataset, layer: string, fidColumn: string, table: string): v
 }
 
 /** The GeoPackage itself takes the tables, each related to its layer. */
-async function intoGeoPackage({ job, plan, stage }: ExportRun): Promise<void> {
+async function intoGeoPackage({ job, plan, stage }: Stage): Promise<void> {
   const gdal = await import('gdal-async');
   const ds = await gdal.openAsync(join(stage, plan.layers[0].dataset), 'r+');
   try {
@@ -168,11 +171,12 @@ async function intoGeoPackage({ job, plan, stage }: ExportRun): Promise<void> {
  * A File Geodatabase gets the same tables, built in a scratch GeoPackage and copied in by GDAL's OpenFileGDB writer,
  * which keeps DATA a blob field (gdal-async cannot set a binary field itself).
  */
-async function intoGeodatabase({ job, plan, stage }: ExportRun): Promise<void> {
+async function intoGeodatabase({ job, plan, stage }: Stage): Promise<void> {
   const gdal = await import('gdal-async');
   const scratch = join(stage, 'attachments.gpkg');
   const tables: string[] = [];
-  const src = await gdal.openAsync(scratch, 'w', 'GPKG');
+  // A vector dataset: no raster bands (createAsync, unlike create, needs the sizes given).
+  const src = await gdal.drivers.get('GPKG').createAsync(scratch, 0, 0, 0, gdal.GDT_Unknown);
   try {
     for (const [i, list] of (job.attachments ?? []).entries()) {
       const table = `${plan.layers[i].layerName}__ATTACH`;

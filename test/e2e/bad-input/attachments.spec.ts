@@ -1,5 +1,5 @@
 /** Bad input on the feature attachment routes, against a service of the fixture's owner with one attachment. */
-import { createHostedService, post, uniq } from '../../support/client';
+import { createHostedService, post, read, uniq } from '../../support/client';
 import { caseTable, fx, routeTables, t, useFixture } from './support';
 import { ATTACHMENT_CASES, ATTACHMENT_ROUTES, attachmentFx } from './tables';
 
@@ -29,7 +29,7 @@ describe('bad input: feature attachments', () => {
     form.set('f', 'json');
     form.set('token', fx.owner.token);
     form.set('attachment', new Blob(['hello']), 'hello.txt');
-    const r = await (await fetch(`${s.serviceurl}/0/${attachmentFx.oid}/addAttachment`, { method: 'POST', body: form })).json();
+    const r = (await read(await fetch(`${s.serviceurl}/0/${attachmentFx.oid}/addAttachment`, { method: 'POST', body: form }))).body;
     if (!r.addAttachmentResult?.success) throw new Error(JSON.stringify(r));
     attachmentFx.attachmentId = String(r.addAttachmentResult.objectId);
   });

@@ -2703,7 +2703,7 @@ export const ATTACHMENT_CASES: Record<string, Case> = {
     root: true,
     path: () => att(`0/${attachmentFx.oid}/deleteAttachments`),
     params: () => ({ attachmentIds: '1,x' }),
-    want: () => ({ code: 400, message: 'Invalid attachment id.' }),
+    want: () => ({ code: 400, message: 'Invalid attachmentIds.', detail: "'x' is not a valid attachmentIds." }),
   },
   'deleteAttachments: over 1000 ids': {
     root: true,
