@@ -4,7 +4,7 @@ import { AttachmentEditPlan, AttachmentEdits, AttachmentsService } from '../atta
 import { Caller } from '../core/auth/caller';
 import { SqlParams } from '../core/database/sql-params';
 import { Errors } from '../core/errors/arcgis-error';
-import { AttributeError, convertAttributes } from './attributes';
+import { AttributeError, convertAttributes, toColumnText } from './attributes';
 import { GeometryError } from '../layers/esri-geometry';
 import { FeatureDataRepository, FeatureWrite } from './feature-data.repository';
 import { FeatureGate } from './feature-gate';
@@ -35,7 +35,11 @@ const fail = (oid: number | null, description: string, code = 1000, globalId: st
   error: { code, description },
 });
 const missingDelete = 'Delete for the object was not attempted. Object may not exist.';
-const ok = (oid: number): EditResult => ({ objectId: oid, globalId: null, success: true });
+const ok = (oid: number, globalId: string | null = null): EditResult => ({
+  objectId: oid,
+  globalId: globalId && `{${globalId.toUpperCase()}}`,
+  success: true,
+});
 
 @Injectable()
 export class EditsService {
@@ -88,7 +92,7 @@ export class EditsService {
       }),
     );
     await this.attachments.removeFiles(files);
-    return { deleteResults: deleted.map(ok) };
+    return { deleteResults: deleted.map((id) => ok(id)) };
   }
 
   async applyEdits(caller: Caller | undefined, name: string, layerId: string, p: EditsDto) {
@@ -104,7 +108,8 @@ export class EditsService {
         unknown.slice(0, 20).map((u) => `Object ${u.globalId}: ${missingDelete}`),
       );
     const deletes = found ? [...found.values()] : (idList('deletes', p.deletes, MAX_EDITS) ?? []);
-    const [adds, updates] = await this.parse(layer, { adds: p.adds, updates: p.updates });
+    const [adds, parsedUpdates] = await this.parse(layer, { adds: p.adds, updates: p.updates });
+    const updates = useGlobalIds ? await this.byGlobalId(service, layer, parsedUpdates) : parsedUpdates;
     const attachments = await this.attachmentEdits.prepare({ service, layer }, p.attachments, useGlobalIds);
     const r = await this.gate
       .run(caller, () => this.apply(service, layer, p, { adds, updates, deletes, attachments }))
@@ -118,6 +123,31 @@ export class EditsService {
       deleteResults: [...r.deletes, ...unknown],
       ...(r.attachments ? { attachments: r.attachments } : {}),
     };
+  }
+
+  /**
+   * With useGlobalIds, updates name their feature by GlobalID: each gets the object id of the feature that has it (one
+   * that names none keeps no object id and is refused as an update without one).
+   */
+  private async byGlobalId(service: ServiceRow, layer: LayerRow, updates: ParsedFeature[]): Promise<ParsedFeature[]> {
+    const gid = layer.fields.find((x) => x.type === 'esriFieldTypeGlobalID');
+    const oid = layer.fields.find((x) => x.type === 'esriFieldTypeOID')!;
+    const named = (f: ParsedFeature) => {
+      const a = f.object && f.attributes && typeof f.attributes === 'object' ? (f.attributes as Record<string, unknown>) : undefined;
+      const v = a && gid ? Object.entries(a).find(([k]) => k.toLowerCase() === gid.column)?.[1] : undefined;
+      const m = typeof v === 'string' ? /^\{?([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\}?$/i.exec(v) : null;
+      return m ? { a: a!, g: m[1].toLowerCase() } : undefined;
+    };
+    const found = await this.data.oidsByGlobalIds(
+      service.schema_name,
+      layer,
+      updates.flatMap((f) => named(f)?.g ?? []),
+    );
+    return updates.map((f) => {
+      const n = named(f);
+      const id = n && found.get(n.g);
+      return id === undefined ? f : { ...f, attributes: { ...n!.a, [oid.name]: id } };
+    });
   }
 
   /** Feature-list parameters (JSON text), parsed with their geometry converted on the geometry threads. */
@@ -155,7 +185,9 @@ export class EditsService {
   ) {
     const rollback = boolParam('rollbackOnFailure', p.rollbackOnFailure, true);
     const requestSrid = srParam('sr', p.sr);
-    const adds = (edits.adds ?? []).map((f) => this.prepare(layer, f, 'add', requestSrid));
+    // With useGlobalIds an add keeps the GlobalID its client gave (attachments of the same request name it).
+    const keepGlobalId = boolParam('useGlobalIds', p.useGlobalIds, false);
+    const adds = (edits.adds ?? []).map((f) => this.prepare(layer, f, 'add', requestSrid, keepGlobalId));
     const updates = (edits.updates ?? []).map((f) => this.prepare(layer, f, 'update', requestSrid));
     this.rejectDuplicates(updates);
     const srids = new Set([...adds, ...updates].flatMap((x) => (x.ok && x.write.geometry ? [x.write.geometry.srid] : [])));
@@ -203,7 +235,13 @@ export class EditsService {
     });
   }
 
-  private prepare(layer: LayerRow, f: ParsedFeature, mode: 'add' | 'update', requestSrid: number | undefined): Prepared {
+  private prepare(
+    layer: LayerRow,
+    f: ParsedFeature,
+    mode: 'add' | 'update',
+    requestSrid: number | undefined,
+    keepGlobalId = false,
+  ): Prepared {
     const oidField = layer.fields.find((x) => x.type === 'esriFieldTypeOID')!;
     const raw = f.attributes as Record<string, unknown> | undefined;
     let oid: number | null = null;
@@ -215,6 +253,9 @@ export class EditsService {
         oid = v as number;
       }
       const attributes = convertAttributes(layer.fields, raw, mode);
+      const gid = keepGlobalId ? layer.fields.find((x) => x.type === 'esriFieldTypeGlobalID') : undefined;
+      const given = gid && Object.entries(raw ?? {}).find(([k]) => k.toLowerCase() === gid.column)?.[1];
+      if (gid && given !== undefined && given !== null) attributes[gid.column] = toColumnText(gid, given);
       let geometry: FeatureWrite['geometry'];
       const g = f.geometry;
       if (g.kind === 'error') throw new GeometryError(g.message);
@@ -246,7 +287,8 @@ export class EditsService {
       good.map((a) => a.write),
     );
     let i = 0;
-    return adds.map((a) => (a.ok ? ok(ids[i++]) : fail(null, a.description)));
+    const gid = l.fields.find((x) => x.type === 'esriFieldTypeGlobalID')?.column;
+    return adds.map((a) => (a.ok ? ok(ids[i++], gid ? (a.write.attributes[gid] ?? null) : null) : fail(null, a.description)));
   }
 
   private async writeUpdates(m: EntityManager, s: ServiceRow, l: LayerRow, updates: Prepared[]): Promise<EditResult[]> {

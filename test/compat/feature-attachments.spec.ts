@@ -162,6 +162,49 @@ describe('@esri/arcgis-rest-feature-service attachments', () => {
     expect((await getAttachments({ url: layer, featureId, authentication: auth })).attachmentInfos).toEqual([]);
   });
 
+  it('applyEdits with useGlobalIds adds a feature and its attachment together, then updates and deletes the feature by global id', async () => {
+    const featureGlobalId = `{${randomUUID().toUpperCase()}}`;
+    const attachmentGlobalId = `{${randomUUID().toUpperCase()}}`;
+    const bytes = randomBytes(500);
+    const added = await applyEdits({
+      url: layer,
+      useGlobalIds: true,
+      adds: [
+        { attributes: { GlobalID: featureGlobalId, Name: 'Barn' }, geometry: { x: 3, y: 4, spatialReference: { wkid: 4326 } } as never },
+      ],
+      attachments: {
+        adds: [
+          {
+            globalId: attachmentGlobalId,
+            parentGlobalId: featureGlobalId,
+            contentType: 'image/jpeg',
+            name: 'barn.jpg',
+            data: bytes.toString('base64'),
+          },
+        ],
+      },
+      authentication: auth,
+    });
+    expect(added.addResults).toEqual([expect.objectContaining({ globalId: featureGlobalId, success: true })]);
+    expect(added.attachments?.addResults).toEqual([expect.objectContaining({ globalId: attachmentGlobalId, success: true })]);
+    const featureId = added.addResults[0].objectId;
+    expect((await download(added.attachments!.addResults![0].objectId, featureId)).bytes.equals(bytes)).toBe(true);
+
+    const updated = await applyEdits({
+      url: layer,
+      useGlobalIds: true,
+      updates: [{ attributes: { GlobalID: featureGlobalId, Name: 'Old barn' } }],
+      authentication: auth,
+    });
+    expect(updated.updateResults).toEqual([expect.objectContaining({ objectId: featureId, success: true })]);
+    const q = (await read(await fetch(`${layer}/query?f=json&objectIds=${featureId}&outFields=Name&token=${token}`))).body;
+    expect(q.features[0].attributes.Name).toBe('Old barn');
+
+    const deleted = await applyEdits({ url: layer, useGlobalIds: true, deletes: [featureGlobalId], authentication: auth });
+    expect(deleted.deleteResults).toEqual([expect.objectContaining({ objectId: featureId, success: true })]);
+    expect((await getAttachments({ url: layer, featureId, authentication: auth })).attachmentInfos).toEqual([]);
+  });
+
   it("deleteFeatures removes the feature's attachments with it", async () => {
     const featureId = await newFeature('Gone');
     const a = await addAttachment({ url: layer, featureId, attachment: new File(['x'], 'note.txt'), authentication: auth });
