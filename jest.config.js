@@ -54,6 +54,8 @@ module.exports = {
         // User thumbnails go through the file store too.
         '<rootDir>/test/compat/portal-users.spec.ts',
         '<rootDir>/test/compat/portal-folders.spec.ts',
+        // Feature attachments live beside the service's item files.
+        '<rootDir>/test/e2e/attachments.spec.ts',
       ],
     },
   ],

@@ -1,3 +1,4 @@
+import { FeatureAttachmentEntity } from './attachments/attachment.entity';
 import { ItemFileEntity } from './content/item-file.entity';
 import { ItemEntity } from './content/item.entity';
 import { ItemUploadEntity, ItemUploadPartEntity } from './content/item-upload.entity';
@@ -26,4 +27,5 @@ export const entities = [
   FolderEntity,
   ItemUploadEntity,
   ItemUploadPartEntity,
+  FeatureAttachmentEntity,
 ];

@@ -1,4 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { AttachmentExportRepository } from './attachments';
 import { ContentRepository } from './content/content.repository';
 import { CoreModule } from './core/core.module';
 import { AppConfig } from './core/config/env';
@@ -35,6 +36,7 @@ export class WorkerModule {
         IdentityRepository,
         UserCallers,
         ExportAccess,
+        AttachmentExportRepository,
       ],
     };
   }

@@ -148,7 +148,8 @@ export class ContentRepository implements ResultItems {
     const [rows] = await (m ?? this.db).query(
       `DELETE FROM items i WHERE i.id = $1 AND NOT i.protected
        RETURNING (i.file_path IS NOT NULL OR i.thumbnail_key IS NOT NULL
-                  OR EXISTS (SELECT 1 FROM item_files f WHERE f.item_id = i.id)) AS has_files`,
+                  OR EXISTS (SELECT 1 FROM item_files f WHERE f.item_id = i.id)
+                  OR EXISTS (SELECT 1 FROM feature_attachments a WHERE a.service_item_id = i.id)) AS has_files`,
       [id],
     );
     return rows?.[0] ?? null;

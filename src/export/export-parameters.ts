@@ -36,6 +36,8 @@ export interface ExportJobParams {
   targetSR?: ExportTarget;
   /** CSV: text a spreadsheet would run as a formula is escaped (csvText); `exportParameters.escapeFormulas: false` turns it off. */
   escapeFormulas: boolean;
+  /** `exportParameters.includeAttachments`: the exported features' attachments go with them (writer/attachments.ts). */
+  includeAttachments?: boolean;
 }
 
 const INVALID = 'Invalid export parameters.';
@@ -166,7 +168,7 @@ export function parseExportRequest(
   raw: string | undefined,
   format: ExportFormat,
   serviceLayers: LayerRow[],
-): Pick<ExportJobParams, 'layers' | 'targetSR' | 'escapeFormulas'> {
+): Pick<ExportJobParams, 'layers' | 'targetSR' | 'escapeFormulas' | 'includeAttachments'> {
   const p =
     jsonParam<Record<string, unknown>>(
       'exportParameters',
@@ -174,7 +176,7 @@ export function parseExportRequest(
       'object',
       (e) => new InvalidInputError(e.message, e.reason ? [e.reason] : []),
     ) ?? {};
-  const unknown = Object.keys(p).filter((k) => !['layers', 'targetSR', 'targetSr', 'escapeFormulas'].includes(k));
+  const unknown = Object.keys(p).filter((k) => !['layers', 'targetSR', 'targetSr', 'escapeFormulas', 'includeAttachments'].includes(k));
   if (unknown.length) bad(`Unknown properties in 'exportParameters': ${unknown.join(', ')}.`);
   if (p.layers !== undefined && !Array.isArray(p.layers)) bad('\'layers\' must be an array of {"id": n, ...}.');
   if (!serviceLayers.length) bad('The service has no layers to export.');
@@ -191,7 +193,12 @@ export function parseExportRequest(
   );
   const layers = [...named, ...related.map((id) => parseLayer({ id }, named.length, format))];
   checkLayers(layers, format, serviceLayers);
-  return { layers, targetSR: parseTargetSR(p.targetSR ?? p.targetSr), escapeFormulas: parseEscapeFormulas(p.escapeFormulas, format) };
+  return {
+    layers,
+    targetSR: parseTargetSR(p.targetSR ?? p.targetSr),
+    escapeFormulas: parseEscapeFormulas(p.escapeFormulas, format),
+    ...(parseIncludeAttachments(p.includeAttachments, format) ? { includeAttachments: true } : {}),
+  };
 }
 
 /**
@@ -203,6 +210,14 @@ function parseEscapeFormulas(v: unknown, format: ExportFormat): boolean {
   if (format !== 'csv') bad("'escapeFormulas' applies only to CSV exports.");
   if (typeof v !== 'boolean') bad("'escapeFormulas' must be true or false.");
   return v;
+}
+
+/** `includeAttachments`, off unless true; a Feature Collection is one JSON document, with no room for files. */
+function parseIncludeAttachments(v: unknown, format: ExportFormat): boolean {
+  if (v === undefined || v === false) return false;
+  if (typeof v !== 'boolean') bad("'includeAttachments' must be true or false.");
+  if (format === 'featurecollection') bad("'includeAttachments' does not apply to Feature Collection exports.");
+  return true;
 }
 
 /** The job kind's spec: what a stored (or about to be stored) export job holds, typed. */
@@ -227,5 +242,6 @@ export function exportJobParams(raw: unknown): ExportJobParams {
     ...(r.targetSR !== undefined ? { targetSR: parseTargetSR(r.targetSR) } : {}),
     // Safe unless the request said otherwise.
     escapeFormulas: r.escapeFormulas !== false,
+    ...(r.includeAttachments === true ? { includeAttachments: true } : {}),
   };
 }

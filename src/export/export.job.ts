@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { AttachmentExportRepository } from '../attachments';
 import { APP_CONFIG } from '../core/config/config.module';
 import { ArcgisError } from '../core/errors/arcgis-error';
 import { AppConfig } from '../core/config/env';
@@ -8,9 +9,10 @@ import { PermanentJobError } from '../core/jobs/failure';
 import { defineJob, JobContext, JobHandler, JobOutcome } from '../core/jobs/job-contract';
 import { LayersRepository } from '../layers/layers.repository';
 import { UserCallers } from '../identity/user-callers';
+import { FileStore } from '../core/storage/file-store';
 import { ExportAccess } from './export-access';
 import { checkLayers, exportJobParams, ExportJobParams } from './export-parameters';
-import { ExportLayerSource, ExportWriteError, writeExport } from './writer';
+import { ExportAttachment, ExportLayerSource, ExportWriteError, writeExport } from './writer';
 
 /**
  * An export: the layers of a hosted feature service written to one file, which becomes the result item's data.
@@ -33,11 +35,13 @@ export class ExportJobHandler implements JobHandler<ExportJobParams> {
     private readonly features: LayersRepository,
     private readonly access: ExportAccess,
     private readonly users: UserCallers,
+    private readonly attachments: AttachmentExportRepository,
+    private readonly files: FileStore,
   ) {}
 
   async run(p: ExportJobParams, ctx: JobContext): Promise<JobOutcome> {
     await this.stillAllowed(p);
-    const layers = await this.sources(p);
+    const { layers, attachments } = await this.sources(p);
     const file = await writeExport({
       format: p.format,
       layers,
@@ -51,6 +55,7 @@ export class ExportJobHandler implements JobHandler<ExportJobParams> {
       onOutputStarted: (path, fileName) => ctx.storeWhileWriting(path, fileName),
       onProgress: (e) => ctx.progress(e.overall, `(layer ${e.layerIndex + 1} of ${e.layerCount}) ${e.message}`.trim()),
       escapeFormulas: p.escapeFormulas,
+      attachments,
     });
     // Access lost while the file was written: the file is dropped with the job's folder, never handed over; and
     // asked once more when the file is stored (on S3 the upload ends after this), right before the hand-over.
@@ -75,11 +80,22 @@ export class ExportJobHandler implements JobHandler<ExportJobParams> {
   }
 
   /** The layers as they are now, checked again by the spec the request passed. */
-  private async sources(p: ExportJobParams): Promise<ExportLayerSource[]> {
+  private async sources(p: ExportJobParams): Promise<{ layers: ExportLayerSource[]; attachments?: ExportAttachment[][] }> {
     const service = await this.features.findServiceByItem(p.serviceItemId);
     if (!service) throw new PermanentJobError('The feature service no longer exists.');
     const checked = checkLayers(p.layers, p.format, await this.features.layers(p.serviceItemId), 'job');
-    return checked.map(({ params: l, layer, whereSql }) => ({
+    // The list of each layer's attachments (not their bytes), read as the layers are: each file is read when written.
+    const attachments = p.includeAttachments
+      ? await Promise.all(
+          checked.map(async ({ layer, whereSql }) =>
+            (await this.attachments.forLayer(service.schema_name, layer, whereSql)).map(({ key, ...a }) => ({
+              ...a,
+              read: () => this.files.read(key),
+            })),
+          ),
+        )
+      : undefined;
+    const layers = checked.map(({ params: l, layer, whereSql }) => ({
       id: layer.layer_id,
       name: layer.name,
       schema: service.schema_name,
@@ -92,5 +108,6 @@ export class ExportJobHandler implements JobHandler<ExportJobParams> {
       xColumnName: l.xColumnName,
       yColumnName: l.yColumnName,
     }));
+    return { layers, attachments };
   }
 }

@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { AttachmentEditPlan, AttachmentEdits, AttachmentsService } from '../attachments';
 import { Caller } from '../core/auth/caller';
 import { SqlParams } from '../core/database/sql-params';
 import { Errors } from '../core/errors/arcgis-error';
-import { AttributeError, convertAttributes } from './attributes';
+import { AttributeError, convertAttributes, toColumnText } from './attributes';
 import { GeometryError } from '../layers/esri-geometry';
 import { FeatureDataRepository, FeatureWrite } from './feature-data.repository';
 import { FeatureGate } from './feature-gate';
@@ -13,12 +14,12 @@ import { LayersRepository } from '../layers/layers.repository';
 import { LayerRow, ServiceRow } from '../layers/types';
 import { GeometryPool } from './geometry/geometry-pool.service';
 import { ParsedFeature } from './geometry/types';
-import { boolParam, idList, srParam } from './query-params';
+import { boolParam, globalIdList, idList, srParam } from './query-params';
 import { compileWhere } from '../where/compile';
 
 export interface EditResult {
   objectId: number | null;
-  globalId: null;
+  globalId: string | null;
   success: boolean;
   error?: { code: number; description: string };
 }
@@ -27,13 +28,18 @@ type Prepared = { ok: true; write: FeatureWrite } | { ok: false; oid: number | n
 
 const MAX_EDITS = 10_000;
 /** ArcGIS's codes: 1000 for a value or geometry it could not apply, 1019 for an object that does not exist. */
-const fail = (oid: number | null, description: string, code = 1000): EditResult => ({
+const fail = (oid: number | null, description: string, code = 1000, globalId: string | null = null): EditResult => ({
   objectId: oid,
-  globalId: null,
+  globalId: globalId && `{${globalId.toUpperCase()}}`,
   success: false,
   error: { code, description },
 });
-const ok = (oid: number): EditResult => ({ objectId: oid, globalId: null, success: true });
+const missingDelete = 'Delete for the object was not attempted. Object may not exist.';
+const ok = (oid: number, globalId: string | null = null): EditResult => ({
+  objectId: oid,
+  globalId: globalId && `{${globalId.toUpperCase()}}`,
+  success: true,
+});
 
 @Injectable()
 export class EditsService {
@@ -43,9 +49,12 @@ export class EditsService {
     private readonly data: FeatureDataRepository,
     private readonly geometry: GeometryPool,
     private readonly gate: FeatureGate,
+    private readonly attachments: AttachmentsService,
+    private readonly attachmentEdits: AttachmentEdits,
   ) {}
 
-  private async target(caller: Caller | undefined, name: string, layerId: string, capability: string) {
+  /** The service and layer an edit (or an attachment's) acts on: the caller may edit, and the service allows it. */
+  async target(caller: Caller | undefined, name: string, layerId: string, capability: string) {
     const service = await this.features.writable(caller, name);
     const caps = service.capabilities.split(',');
     if (!caps.includes(capability) && !caps.includes('Editing'))
@@ -74,18 +83,71 @@ export class EditsService {
     if (ids) return { deleteResults: (await this.gate.run(caller, () => this.apply(service, layer, p, { deletes: ids }))).deletes };
     const sqlParams = new SqlParams();
     const where = compileWhere(p.where!.trim(), layer.fields, sqlParams);
+    let files: string[] = [];
     const deleted = await this.gate.run(caller, () =>
-      this.data.transaction((m) => this.data.deleteWhere(m, service.schema_name, layer, where, sqlParams)),
+      this.data.transaction(async (m) => {
+        const ids = await this.data.deleteWhere(m, service.schema_name, layer, where, sqlParams);
+        files = await this.attachments.dropForFeatures(m, layer, ids);
+        return ids;
+      }),
     );
-    return { deleteResults: deleted.map(ok) };
+    await this.attachments.removeFiles(files);
+    return { deleteResults: deleted.map((id) => ok(id)) };
   }
 
   async applyEdits(caller: Caller | undefined, name: string, layerId: string, p: EditsDto) {
     const { service, layer } = await this.target(caller, name, layerId, 'Editing');
-    const deletes = idList('deletes', p.deletes, MAX_EDITS) ?? [];
-    const [adds, updates] = await this.parse(layer, { adds: p.adds, updates: p.updates });
-    const r = await this.gate.run(caller, () => this.apply(service, layer, p, { adds, updates, deletes }));
-    return { addResults: r.adds, updateResults: r.updates, deleteResults: r.deletes };
+    const useGlobalIds = boolParam('useGlobalIds', p.useGlobalIds, false);
+    // With useGlobalIds, `deletes` names features by GlobalID; those no feature has fail as a missing object id does.
+    const globalDeletes = useGlobalIds ? globalIdList('deletes', p.deletes, MAX_EDITS) : undefined;
+    const found = globalDeletes ? await this.data.oidsByGlobalIds(service.schema_name, layer, globalDeletes) : undefined;
+    const unknown = (globalDeletes ?? []).filter((g) => !found!.has(g)).map((g) => fail(null, missingDelete, 1019, g));
+    if (unknown.length && boolParam('rollbackOnFailure', p.rollbackOnFailure, true))
+      throw Errors.badRequest(
+        'Unable to complete operation.',
+        unknown.slice(0, 20).map((u) => `Object ${u.globalId}: ${missingDelete}`),
+      );
+    const deletes = found ? [...found.values()] : (idList('deletes', p.deletes, MAX_EDITS) ?? []);
+    const [adds, parsedUpdates] = await this.parse(layer, { adds: p.adds, updates: p.updates });
+    const updates = useGlobalIds ? await this.byGlobalId(service, layer, parsedUpdates) : parsedUpdates;
+    const attachments = await this.attachmentEdits.prepare({ service, layer }, p.attachments, useGlobalIds);
+    const r = await this.gate
+      .run(caller, () => this.apply(service, layer, p, { adds, updates, deletes, attachments }))
+      .catch(async (e: unknown) => {
+        await this.attachments.removeFiles(attachments?.stored ?? []);
+        throw e;
+      });
+    return {
+      addResults: r.adds,
+      updateResults: r.updates,
+      deleteResults: [...r.deletes, ...unknown],
+      ...(r.attachments ? { attachments: r.attachments } : {}),
+    };
+  }
+
+  /**
+   * With useGlobalIds, updates name their feature by GlobalID: each gets the object id of the feature that has it (one
+   * that names none keeps no object id and is refused as an update without one).
+   */
+  private async byGlobalId(service: ServiceRow, layer: LayerRow, updates: ParsedFeature[]): Promise<ParsedFeature[]> {
+    const gid = layer.fields.find((x) => x.type === 'esriFieldTypeGlobalID');
+    const oid = layer.fields.find((x) => x.type === 'esriFieldTypeOID')!;
+    const named = (f: ParsedFeature) => {
+      const a = f.object && f.attributes && typeof f.attributes === 'object' ? (f.attributes as Record<string, unknown>) : undefined;
+      const v = a && gid ? Object.entries(a).find(([k]) => k.toLowerCase() === gid.column)?.[1] : undefined;
+      const m = typeof v === 'string' ? /^\{?([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\}?$/i.exec(v) : null;
+      return m ? { a: a!, g: m[1].toLowerCase() } : undefined;
+    };
+    const found = await this.data.oidsByGlobalIds(
+      service.schema_name,
+      layer,
+      updates.flatMap((f) => named(f)?.g ?? []),
+    );
+    return updates.map((f) => {
+      const n = named(f);
+      const id = n && found.get(n.g);
+      return id === undefined ? f : { ...f, attributes: { ...n!.a, [oid.name]: id } };
+    });
   }
 
   /** Feature-list parameters (JSON text), parsed with their geometry converted on the geometry threads. */
@@ -105,11 +167,27 @@ export class EditsService {
     service: ServiceRow,
     layer: LayerRow,
     p: EditsDto,
-    edits: { adds?: ParsedFeature[]; updates?: ParsedFeature[]; deletes?: number[] },
+    edits: { adds?: ParsedFeature[]; updates?: ParsedFeature[]; deletes?: number[]; attachments?: AttachmentEditPlan },
+  ) {
+    let removed: string[] = [];
+    const r = await this.write(service, layer, p, edits, (keys) => (removed = keys));
+    await this.attachments.removeFiles(removed);
+    return r;
+  }
+
+  /** apply's checks and transaction; `removed` is told the attachment files no row names once it commits. */
+  private async write(
+    service: ServiceRow,
+    layer: LayerRow,
+    p: EditsDto,
+    edits: { adds?: ParsedFeature[]; updates?: ParsedFeature[]; deletes?: number[]; attachments?: AttachmentEditPlan },
+    removed: (keys: string[]) => void,
   ) {
     const rollback = boolParam('rollbackOnFailure', p.rollbackOnFailure, true);
     const requestSrid = srParam('sr', p.sr);
-    const adds = (edits.adds ?? []).map((f) => this.prepare(layer, f, 'add', requestSrid));
+    // With useGlobalIds an add keeps the GlobalID its client gave (attachments of the same request name it).
+    const keepGlobalId = boolParam('useGlobalIds', p.useGlobalIds, false);
+    const adds = (edits.adds ?? []).map((f) => this.prepare(layer, f, 'add', requestSrid, keepGlobalId));
     const updates = (edits.updates ?? []).map((f) => this.prepare(layer, f, 'update', requestSrid));
     this.rejectDuplicates(updates);
     const srids = new Set([...adds, ...updates].flatMap((x) => (x.ok && x.write.geometry ? [x.write.geometry.srid] : [])));
@@ -130,6 +208,23 @@ export class EditsService {
           updates: await this.writeUpdates(m, service, layer, updates),
           deletes: await this.writeDeletes(m, service, layer, edits.deletes ?? []),
         };
+        const dropped = await this.attachments.dropForFeatures(
+          m,
+          layer,
+          r.deletes.filter((d) => d.success).map((d) => d.objectId!),
+        );
+        const att = edits.attachments ? await this.attachmentEdits.apply(m, { service, layer }, edits.attachments) : undefined;
+        const attFailed = att
+          ? Object.values(att.results)
+              .flat()
+              .filter((x) => !x.success)
+          : [];
+        if (rollback && attFailed.length)
+          throw Errors.badRequest(
+            'Unable to complete operation.',
+            attFailed.slice(0, 20).map((x) => `Attachment ${x.globalId}: ${x.error!.description}`),
+          );
+        removed([...dropped, ...(att?.replaced ?? [])]);
         const missing = [...r.updates, ...r.deletes].filter((x) => !x.success);
         // Throwing inside the transaction undoes what was written.
         if (rollback && missing.length)
@@ -137,7 +232,7 @@ export class EditsService {
             'Unable to complete operation.',
             missing.slice(0, 20).map((x) => `Object ${x.objectId}: ${x.error!.description}`),
           );
-        return r;
+        return { ...r, attachments: att?.results };
       })
       .catch((e: unknown) => {
         // A view layer's check option (layers/view-schema.ts): the edit would put a row outside the view's filter.
@@ -149,7 +244,13 @@ export class EditsService {
       });
   }
 
-  private prepare(layer: LayerRow, f: ParsedFeature, mode: 'add' | 'update', requestSrid: number | undefined): Prepared {
+  private prepare(
+    layer: LayerRow,
+    f: ParsedFeature,
+    mode: 'add' | 'update',
+    requestSrid: number | undefined,
+    keepGlobalId = false,
+  ): Prepared {
     const oidField = layer.fields.find((x) => x.type === 'esriFieldTypeOID')!;
     const raw = f.attributes as Record<string, unknown> | undefined;
     let oid: number | null = null;
@@ -161,6 +262,9 @@ export class EditsService {
         oid = v as number;
       }
       const attributes = convertAttributes(layer.fields, raw, mode);
+      const gid = keepGlobalId ? layer.fields.find((x) => x.type === 'esriFieldTypeGlobalID') : undefined;
+      const given = gid && Object.entries(raw ?? {}).find(([k]) => k.toLowerCase() === gid.column)?.[1];
+      if (gid && given !== undefined && given !== null) attributes[gid.column] = toColumnText(gid, given);
       let geometry: FeatureWrite['geometry'];
       const g = f.geometry;
       if (g.kind === 'error') throw new GeometryError(g.message);
@@ -192,7 +296,8 @@ export class EditsService {
       good.map((a) => a.write),
     );
     let i = 0;
-    return adds.map((a) => (a.ok ? ok(ids[i++]) : fail(null, a.description)));
+    const gid = l.fields.find((x) => x.type === 'esriFieldTypeGlobalID')?.column;
+    return adds.map((a) => (a.ok ? ok(ids[i++], gid ? (a.write.attributes[gid] ?? null) : null) : fail(null, a.description)));
   }
 
   private async writeUpdates(m: EntityManager, s: ServiceRow, l: LayerRow, updates: Prepared[]): Promise<EditResult[]> {
@@ -213,6 +318,6 @@ export class EditsService {
 
   private async writeDeletes(m: EntityManager, s: ServiceRow, l: LayerRow, ids: number[]): Promise<EditResult[]> {
     const deleted = await this.data.deleteByIds(m, s.schema_name, l, ids);
-    return ids.map((id) => (deleted.has(id) ? ok(id) : fail(id, 'Delete for the object was not attempted. Object may not exist.', 1019)));
+    return ids.map((id) => (deleted.has(id) ? ok(id) : fail(id, missingDelete, 1019)));
   }
 }

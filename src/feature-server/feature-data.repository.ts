@@ -378,6 +378,17 @@ export class FeatureDataRepository {
     return new Set(rows.map((r) => r.id));
   }
 
+  /** Object ids of the features with these GlobalIDs (lower case, no braces); none when the layer has no such field. */
+  async oidsByGlobalIds(schema: string, l: LayerRow, globalIds: string[]): Promise<Map<string, number>> {
+    const gid = l.fields.find((f) => f.type === 'esriFieldTypeGlobalID');
+    if (!gid || !globalIds.length) return new Map();
+    const rows = await this.query<{ g: string; oid: number }[]>(
+      `SELECT ${ident(gid.column)}::text AS g, ${oidColumn(l)} AS oid FROM ${table(schema, l)} WHERE ${ident(gid.column)} = ANY($1::uuid[])`,
+      [globalIds],
+    );
+    return new Map(rows.map((r) => [r.g, r.oid]));
+  }
+
   async deleteWhere(m: EntityManager, schema: string, l: LayerRow, where: string, p: SqlParams): Promise<number[]> {
     const [rows] = await this.query<[{ id: number }[], number]>(
       `DELETE FROM ${table(schema, l)} WHERE ${where} RETURNING ${oidColumn(l)} AS id`,

@@ -100,6 +100,8 @@ export class EditsDto {
   @IsOptional() @IsString() rollbackOnFailure?: string;
   @IsOptional() @IsString() @MaxLength(64000) sr?: string;
   @IsOptional() @IsString() gdbVersion?: string;
+  @IsOptional() @IsString() useGlobalIds?: string;
+  @IsOptional() @IsString() attachments?: string;
 }
 
 export class ServiceNameDto {

@@ -1,8 +1,10 @@
 import { Module } from '@nestjs/common';
+import { AttachmentLayers, AttachmentsController, AttachmentsModule } from '../attachments';
 import { ContentModule } from '../content/content.module';
 import { FeatureDatabaseModule } from '../core/database/feature-database.module';
 import { IdentityModule } from '../identity/identity.module';
 import { LayersModule } from '../layers/layers.module';
+import { FeatureAttachmentLayers } from './attachment-layers';
 import { FeatureGate } from './feature-gate';
 import { EditsService } from './edits.service';
 import { FeatureDataRepository } from './feature-data.repository';
@@ -21,8 +23,16 @@ import { RelatedRecordsService } from './related.service';
 import { FeatureViewsService } from './views.service';
 
 @Module({
-  imports: [IdentityModule, ContentModule, LayersModule, FeatureDatabaseModule],
-  controllers: [CreateServiceController, FeatureServerController, FeatureAdminController, ServerInfoController, ServiceNameController],
+  imports: [IdentityModule, ContentModule, LayersModule, FeatureDatabaseModule, AttachmentsModule],
+  // Attachments' routes first: `<layer>/queryAttachments` must not reach a `<layer>/<oid>` route.
+  controllers: [
+    CreateServiceController,
+    AttachmentsController,
+    FeatureServerController,
+    FeatureAdminController,
+    ServerInfoController,
+    ServiceNameController,
+  ],
   providers: [
     FeatureGate,
     FeatureDataRepository,
@@ -33,6 +43,7 @@ import { FeatureViewsService } from './views.service';
     GeometryPool,
     RelatedRecordsService,
     FeatureViewsService,
+    { provide: AttachmentLayers, useClass: FeatureAttachmentLayers },
   ],
   exports: [FeatureServerService, FeatureDataRepository, QueryService],
 })

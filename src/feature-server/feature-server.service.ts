@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { attachmentLayerJson, attachmentQueryCapabilities, AttachmentsService } from '../attachments';
 import { ContentRepository } from '../content/content.repository';
 import { Caller, isAdminFor, Privilege } from '../core/auth/caller';
 import { ArcgisError, Errors } from '../core/errors/arcgis-error';
@@ -117,6 +118,7 @@ export class FeatureServerService {
     private readonly content: ContentRepository,
     private readonly identity: IdentityService,
     private readonly gate: FeatureGate,
+    private readonly attachments: AttachmentsService,
   ) {}
 
   serviceUrl(root: string, name: string): string {
@@ -316,6 +318,7 @@ export class FeatureServerService {
       Errors.badRequest('Unable to update feature service layer definition.', [`Views read these layers: ${views.join(', ')}.`]);
     const views = await this.repo.viewsOf(service.item_id, ids as number[]);
     if (views.length) throw readByViews(views);
+    const files = await this.attachments.keysOfLayers(service.item_id, ids as number[]);
     await this.redefine(service, (current) => ({ change: deleteLayers(current, ids as number[]), result: undefined })).catch(
       async (e: unknown) => {
         // A view made since the check: its foreign key keeps the layer.
@@ -323,6 +326,7 @@ export class FeatureServerService {
         throw e;
       },
     );
+    await this.attachments.removeFiles(files);
     return { success: true };
   }
 
@@ -551,7 +555,7 @@ export class FeatureServerService {
       spatialReference: sr,
       hasZ: false,
       hasM: false,
-      hasAttachments: false,
+      ...attachmentLayerJson(layer),
       htmlPopupType: 'esriServerHTMLPopupTypeNone',
       objectIdField: layer.object_id_field,
       globalIdField: layer.fields.find((f) => f.type === 'esriFieldTypeGlobalID')?.name ?? '',
@@ -590,6 +594,7 @@ export class FeatureServerService {
         // queryRelatedRecords pages (resultOffset, resultRecordCount) and takes orderByFields and returnCountOnly.
         supportsQueryRelatedPagination: true,
         supportsAdvancedQueryRelated: true,
+        ...attachmentQueryCapabilities(layer),
       },
       // quantizationParameters (view mode) in f=json as in f=pbf: the SDK then leaves quantizing to the server.
       supportsCoordinatesQuantization: !!layer.geometry_type,

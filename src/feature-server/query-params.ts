@@ -36,6 +36,21 @@ export function idList(name: string, v: string | undefined, max = 100_000): numb
   });
 }
 
+/** Comma list or JSON array of GlobalIDs (braces and case as the caller likes), in lower case without braces. */
+export function globalIdList(name: string, v: string | undefined, max = 100_000): string[] | undefined {
+  if (v === undefined || v.trim() === '') return undefined;
+  const t = v.trim();
+  const parts = t.startsWith('[')
+    ? param.requiredJsonParam<unknown[]>(name, t, 'array', () => invalidQuery(`'${name}' is not a list of global ids.`))
+    : t.split(',');
+  if (parts.length > max) throw invalidQuery(`'${name}' lists more than ${max} ids.`);
+  return parts.map((s) => {
+    const m = /^\{?([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\}?$/i.exec(String(s).trim());
+    if (!m) throw invalidQuery(`'${name}' holds '${String(s).slice(0, 40)}', which is not a global id.`);
+    return m[1].toLowerCase();
+  });
+}
+
 /** Like srParam, keeping the wkid the caller gave next to the srid PostGIS uses (102100 is answered as 102100). */
 export function srRequest(name: string, v: string | undefined): { srid: number; wkid: number } | undefined {
   const srid = srParam(name, v);

@@ -59,6 +59,8 @@ export interface LayerDefinition {
   fields: LayerField[];
   /** The sides of relationships the definition declares (relationships.ts). */
   relationships?: LayerRelationship[];
+  /** Whether features may carry attachments (the definition's `hasAttachments`). */
+  hasAttachments?: boolean;
 }
 
 export const GEOMETRY_COLUMN = 'shape';
@@ -135,7 +137,18 @@ export function parseLayerDefinition(raw: unknown, kind: 'Feature Layer' | 'Tabl
   const oid = fields.find((f) => f.type === 'esriFieldTypeOID')!;
   const display =
     typeof l.displayField === 'string' ? fields.find((f) => f.column === (l.displayField as string).toLowerCase())?.name : undefined;
-  return { name, kind, geometryType, srid, objectIdField: oid.name, displayField: display ?? null, fields };
+  if (l.hasAttachments !== undefined && typeof l.hasAttachments !== 'boolean')
+    bad(`Layer '${name}': 'hasAttachments' must be true or false.`);
+  return {
+    name,
+    kind,
+    geometryType,
+    srid,
+    objectIdField: oid.name,
+    displayField: display ?? null,
+    fields,
+    hasAttachments: l.hasAttachments === true,
+  };
 }
 
 export function parseField(raw: unknown, layer: string): LayerField {

@@ -27,6 +27,7 @@ const LAYER_COLUMNS = [
   'fields',
   'description',
   'relationships',
+  'has_attachments',
 ] as const satisfies readonly (keyof LayerRow)[];
 
 /** What makes a new layer a view layer: its source, its definition as given, and its relation (view-schema.ts). */
@@ -202,8 +203,8 @@ export class LayersRepository {
         next = Math.max(next, layerId + 1);
         const table = `l${layerId}`;
         await m.query(
-          `INSERT INTO feature_layers (service_item_id, layer_id, name, kind, geometry_type, srid, table_name, object_id_field, display_field, fields, relationships)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+          `INSERT INTO feature_layers (service_item_id, layer_id, name, kind, geometry_type, srid, table_name, object_id_field, display_field, fields, relationships, has_attachments)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
           [
             service.item_id,
             layerId,
@@ -216,6 +217,7 @@ export class LayersRepository {
             def.displayField,
             JSON.stringify(def.fields),
             JSON.stringify(def.relationships ?? []),
+            def.hasAttachments === true,
           ],
         );
         if (view) {

@@ -32,6 +32,7 @@ export interface LayerRow {
   /** Always in the table (migration LayerAdmin1732490000000); rows built in code may leave them out. */
   description?: string;
   relationships?: LayerRelationship[];
+  has_attachments: boolean;
 }
 
 export interface NewService {

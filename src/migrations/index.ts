@@ -15,6 +15,7 @@ import { Notifications1732431000000 } from './1732431000000-Notifications';
 import { AdminPrivileges1732440000000 } from './1732440000000-AdminPrivileges';
 import { Folders1732410000000 } from './1732410000000-Folders';
 import { ItemUploads1732411000000 } from './1732411000000-ItemUploads';
+import { FeatureAttachments1732470000000 } from './1732470000000-FeatureAttachments';
 import { FeatureViews1732480000000 } from './1732480000000-FeatureViews';
 import { LayerAdmin1732490000000 } from './1732490000000-LayerAdmin';
 
@@ -37,6 +38,7 @@ export const migrations = [
   UserProfiles1732430000000,
   Notifications1732431000000,
   AdminPrivileges1732440000000,
+  FeatureAttachments1732470000000,
   FeatureViews1732480000000,
   LayerAdmin1732490000000,
 ];

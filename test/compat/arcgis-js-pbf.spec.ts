@@ -194,6 +194,16 @@ window.readView = async ({ url, token, server }) => {
     hidden,
   };
 };
+
+// A feature's attachments as a popup lists them: FeatureLayer.queryAttachments, by object id and type.
+window.attachments = async ({ url, objectIds, token, server }) => {
+  IdentityManager.registerToken({ server, token, ssl: false });
+  const layer = new FeatureLayer({ url });
+  await layer.load();
+  const byFeature = await layer.queryAttachments({ objectIds, attachmentTypes: ['image/jpeg'] });
+  const infos = Object.entries(byFeature).map(([oid, list]) => [Number(oid), list.map((a) => ({ name: a.name, contentType: a.contentType, size: a.size, url: a.url }))]);
+  return { supportsAttachment: layer.capabilities.data.supportsAttachment, supportsQuery: layer.capabilities.operations.supportsQueryAttachments, infos };
+};
 window.ready = true;
 `;
 
@@ -652,4 +662,52 @@ describe('ArcGIS Maps SDK for JavaScript draws a hosted layer through f=pbf', ()
     expect(r.ranks).toEqual(Array.from({ length: POINTS - 100 }, (_, i) => i + 100));
     expect(r.hidden).not.toBe('answered');
   }, 120_000);
+
+  it("lists a feature's attachments through the SDK's queryAttachments", async () => {
+    const svc = await createHostedService(t.base, owner, [
+      {
+        name: 'Photos',
+        geometryType: 'esriGeometryPoint',
+        hasAttachments: true,
+        fields: [{ name: 'GlobalID', type: 'esriFieldTypeGlobalID' }],
+      },
+    ]);
+    const layer = `${svc.serviceurl}/0`;
+    const added = await post(layer, 'addFeatures', { features: '[{"attributes":{},"geometry":{"x":1,"y":1}}]' }, owner.token);
+    const oid = added.body.addResults[0].objectId;
+    for (const [name, bytes] of [
+      ['front.jpg', 'jpeg bytes'],
+      ['report.pdf', 'pdf bytes'],
+    ]) {
+      const form = new FormData();
+      form.set('f', 'json');
+      form.set('token', owner.token);
+      form.set('attachment', new Blob([bytes]), name);
+      expect(
+        ((await (await fetch(`${layer}/${oid}/addAttachment`, { method: 'POST', body: form })).json()) as any).addAttachmentResult.success,
+      ).toBe(true);
+    }
+    const r: any = await page.evaluate((args) => (globalThis as any).attachments(args), {
+      url: layer,
+      objectIds: [oid],
+      token: owner.token,
+      server: `${t.root}/arcgis/rest/services`,
+    });
+    expect(pageErrors).toEqual([]);
+    expect(r.supportsAttachment).toBe(true);
+    expect(r.supportsQuery).toBe(true);
+    expect(r.infos).toEqual([
+      [
+        oid,
+        [
+          {
+            name: 'front.jpg',
+            contentType: 'image/jpeg',
+            size: 10,
+            url: expect.stringMatching(new RegExp(`/FeatureServer/0/${oid}/attachments/\\d+`)),
+          },
+        ],
+      ],
+    ]);
+  });
 });

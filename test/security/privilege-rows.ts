@@ -1,4 +1,4 @@
-import { get, post, Reply, tokenFor, uniq } from '../support/client';
+import { get, post, read, Reply, tokenFor, uniq } from '../support/client';
 import { Column, Fixtures, newService, newView, Person, tokenWorks } from './privilege-fixtures';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -1267,6 +1267,8 @@ export const ROWS: Row[] = [
   ...GROUP_ROWS(),
   // ── users, the organisation and notifications (issue 27) ──
   ...usersRows(),
+  // ── feature attachments (issue 28) ──
+  ...attachmentRows(),
 ];
 
 // ── item details: helpers ──
@@ -1808,6 +1810,130 @@ function usersRows(): Row[] {
           'recipient notification does not match the answer',
         ),
       cells: [E499, E498, E403, E403, E403, E403, OK, E403, E403, E403, OK],
+    },
+  ];
+}
+
+// ── feature attachments ──
+
+/** A layer of the private and of the org service with attachments enabled, one feature and one attachment; made once. */
+const attachmentLayers = new WeakMap<Fixtures, Promise<Record<'priv' | 'org', { layer: string; oid: number; id: number }>>>();
+
+function attachmentFixtures(c: Ctx) {
+  let made = attachmentLayers.get(c.f);
+  if (!made) {
+    const one = async (svc: Fixtures['svcOrg']) => {
+      const o = owner(c);
+      const def = {
+        layers: [
+          {
+            name: 'Photos',
+            geometryType: 'esriGeometryPoint',
+            hasAttachments: true,
+            fields: [{ name: 'GlobalID', type: 'esriFieldTypeGlobalID' }],
+          },
+        ],
+      };
+      const made = await post(svc.admin, 'addToDefinition', { addToDefinition: JSON.stringify(def) }, o.token);
+      const layer = `${svc.url}/${made.body.layers[0].id}`;
+      const oid = (await post(layer, 'addFeatures', { features: '[{"attributes":{},"geometry":{"x":1,"y":1}}]' }, o.token)).body
+        .addResults[0].objectId;
+      const attached = await attachTo(layer, oid, o.token);
+      if (!attached.body?.addAttachmentResult) throw new Error(`addAttachment failed: ${attached.text}`);
+      const id = attached.body.addAttachmentResult.objectId;
+      return { layer, oid, id };
+    };
+    made = (async () => ({ priv: await one(c.f.svcPrivate), org: await one(c.f.svcOrg) }))();
+    attachmentLayers.set(c.f, made);
+  }
+  return made;
+}
+
+/** addAttachment as a careful client sends it: the token before the file part. */
+async function attachTo(layer: string, oid: number, token: string | undefined): Promise<Reply> {
+  const form = new FormData();
+  form.set('f', 'json');
+  if (token) form.set('token', token);
+  form.set('attachment', new Blob(['photo bytes']), 'photo.jpg');
+  return read(await fetch(`${layer}/${oid}/addAttachment`, { method: 'POST', body: form }));
+}
+
+/** The attachment's file, or the envelope refusing it; a file's text is the body's `file`. */
+async function downloadAttachment(c: Ctx): Promise<Reply> {
+  const res = await fetch(`${c.s.layer}/${c.s.oid}/attachments/${c.s.id}${c.token ? `?token=${c.token}` : ''}`);
+  const json = res.headers.get('content-type')?.includes('application/json');
+  const r = await read(res);
+  return json ? r : { ...r, body: { file: r.text } };
+}
+
+const attachmentCount = async (c: Ctx, layer: string, oid: number) =>
+  (await get(layer, `${oid}/attachments`, {}, owner(c).token)).body.attachmentInfos.length as number;
+
+function attachmentRows(): Row[] {
+  const readers = [E499, E498, OK, SVC, SVC, SVC, OK, OK, SVC, SVC, SVC];
+  const editors = [E499, E498, OK, E403, E403, E403, OK, E403, OK, E403, E403];
+  return [
+    {
+      route: 'FeatureServer/<layer>/<oid>/attachments',
+      what: 'private service',
+      setup: async (c) => (await attachmentFixtures(c)).priv,
+      call: (c) => get(c.s.layer, `${c.s.oid}/attachments`, {}, c.token),
+      done: (b) => b.attachmentInfos.length === 1,
+      cells: readers,
+    },
+    {
+      route: 'FeatureServer/<layer>/queryAttachments',
+      what: 'private service',
+      setup: async (c) => (await attachmentFixtures(c)).priv,
+      call: (c) => get(c.s.layer, 'queryAttachments', { objectIds: String(c.s.oid) }, c.token),
+      done: (b) => b.attachmentGroups.length === 1,
+      cells: readers,
+    },
+    {
+      route: 'FeatureServer/<layer>/<oid>/attachments/<id>',
+      what: 'private service: the file',
+      setup: async (c) => (await attachmentFixtures(c)).priv,
+      call: downloadAttachment,
+      done: (b) => b.file === 'photo bytes',
+      cells: readers,
+    },
+    {
+      route: 'FeatureServer/<layer>/<oid>/attachments/<id>',
+      what: 'org service: the file',
+      setup: async (c) => (await attachmentFixtures(c)).org,
+      call: downloadAttachment,
+      done: (b) => b.file === 'photo bytes',
+      cells: [E499, E498, OK, OK, OK, OK, OK, OK, OK, OK, OK],
+    },
+    {
+      route: 'FeatureServer/<layer>/<oid>/addAttachment',
+      what: 'org service, a fresh feature',
+      setup: async (c) => {
+        const { layer } = (await attachmentFixtures(c)).org;
+        const added = await post(layer, 'addFeatures', { features: '[{"attributes":{},"geometry":{"x":2,"y":2}}]' }, owner(c).token);
+        return { layer, oid: added.body.addResults[0].objectId };
+      },
+      call: (c) => attachTo(c.s.layer, c.s.oid, c.token),
+      done: (b) => b.addAttachmentResult.success,
+      verify: async (c, allowed) =>
+        expectState((await attachmentCount(c, c.s.layer, c.s.oid)) === (allowed ? 1 : 0), 'attachments do not match the answer'),
+      cells: editors,
+    },
+    {
+      route: 'FeatureServer/<layer>/<oid>/deleteAttachments',
+      what: 'org service, a fresh attachment',
+      setup: async (c) => {
+        const { layer } = (await attachmentFixtures(c)).org;
+        const added = await post(layer, 'addFeatures', { features: '[{"attributes":{},"geometry":{"x":3,"y":3}}]' }, owner(c).token);
+        const oid = added.body.addResults[0].objectId;
+        const id = (await attachTo(layer, oid, owner(c).token)).body.addAttachmentResult.objectId;
+        return { layer, oid, id };
+      },
+      call: (c) => post(c.s.layer, `${c.s.oid}/deleteAttachments`, { attachmentIds: String(c.s.id) }, c.token),
+      done: (b) => b.deleteAttachmentResults[0].success,
+      verify: async (c, allowed) =>
+        expectState((await attachmentCount(c, c.s.layer, c.s.oid)) === (allowed ? 0 : 1), 'attachments do not match the answer'),
+      cells: editors,
     },
   ];
 }

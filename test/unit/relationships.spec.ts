@@ -38,6 +38,7 @@ function layer(
     table_name: `l${id}`,
     object_id_field: 'OBJECTID',
     display_field: null,
+    has_attachments: false,
     fields,
     relationships,
   };

@@ -230,6 +230,39 @@ class EnvDto {
   @Max(100000)
   NOTIFICATIONS_MAX_PER_USER = 1000;
 
+  /** One feature attachment (addAttachment, updateAttachment, applyEdits): the file's bytes. */
+  @Transform(toInt)
+  @IsInt({ message: 'ATTACHMENT_MAX_MB must be an integer' })
+  @Min(1)
+  @Max(102400)
+  ATTACHMENT_MAX_MB = 50;
+
+  /** Attachments one feature may hold, and their bytes together. */
+  @Transform(toInt)
+  @IsInt({ message: 'ATTACHMENTS_PER_FEATURE must be an integer' })
+  @Min(1)
+  @Max(100000)
+  ATTACHMENTS_PER_FEATURE = 100;
+
+  @Transform(toInt)
+  @IsInt({ message: 'ATTACHMENTS_FEATURE_MAX_MB must be an integer' })
+  @Min(1)
+  @Max(1048576)
+  ATTACHMENTS_FEATURE_MAX_MB = 500;
+
+  /** Attachments one layer may hold, and their bytes together. */
+  @Transform(toInt)
+  @IsInt({ message: 'ATTACHMENTS_PER_LAYER must be an integer' })
+  @Min(1)
+  @Max(100000000)
+  ATTACHMENTS_PER_LAYER = 1000000;
+
+  @Transform(toInt)
+  @IsInt({ message: 'ATTACHMENTS_LAYER_MAX_GB must be an integer' })
+  @Min(1)
+  @Max(1048576)
+  ATTACHMENTS_LAYER_MAX_GB = 100;
+
   @Transform(toInt)
   @IsInt({ message: 'MULTIPART_MAX_PARTS must be an integer (parts one multipart upload may have; ArcGIS numbers them 1-10000)' })
   @Min(1)
@@ -475,6 +508,8 @@ export interface AppConfig {
    * between addItem and commit before its parts are swept and its item fails.
    */
   multipart: { maxParts: number; partMaxBytes: number; maxBytes: number; ttlMs: number };
+  /** Feature attachments: bytes per file, count and bytes per feature, count and bytes per layer. */
+  attachments: { maxBytes: number; perFeature: number; featureMaxBytes: number; perLayer: number; layerMaxBytes: number };
   /** Request bodies and CORS (core/http/body.ts, core/http/cors.ts). */
   http: {
     /** A non-multipart body, or the non-file fields of a multipart body together. */
@@ -601,6 +636,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       partMaxBytes: dto.MULTIPART_PART_MAX_MB * 1024 * 1024,
       maxBytes: dto.MULTIPART_MAX_MB * 1024 * 1024,
       ttlMs: dto.MULTIPART_UPLOAD_TTL_H * 3600_000,
+    },
+    attachments: {
+      maxBytes: dto.ATTACHMENT_MAX_MB * 1024 * 1024,
+      perFeature: dto.ATTACHMENTS_PER_FEATURE,
+      featureMaxBytes: dto.ATTACHMENTS_FEATURE_MAX_MB * 1024 * 1024,
+      perLayer: dto.ATTACHMENTS_PER_LAYER,
+      layerMaxBytes: dto.ATTACHMENTS_LAYER_MAX_GB * 1024 * 1024 * 1024,
     },
     tokenPurgeIntervalS: dto.TOKEN_PURGE_INTERVAL_S,
     signin: {

@@ -33,7 +33,7 @@ const WITH_VALUE = new Set([
   '-limit',
 ]);
 /** Options that take no value. */
-const FLAGS = new Set(['-append', '-update']);
+const FLAGS = new Set(['-append', '-update', '-preserve_fid']);
 /** Options whose value, when it starts with '@', names a file GDAL reads the value from. */
 const READS_FILE = new Set(['-sql', '-where']);
 

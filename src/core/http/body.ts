@@ -50,6 +50,11 @@ const FILE_ROUTES: { path: RegExp; limit: (c: AppConfig) => FileLimit }[] = [
   },
   // A group's and a user's thumbnail (updateGroup and updateUser send it as the file part `thumbnail`).
   { path: /^\/community\/(?:groups|users)\/[^/]+\/update\/?$/i, limit: THUMBNAIL },
+  // A feature's attachment (the file part `attachment`), outside the REST base: FeatureServer/<layer>/<oid>/...
+  {
+    path: /^\/arcgis\/rest\/services\/[^/]+\/FeatureServer\/\d+\/\d+\/(?:addAttachment|updateAttachment)\/?$/i,
+    limit: (c) => tighter(UPLOAD(c), { bytes: c.attachments.maxBytes, setting: 'ATTACHMENT_MAX_MB' }),
+  },
 ];
 
 /**
@@ -197,7 +202,11 @@ export function arcgisBodyMiddleware(config: AppConfig, tokenIsValid: TokenCheck
       );
     }
 
-    const relPath = req.path.startsWith(config.restBase) ? req.path.slice(config.restBase.length) : req.path;
+    const relPath = req.path.startsWith(config.restBase)
+      ? req.path.slice(config.restBase.length)
+      : req.path.startsWith(`${config.contextPath}/arcgis/rest/`)
+        ? req.path.slice(config.contextPath.length)
+        : req.path;
     const multipart = !!req.is('multipart/form-data');
     const fileLimit = multipart ? FILE_ROUTES.find((r) => r.path.test(relPath))?.limit(config) : undefined;
     const fileRoute = fileLimit !== undefined;

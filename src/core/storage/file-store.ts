@@ -91,7 +91,7 @@ export abstract class FileStore {
    * folder whose name starts with a dot, which no data file name keeps (safeName), and with a random part, so a new
    * version never overwrites the object a row still names.
    */
-  static itemFileKey(itemId: string, folder: 'resources' | 'info', fileName: string): string {
+  static itemFileKey(itemId: string, folder: 'resources' | 'info' | 'attachments', fileName: string): string {
     if (!ITEM_ID.test(itemId)) throw new Error(`not an item id: ${itemId.slice(0, 40)}`);
     return `items/${itemId}/.${folder}/${randomUUID()}-${FileStore.safeName(fileName).slice(-100)}`;
   }

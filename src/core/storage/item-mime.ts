@@ -40,7 +40,7 @@ const ITEM_FILE_TYPES: Record<string, ItemFileType> = {
   KML: { mime: 'application/vnd.google-earth.kml+xml', byExtension: { ...zipped, kmz: 'application/vnd.google-earth.kmz' } },
   'Microsoft Excel': {
     mime: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-    byExtension: { xls: 'application/vnd.ms-excel' },
+    byExtension: { xls: 'application/vnd.ms-excel', ...zipped },
   },
   'Microsoft Word': {
     mime: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
@@ -55,7 +55,7 @@ const ITEM_FILE_TYPES: Record<string, ItemFileType> = {
   'Feature Collection': { mime: 'application/json' },
   GeoPackage: { mime: 'application/geopackage+sqlite3' },
   FlatGeobuf: { mime: OCTET_STREAM, byExtension: zipped },
-  'SQLite Geodatabase': { mime: 'application/vnd.sqlite3' },
+  'SQLite Geodatabase': { mime: 'application/vnd.sqlite3', byExtension: zipped },
   'Code Sample': { mime: ZIP_MIME },
 };
 
@@ -65,4 +65,38 @@ export function itemFileMime(itemType: string, fileName: string): string {
   if (!entry) return OCTET_STREAM;
   const ext = path.extname(fileName).slice(1).toLowerCase();
   return (entry.byExtension && Object.hasOwn(entry.byExtension, ext) ? entry.byExtension[ext] : undefined) ?? entry.mime;
+}
+
+/**
+ * Feature attachments by lower-case extension, from the item types above (the same rule: our word, never the
+ * uploader's, and nothing a browser runs or renders as a page); anything else is `application/octet-stream`.
+ */
+const ATTACHMENT_TYPES: Record<string, string> = {
+  ...IMAGES,
+  bmp: 'image/bmp',
+  pdf: ITEM_FILE_TYPES.PDF.mime,
+  csv: ITEM_FILE_TYPES.CSV.mime,
+  txt: 'text/plain; charset=utf-8',
+  zip: ZIP_MIME,
+  json: 'application/json',
+  geojson: ITEM_FILE_TYPES.GeoJSON.mime,
+  kml: ITEM_FILE_TYPES.KML.mime,
+  kmz: 'application/vnd.google-earth.kmz',
+  gpkg: ITEM_FILE_TYPES.GeoPackage.mime,
+  xlsx: ITEM_FILE_TYPES['Microsoft Excel'].mime,
+  xls: 'application/vnd.ms-excel',
+  docx: ITEM_FILE_TYPES['Microsoft Word'].mime,
+  doc: 'application/msword',
+  pptx: ITEM_FILE_TYPES['Microsoft Powerpoint'].mime,
+  ppt: 'application/vnd.ms-powerpoint',
+  mp3: 'audio/mpeg',
+  wav: 'audio/wav',
+  mp4: 'video/mp4',
+  mov: 'video/quicktime',
+};
+
+/** The Content-Type a feature attachment is listed and served with, from its file name alone. */
+export function attachmentMime(fileName: string): string {
+  const ext = path.extname(fileName).slice(1).toLowerCase();
+  return Object.hasOwn(ATTACHMENT_TYPES, ext) ? ATTACHMENT_TYPES[ext] : OCTET_STREAM;
 }

@@ -26,7 +26,7 @@ export interface ExportPlan {
  * Where every layer is written and what is handed back (pure). Zip entries are the files under result.dir,
  * named relative to it: 'Cities.shp', 'Parcels.csv', 'Export.gdb/a00000001.gdbtable'.
  */
-export function planExport(format: ExportFormat, layerNames: string[], baseName: string): ExportPlan {
+export function planExport(format: ExportFormat, layerNames: string[], baseName: string, zipAttachments = false): ExportPlan {
   const spec = FORMATS[format];
   const base = safeBaseName(baseName);
   const names = uniqueLayerNames(layerNames, spec.maxLayerName);
@@ -41,16 +41,16 @@ export function planExport(format: ExportFormat, layerNames: string[], baseName:
   switch (spec.layout) {
     case 'container': {
       // FileGDB is a directory, so it travels zipped; GeoPackage, SQLite and an Excel workbook are single files.
-      const dataset = format === 'filegdb' ? `out/${base}.${spec.ext}` : `${base}.${spec.ext}`;
+      // With attachments as files beside it, the workbook travels zipped too.
+      const zipped = format === 'filegdb' || zipAttachments;
+      const dataset = zipped ? `out/${base}.${spec.ext}` : `${base}.${spec.ext}`;
       const layers = names.map((layerName, i) => ({ layerName, dataset, update: i > 0 }));
-      return format === 'filegdb'
-        ? zip(layers)
-        : { fileName: dataset, contentType: mime(dataset), layers, result: { kind: 'file', path: dataset } };
+      return zipped ? zip(layers) : { fileName: dataset, contentType: mime(dataset), layers, result: { kind: 'file', path: dataset } };
     }
     case 'shapefile':
       return zip(names.map((layerName) => ({ layerName, dataset: `out/${layerName}.shp`, update: false })));
     case 'per-layer': {
-      if (names.length === 1) {
+      if (names.length === 1 && !zipAttachments) {
         const path = `${base}.${spec.ext}`;
         return {
           fileName: path,

@@ -4,6 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type * as gdal from 'gdal-async';
 import { RunContext } from './engine';
+import { attachmentsAsFiles } from './attachments';
 import { planExport } from './layout';
 import { exportConnection, openPg, resolveTarget, terminateSessions } from './source';
 import { ExportJob } from './types';
@@ -24,6 +25,7 @@ export async function openRun(job: ExportJob): Promise<OpenRun> {
     job.format,
     job.layers.map((l) => l.name),
     job.baseName,
+    attachmentsAsFiles(job),
   );
   const target = await resolveTarget(job.target);
   const appName = job.sessionName ? `${job.sessionName}-${randomUUID().slice(0, 8)}` : `export-${randomUUID()}`;

@@ -1,3 +1,5 @@
+import type { Readable } from 'node:stream';
+import { ExportedAttachment } from '../../attachments';
 import { GeometryType, LayerField } from '../../layers/layer-schema';
 import { ExportFormat } from '../formats';
 
@@ -19,6 +21,9 @@ export interface ExportLayerSource {
   xColumnName?: string;
   yColumnName?: string;
 }
+
+/** A file attached to an exported feature (the attachments module lists them), read when it is written. */
+export type ExportAttachment = Omit<ExportedAttachment, 'key'> & { read(): Promise<Readable> };
 
 /** targetSR: a wkid (ArcGIS web-mercator aliases are accepted) or a WKT string. */
 export type ExportTarget = { srid: number } | { wkt: string };
@@ -71,6 +76,11 @@ export interface ExportJob {
    * in front (OWASP), so it shows as text. Default true. GDAL's CSV writer cannot: engine 'gdal' needs false.
    */
   escapeFormulas?: boolean;
+  /**
+   * The attachments of each layer's exported features, in `layers` order: GeoPackage and SQLite get a
+   * `<layer>__ATTACH` table, the rest an `attachments/` folder in the zip (attachments.ts). None when not asked for.
+   */
+  attachments?: ExportAttachment[][];
 }
 
 /** When a layer's shapefile is written in parts (shapefile-parts.ts), and how large its parts are at most. */

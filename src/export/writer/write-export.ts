@@ -5,6 +5,7 @@
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { EXPORT_FORMATS } from '../formats';
+import { writeAttachments } from './attachments';
 import { copyEngine } from './copy/engine';
 import { ExportEngine, RunContext } from './engine';
 import { ExportWriteError } from './errors';
@@ -82,6 +83,7 @@ export async function writeExport(job: ExportJob): Promise<ExportOutput> {
     const finishPackaging = startPackaging(run);
     await engine.write({ ...run, measures, progress });
     run.closeSource();
+    await writeAttachments(run, progress);
     job.signal?.throwIfAborted();
     await finishPackaging(progress);
     job.signal?.throwIfAborted();

@@ -3153,3 +3153,273 @@ export const VIEW_CASES: Record<string, Case> = {
     want: () => ({ code: 400, message: 'Unable to delete item. This service item has a related Service item' }),
   },
 };
+
+// ── feature attachments (issue 28): a service of the owner's whose layer 0 has attachments, made by attachments.spec ──
+export const attachmentFx = { service: '', oid: '', attachmentId: '', plainLayer: '1' };
+const svcPath = (rest: string) => `arcgis/rest/services/:svc/FeatureServer/${rest}`;
+const attachmentPathParams = { svc: () => attachmentFx.service, layer: () => '0', oid: () => attachmentFx.oid };
+export const ATTACHMENT_ROUTES: Route[] = [
+  {
+    name: 'FeatureServer/:layer/queryAttachments',
+    kind: 'ANY',
+    auth: 'required',
+    root: true,
+    path: svcPath(':layer/queryAttachments'),
+    pathParams: attachmentPathParams,
+    params: () => ({ objectIds: attachmentFx.oid }),
+    fuzz: [
+      'objectIds',
+      'globalIds',
+      'definitionExpression',
+      'attachmentTypes',
+      'size',
+      'keywords',
+      'resultOffset',
+      'resultRecordCount',
+      'returnUrl',
+    ],
+  },
+  {
+    name: 'FeatureServer/:layer/:oid/attachments',
+    kind: 'ANY',
+    auth: 'required',
+    root: true,
+    path: svcPath(':layer/:oid/attachments'),
+    pathParams: attachmentPathParams,
+  },
+  // Without a file part: the baseline answers "'attachment' is required." and stores nothing.
+  {
+    name: 'FeatureServer/:layer/:oid/addAttachment',
+    kind: 'POST',
+    auth: 'required',
+    root: true,
+    path: svcPath(':layer/:oid/addAttachment'),
+    pathParams: attachmentPathParams,
+    params: () => ({ keywords: 'k' }),
+    fuzz: ['keywords', 'uploadId'],
+    ok: false,
+  },
+  {
+    name: 'FeatureServer/:layer/:oid/updateAttachment',
+    kind: 'POST',
+    auth: 'required',
+    root: true,
+    path: svcPath(':layer/:oid/updateAttachment'),
+    pathParams: attachmentPathParams,
+    params: () => ({ attachmentId: attachmentFx.attachmentId }),
+    fuzz: ['attachmentId', 'keywords', 'uploadId'],
+    ok: false,
+  },
+  // An id the feature does not have: answered per id, nothing deleted.
+  {
+    name: 'FeatureServer/:layer/:oid/deleteAttachments',
+    kind: 'POST',
+    auth: 'required',
+    root: true,
+    path: svcPath(':layer/:oid/deleteAttachments'),
+    pathParams: attachmentPathParams,
+    params: () => ({ attachmentIds: '2147483647' }),
+    fuzz: ['attachmentIds'],
+  },
+];
+
+const att = (rest: string) => `arcgis/rest/services/${attachmentFx.service}/FeatureServer/${rest}`;
+export const ATTACHMENT_CASES: Record<string, Case> = {
+  'attachments: object id not a number': {
+    root: true,
+    method: 'GET',
+    path: () => att('0/abc/attachments'),
+    want: () => ({ code: 400, message: 'Invalid object id.' }),
+  },
+  'attachments: object id past 2^31': {
+    root: true,
+    method: 'GET',
+    path: () => att('0/2147483648/attachments'),
+    want: () => ({ code: 400, message: 'Invalid object id.' }),
+  },
+  'attachments/:id: attachment id not a number': {
+    root: true,
+    method: 'GET',
+    path: () => att(`0/${attachmentFx.oid}/attachments/1e3`),
+    want: () => ({ code: 400, message: 'Invalid attachment id.' }),
+  },
+  'attachments/:id: no such attachment': {
+    root: true,
+    method: 'GET',
+    path: () => att(`0/${attachmentFx.oid}/attachments/2147483647`),
+    want: () => ({ code: 400, message: 'Attachment does not exist or is inaccessible.' }),
+  },
+  'attachments/:id: an attachment of another feature': {
+    root: true,
+    method: 'GET',
+    path: () => att(`0/${Number(attachmentFx.oid) + 1}/attachments/${attachmentFx.attachmentId}`),
+    want: () => ({ code: 400, message: 'Attachment does not exist or is inaccessible.' }),
+  },
+  'attachments: a layer without attachments': {
+    root: true,
+    method: 'GET',
+    path: () => att(`${attachmentFx.plainLayer}/1/attachments`),
+    want: () => ({ code: 400, message: 'Requested operation is not supported by this service.' }),
+  },
+  'attachments: no such layer': {
+    root: true,
+    method: 'GET',
+    path: () => att('7/1/attachments'),
+    want: () => ({ code: 400, message: 'Layer does not exist.' }),
+  },
+  'queryAttachments: no objectIds, globalIds or definitionExpression': {
+    root: true,
+    path: () => att('0/queryAttachments'),
+    want: () => ({ code: 400, message: 'Unable to perform query.' }),
+  },
+  'queryAttachments: definitionExpression names no field': {
+    root: true,
+    path: () => att('0/queryAttachments'),
+    params: () => ({ definitionExpression: 'Nope = 1' }),
+    want: () => ({ code: 400, message: 'Cannot perform query. Invalid query parameters.' }),
+  },
+  'queryAttachments: size is not a range': {
+    root: true,
+    path: () => att('0/queryAttachments'),
+    params: () => ({ objectIds: attachmentFx.oid, size: '10' }),
+    want: () => ({ code: 400, message: "'size' must be a range of bytes 'min,max'." }),
+  },
+  'queryAttachments: size min above max': {
+    root: true,
+    path: () => att('0/queryAttachments'),
+    params: () => ({ objectIds: attachmentFx.oid, size: '10,2' }),
+    want: () => ({ code: 400, message: "'size' must be a range of bytes 'min,max'." }),
+  },
+  'queryAttachments: globalIds not GUIDs': {
+    root: true,
+    path: () => att('0/queryAttachments'),
+    params: () => ({ globalIds: 'abc' }),
+    want: () => ({ code: 400, message: "'globalIds' must list GUIDs." }),
+  },
+  'queryAttachments: attachmentsDefinitionExpression': {
+    root: true,
+    path: () => att('0/queryAttachments'),
+    params: () => ({ objectIds: attachmentFx.oid, attachmentsDefinitionExpression: "name = 'a'" }),
+    want: () => ({ code: 400, detail: "'attachmentsDefinitionExpression' is not supported" }),
+  },
+  'queryAttachments: returnCountOnly': {
+    root: true,
+    path: () => att('0/queryAttachments'),
+    params: () => ({ objectIds: attachmentFx.oid, returnCountOnly: 'true' }),
+    want: () => ({ code: 400, detail: 'supportsQueryAttachmentsCountOnly is false' }),
+  },
+  'queryAttachments: resultRecordCount 0': {
+    root: true,
+    path: () => att('0/queryAttachments'),
+    params: () => ({ objectIds: attachmentFx.oid, resultRecordCount: '0' }),
+    want: () => ({ code: 400, message: "'resultRecordCount' must be a whole number from 1 to 2000." }),
+  },
+  'addAttachment: no file': {
+    root: true,
+    path: () => att(`0/${attachmentFx.oid}/addAttachment`),
+    want: () => ({ code: 400, message: "'attachment' is required." }),
+  },
+  'addAttachment: uploadId instead of a file': {
+    root: true,
+    path: () => att(`0/${attachmentFx.oid}/addAttachment`),
+    params: () => ({ uploadId: 'abc' }),
+    want: () => ({ code: 400, detail: 'supportsAttachmentsByUploadId is false' }),
+  },
+  'addAttachment: keywords over 1024 characters': {
+    root: true,
+    path: () => att(`0/${attachmentFx.oid}/addAttachment`),
+    params: () => ({ keywords: long(1025) }),
+    want: () => ({ code: 400, message: INVALID, detail: "'keywords' must be at most 1024 characters." }),
+  },
+  'addAttachment: a reader of the service → 403': {
+    root: true,
+    path: () => att(`0/${attachmentFx.oid}/addAttachment`),
+    token: () => fx.member.token,
+    want: () => ({ code: 403 }),
+  },
+  'updateAttachment: attachmentId missing': {
+    root: true,
+    path: () => att(`0/${attachmentFx.oid}/updateAttachment`),
+    want: () => ({ code: 400, message: "'attachmentId' is required." }),
+  },
+  'updateAttachment: attachmentId not a number': {
+    root: true,
+    path: () => att(`0/${attachmentFx.oid}/updateAttachment`),
+    params: () => ({ attachmentId: 'x' }),
+    want: () => ({ code: 400, message: 'Invalid attachment id.' }),
+  },
+  'deleteAttachments: attachmentIds missing': {
+    root: true,
+    path: () => att(`0/${attachmentFx.oid}/deleteAttachments`),
+    want: () => ({ code: 400, message: "'attachmentIds' is required." }),
+  },
+  'deleteAttachments: attachmentIds not numbers': {
+    root: true,
+    path: () => att(`0/${attachmentFx.oid}/deleteAttachments`),
+    params: () => ({ attachmentIds: '1,x' }),
+    want: () => ({ code: 400, message: 'Invalid attachmentIds.', detail: "'x' is not a valid attachmentIds." }),
+  },
+  'deleteAttachments: over 1000 ids': {
+    root: true,
+    path: () => att(`0/${attachmentFx.oid}/deleteAttachments`),
+    params: () => ({ attachmentIds: Array.from({ length: 1001 }, (_, i) => i + 1).join(',') }),
+    want: () => ({ code: 400, message: "'attachmentIds' lists more than 1000 ids." }),
+  },
+  'applyEdits: attachments without useGlobalIds': {
+    root: true,
+    path: () => att('0/applyEdits'),
+    params: () => ({ attachments: '{"deletes":["{00000000-0000-0000-0000-000000000000}"]}' }),
+    want: () => ({ code: 400, detail: 'useGlobalIds=true' }),
+  },
+  'applyEdits: attachments not JSON': {
+    root: true,
+    path: () => att('0/applyEdits'),
+    params: () => ({ useGlobalIds: 'true', attachments: '{adds' }),
+    want: () => ({ code: 400 }),
+  },
+  'applyEdits: attachment adds not an array': {
+    root: true,
+    path: () => att('0/applyEdits'),
+    params: () => ({ useGlobalIds: 'true', attachments: '{"adds":{}}' }),
+    want: () => ({ code: 400, detail: "'attachments.adds' must be an array." }),
+  },
+  'applyEdits: attachment data not base64': {
+    root: true,
+    path: () => att('0/applyEdits'),
+    params: () => ({
+      useGlobalIds: 'true',
+      attachments: JSON.stringify({
+        adds: [
+          {
+            globalId: '{00000000-0000-0000-0000-000000000001}',
+            parentGlobalId: '{00000000-0000-0000-0000-000000000002}',
+            name: 'a.txt',
+            data: '!!!',
+          },
+        ],
+      }),
+    }),
+    want: () => ({ code: 400, detail: "'data' is not base64." }),
+  },
+  'applyEdits: attachment globalId not a GUID': {
+    root: true,
+    path: () => att('0/applyEdits'),
+    params: () => ({
+      useGlobalIds: 'true',
+      attachments: JSON.stringify({ adds: [{ globalId: 'x', parentGlobalId: 'y', name: 'a.txt', data: 'AAAA' }] }),
+    }),
+    want: () => ({ code: 400, detail: "'globalId' must be a GUID" }),
+  },
+  'applyEdits: attachments on a layer without them': {
+    root: true,
+    path: () => att(`${attachmentFx.plainLayer}/applyEdits`),
+    params: () => ({ useGlobalIds: 'true', attachments: '{"deletes":[]}' }),
+    want: () => ({ code: 400, message: 'Requested operation is not supported by this service.' }),
+  },
+  'applyEdits: deletes by global id not GUIDs': {
+    root: true,
+    path: () => att('0/applyEdits'),
+    params: () => ({ useGlobalIds: 'true', deletes: '12' }),
+    want: () => ({ code: 400, detail: 'which is not a global id' }),
+  },
+};

@@ -100,6 +100,18 @@ describe('planExport (zip layout decisions)', () => {
     expect(planExport('csv', ['Roads', 'roads'], 'b').layers.map((l) => l.dataset)).toEqual(['out/Roads.csv', 'out/roads_2.csv']);
   });
 
+  it('zips a single file when attachments go beside it, with the file in the zip', () => {
+    for (const [format, ext] of [
+      ['csv', 'csv'],
+      ['excel', 'xlsx'],
+      ['sqlite', 'sqlite'],
+    ] as const) {
+      const plan = planExport(format, one, 'b', true);
+      expect(plan).toMatchObject({ fileName: 'b.zip', contentType: 'application/zip', result: { kind: 'zip', dir: 'out' } });
+      expect(plan.layers[0].dataset).toBe(format === 'csv' ? `out/Cities.${ext}` : `out/b.${ext}`);
+    }
+  });
+
   it('covers every format', () => {
     for (const f of EXPORT_FORMATS) expect(planExport(f, one, 'b').layers).toHaveLength(1);
   });
