@@ -8,6 +8,7 @@ import { UsernamePipe } from '../core/http/id-params';
 import { Params } from '../core/http/params.decorator';
 import { EditsService } from './edits.service';
 import { AddToDefinitionDto, CreateServiceDto, DeleteFromDefinitionDto, EditsDto, QueryDto, ServiceNameDto } from './feature-server.dto';
+import { LayerInfoDto, QueryDomainsDto } from './feature-server.dto';
 import { FeatureServerService } from './feature-server.service';
 import { QueryService } from './query.service';
 
@@ -65,15 +66,27 @@ export class FeatureServerController {
   /** Declared before ':layerId' so 'layers' is not read as a layer id. */
   @Public()
   @Operation('layers')
-  layers(@OptionalCaller() caller: Caller | undefined, @Param('name') name: string) {
-    return this.features.allLayerInfo(caller, name);
+  layers(@OptionalCaller() caller: Caller | undefined, @Param('name') name: string, @Params(LayerInfoDto) p: LayerInfoDto) {
+    return this.features.allLayerInfo(caller, name, p.returnDomainNames);
+  }
+
+  /** Declared before ':layerId', as 'layers' is. */
+  @Public()
+  @Operation('queryDomains')
+  queryDomains(@OptionalCaller() caller: Caller | undefined, @Param('name') name: string, @Params(QueryDomainsDto) p: QueryDomainsDto) {
+    return this.features.queryDomains(caller, name, p.layers);
   }
 
   @Public()
   @PageLink()
   @Operation(':layerId')
-  layer(@OptionalCaller() caller: Caller | undefined, @Param('name') name: string, @Param('layerId') layerId: string) {
-    return this.features.layerInfo(caller, name, layerId);
+  layer(
+    @OptionalCaller() caller: Caller | undefined,
+    @Param('name') name: string,
+    @Param('layerId') layerId: string,
+    @Params(LayerInfoDto) p: LayerInfoDto,
+  ) {
+    return this.features.layerInfo(caller, name, layerId, p.returnDomainNames);
   }
 
   @Public()

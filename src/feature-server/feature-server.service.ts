@@ -3,7 +3,7 @@ import type { EntityManager } from 'typeorm';
 import { ContentRepository } from '../content/content.repository';
 import { Caller, isAdminFor, Privilege } from '../core/auth/caller';
 import { Errors } from '../core/errors/arcgis-error';
-import { jsonParam, requiredJsonParam } from '../core/http/param-values';
+import { boolParam, jsonParam, requiredJsonParam } from '../core/http/param-values';
 import { newId } from '../core/ids';
 import { IdentityService } from '../identity/identity.service';
 import { FeatureGate } from './feature-gate';
@@ -13,7 +13,8 @@ import { LayersRepository, LayerDefinitionError } from '../layers/layers.reposit
 import { LayerRow, NewService, ServiceRow } from '../layers/types';
 import { assertMayCreateService } from '../layers/service-access';
 import { drawingInfo, envelope, mapUnits, templates } from './layer-json';
-import { fieldInfo, LayerDefinition, normaliseWkid, parseLayerDefinition } from '../layers/layer-schema';
+import { fieldInfo, LayerDefinition, LayerField, normaliseWkid, parseLayerDefinition } from '../layers/layer-schema';
+import { checkDomainNames, domainsOf } from '../layers/field-domain';
 
 const SERVICE_NAME = /^[A-Za-z0-9_]{1,100}$/;
 
@@ -202,6 +203,7 @@ export class FeatureServerService {
     });
     if (!entries.length)
       throw Errors.badRequest('Invalid layer definition.', ["'addToDefinition' needs at least one entry in 'layers' or 'tables'."]);
+    checkDomainNames([...(await this.repo.layers(service.item_id)), ...entries.map((e) => e.def)]);
     for (const e of entries) {
       if (!(await this.repo.sridExists(e.def.srid)))
         throw Errors.badRequest('Invalid layer definition.', [`Layer '${e.def.name}': unknown wkid ${e.def.srid}.`]);
@@ -260,6 +262,7 @@ export class FeatureServerService {
       supportsDisconnectedEditing: false,
       hasStaticData: false,
       hasSharedDomains: false,
+      supportsQueryDomains: true,
       maxRecordCount: service.max_record_count,
       supportedQueryFormats: 'JSON, geoJSON, PBF',
       supportsVCSProjection: false,
@@ -296,21 +299,45 @@ export class FeatureServerService {
    * FeatureServer/layers: full info of every layer and table. The extents are scanned one after another on a single
    * connection's worth of budget: in parallel, one request for a service of many large layers took the whole pool.
    */
-  async allLayerInfo(caller: Caller | undefined, name: string) {
+  async allLayerInfo(caller: Caller | undefined, name: string, returnDomainNames?: string) {
+    const names = boolParam('returnDomainNames', returnDomainNames, false);
     const service = await this.readable(caller, name);
     const layers = await this.repo.layers(service.item_id);
     const infos = await this.gate.run(caller, async () => {
       const out = [];
-      for (const l of layers) out.push(await this.describeLayer(service, l));
+      for (const l of layers) out.push(await this.describeLayer(service, l, names));
       return out;
     });
     return { layers: infos.filter((l) => l.type === 'Feature Layer'), tables: infos.filter((l) => l.type === 'Table') };
   }
 
-  async layerInfo(caller: Caller | undefined, name: string, layerId: string) {
+  async layerInfo(caller: Caller | undefined, name: string, layerId: string, returnDomainNames?: string) {
+    const names = boolParam('returnDomainNames', returnDomainNames, false);
     const service = await this.readable(caller, name);
     const layer = await this.resolveLayer(service, layerId);
-    return this.gate.run(caller, () => this.describeLayer(service, layer));
+    return this.gate.run(caller, () => this.describeLayer(service, layer, names));
+  }
+
+  /**
+   * FeatureServer/queryDomains: the full definition of every domain the layers' fields use, once per name (the
+   * layer JSON's `returnDomainNames=true` gives the names only). No `layers`: every layer and table.
+   */
+  async queryDomains(caller: Caller | undefined, name: string, layersParam?: string) {
+    const ids = jsonParam<unknown>('layers', layersParam, 'any');
+    if (ids !== undefined && (!Array.isArray(ids) || !ids.every((id) => Number.isInteger(id))))
+      throw Errors.badRequest("'layers' must be an array of layer ids, e.g. [0,1].");
+    const service = await this.readable(caller, name);
+    const all = await this.repo.layers(service.item_id);
+    const wanted = ids === undefined ? all : (ids as number[]).map((id) => all.find((l) => l.layer_id === id) ?? id);
+    const missing = wanted.find((l) => typeof l === 'number');
+    if (missing !== undefined) throw this.layerMissing(service, String(missing));
+    return { domains: domainsOf(wanted as LayerRow[]) };
+  }
+
+  /** A field as the layer JSON shows it; with returnDomainNames=true its domain is named, not spelled out. */
+  private fieldJson(f: LayerField, domainNames: boolean) {
+    const info = fieldInfo(f);
+    return domainNames && f.domain ? { ...info, domain: { type: f.domain.type, name: f.domain.name } } : info;
   }
 
   /**
@@ -318,7 +345,7 @@ export class FeatureServerService {
    * subtypes, editor tracking, ownership-based access or sync. There is one record limit, so the standard and tile
    * limits are it too.
    */
-  private async describeLayer(service: ServiceRow, layer: LayerRow) {
+  private async describeLayer(service: ServiceRow, layer: LayerRow, domainNames = false) {
     const sr = { wkid: layer.srid, latestWkid: layer.srid };
     const extent = envelope(await this.data.extent(service.schema_name, layer), sr);
     return {
@@ -356,7 +383,7 @@ export class FeatureServerService {
       typeIdField: '',
       uniqueIdField: { name: layer.object_id_field, isSystemMaintained: true },
       ...(layer.geometry_type ? { geometryField: { name: 'Shape', type: 'esriFieldTypeGeometry', alias: 'Shape' } } : {}),
-      fields: layer.fields.map(fieldInfo),
+      fields: layer.fields.map((f) => this.fieldJson(f, domainNames)),
       types: [],
       templates: templates(layer.name, layer.geometry_type, layer.fields, service.capabilities),
       maxRecordCount: service.max_record_count,

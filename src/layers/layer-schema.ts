@@ -1,5 +1,6 @@
 import { Errors } from '../core/errors/arcgis-error';
 import { dataVersionTriggerSql } from './data-version';
+import { FieldDomain, parseFieldDomain } from './field-domain';
 
 /** Field types a hosted layer can hold; blobs, rasters and XML are not offered. */
 export const FIELD_TYPES = [
@@ -33,6 +34,8 @@ export interface LayerField {
   length?: number;
   nullable: boolean;
   editable: boolean;
+  /** Its attribute domain (field-domain.ts), as given; absent when it has none. */
+  domain?: FieldDomain;
 }
 
 export interface LayerDefinition {
@@ -140,6 +143,7 @@ function parseField(raw: unknown, layer: string): LayerField {
       bad(`Layer '${layer}': field '${f.name}' length must be 1-${MAX_STRING_LENGTH}.`);
   }
   const system = type === 'esriFieldTypeOID' || type === 'esriFieldTypeGlobalID';
+  const domain = parseFieldDomain(f.domain, { name: f.name, type, length }, `Layer '${layer}': `);
   return {
     name: f.name,
     type,
@@ -148,6 +152,7 @@ function parseField(raw: unknown, layer: string): LayerField {
     ...(length !== undefined ? { length } : {}),
     nullable: system ? false : f.nullable !== false,
     editable: system ? false : f.editable !== false,
+    ...(domain ? { domain } : {}),
   };
 }
 
@@ -175,7 +180,7 @@ export function fieldInfo(f: LayerField) {
     ...(f.length !== undefined ? { length: f.length } : {}),
     nullable: f.nullable,
     editable: f.editable,
-    domain: null,
+    domain: f.domain ?? null,
     defaultValue: null,
   };
 }
