@@ -1,5 +1,6 @@
 import { GeometryType, LayerField } from '../../layers/layer-schema';
 import { ExportFormat } from '../formats';
+import { DomainValues } from '../export-columns';
 
 export type { ExportFormat };
 
@@ -18,6 +19,9 @@ export interface ExportLayerSource {
   /** CSV and Excel point layers only; default 'x' / 'y'. */
   xColumnName?: string;
   yColumnName?: string;
+  /** CSV and Excel: coded values as codes (default), descriptions or both; aliases as headers (export-columns.ts). */
+  domainValues?: DomainValues;
+  fieldAliases?: boolean;
 }
 
 /** targetSR: a wkid (ArcGIS web-mercator aliases are accepted) or a WKT string. */
