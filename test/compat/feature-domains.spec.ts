@@ -5,13 +5,13 @@
  * domains, which gdal-async cannot list).
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { INestApplicationContext } from '@nestjs/common';
 import { ArcGISIdentityManager, IField } from '@esri/arcgis-rest-request';
-import { exportItem, getItem, getItemData, getItemStatus, setItemAccess } from '@esri/arcgis-rest-portal';
+import { setItemAccess } from '@esri/arcgis-rest-portal';
 import {
   addFeatures,
   addToServiceDefinition,
@@ -25,6 +25,7 @@ import { startApp, TestApp } from '../support/app';
 import { adminToken, createUser, uniq } from '../support/client';
 import { readPart } from '../support/openpyxl';
 import { startWorker } from '../support/worker';
+import { exportAndDownload } from '../support/export-download';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
@@ -132,22 +133,8 @@ describe('attribute domains through @esri/arcgis-rest-feature-service 4.10.2 and
     }
   });
 
-  /** exportItem → poll getItemStatus → getItemData(file) → the file on disk. */
-  async function runExport(exportFormat: string, exportParameters?: any) {
-    const r = await exportItem({ id: serviceItemId, exportFormat: exportFormat as any, exportParameters, authentication: auth });
-    const until = Date.now() + 60000;
-    for (;;) {
-      const s = await getItemStatus({ id: r.exportItemId, jobId: r.jobId, jobType: 'export', authentication: auth });
-      if (s.status === 'completed') break;
-      if (Date.now() > until) throw new Error(`export ${exportFormat} still ${s.status}: ${s.statusMessage}`);
-      await new Promise((res) => setTimeout(res, 200));
-    }
-    const item = await getItem(r.exportItemId, { authentication: auth });
-    const blob: Blob = await getItemData(r.exportItemId, { file: true, authentication: auth });
-    const file = path.join(dir, `${r.exportItemId}-${item.name}`);
-    writeFileSync(file, Buffer.from(await blob.arrayBuffer()));
-    return file;
-  }
+  const runExport = async (format: string, exportParameters?: any) =>
+    (await exportAndDownload(auth, serviceItemId, dir, format, exportParameters)).file;
 
   /** A layer's rows as GDAL reads them (a CSV of one layer is a plain file): header names, then each row's values in field order. */
   function rows(gdalPath: string): { names: string[]; values: unknown[][] } {
