@@ -113,15 +113,16 @@ export function parseFieldDomain(raw: unknown, field: DomainField, where = ''): 
     bad(`'mergePolicy' must be one of ${MERGE_POLICIES.join(', ')}.`);
   if (d.splitPolicy !== undefined && !(SPLIT_POLICIES as readonly unknown[]).includes(d.splitPolicy))
     bad(`'splitPolicy' must be one of ${SPLIT_POLICIES.join(', ')}.`);
-  // Only the members given, in their order: the layer JSON returns the domain as it came.
-  const kept = Object.fromEntries(Object.entries(d).filter(([k]) => k !== 'codedValues' && k !== 'range'));
+  // The members given, in their order, with the list or range as checked: the layer JSON returns the domain as it came.
+  const kept = (key: 'codedValues' | 'range', value: unknown) =>
+    Object.fromEntries(Object.entries(d).map(([k, v]) => [k, k === key ? value : v]));
   if (type === 'range') {
     if (field.type === 'esriFieldTypeString') bad('of type "range" needs a numeric or date field.');
     const r = d.range;
     if (!Array.isArray(r) || r.length !== 2 || !r.every((v) => fits(field, v))) bad(`'range' must be [min, max] of ${valueRule(field)}.`);
     const [min, max] = r as [number, number];
     if (min > max) bad(`'range' minimum ${min} is above its maximum ${max}.`);
-    return { ...kept, range: [min, max] } as RangeDomain;
+    return kept('range', [min, max]) as unknown as RangeDomain;
   }
   const list = d.codedValues;
   if (!Array.isArray(list) || !list.length || list.length > MAX_CODED_VALUES)
@@ -139,7 +140,7 @@ export function parseFieldDomain(raw: unknown, field: DomainField, where = ''): 
     seen.add(code);
     return { name: c.name as string, code };
   });
-  return { ...kept, codedValues } as CodedValueDomain;
+  return kept('codedValues', codedValues) as unknown as CodedValueDomain;
 }
 
 /** The coded values of a field's domain, or null when it has none (no domain, or a range). */
