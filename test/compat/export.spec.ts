@@ -1,4 +1,5 @@
 import { ArcGISIdentityManager } from '@esri/arcgis-rest-request';
+import { exportItem } from '@esri/arcgis-rest-portal';
 import { addFeatures, addToServiceDefinition, createFeatureService } from '@esri/arcgis-rest-feature-service';
 import gdal from 'gdal-async';
 import { INestApplicationContext } from '@nestjs/common';
@@ -8,7 +9,7 @@ import * as path from 'node:path';
 import { startApp, TestApp } from '../support/app';
 import { adminToken, createUser, uniq } from '../support/client';
 import { startWorker } from '../support/worker';
-import { exportAndDownload } from '../support/export-download';
+import { downloadExport } from '../support/export-download';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
@@ -88,10 +89,11 @@ describe('export through @esri/arcgis-rest-portal 4.10.2', () => {
 
   /** exportItem → poll getItemStatus → getItemData(file) → the file on disk, as a GDAL path. */
   async function runExport(exportFormat: string, exportParameters?: any, title?: string) {
-    const out = await exportAndDownload(auth, serviceItemId, dir, exportFormat, exportParameters, title);
-    expect(out.reply.serviceItemId).toBe(serviceItemId);
+    const reply = await exportItem({ id: serviceItemId, exportFormat: exportFormat as any, exportParameters, title, authentication: auth });
+    expect(reply.serviceItemId).toBe(serviceItemId);
+    const out = await downloadExport(auth, reply, dir);
     expect(out.item.size).toBe(out.size);
-    return out;
+    return { ...out, reply };
   }
 
   /** Every vector layer GDAL finds, through zips and folders, by layer name. */

@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { INestApplicationContext } from '@nestjs/common';
 import { ArcGISIdentityManager, IField } from '@esri/arcgis-rest-request';
-import { setItemAccess } from '@esri/arcgis-rest-portal';
+import { exportItem, setItemAccess } from '@esri/arcgis-rest-portal';
 import {
   addFeatures,
   addToServiceDefinition,
@@ -25,7 +25,7 @@ import { startApp, TestApp } from '../support/app';
 import { adminToken, createUser, uniq } from '../support/client';
 import { readPart } from '../support/openpyxl';
 import { startWorker } from '../support/worker';
-import { exportAndDownload } from '../support/export-download';
+import { downloadExport } from '../support/export-download';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
@@ -133,8 +133,10 @@ describe('attribute domains through @esri/arcgis-rest-feature-service 4.10.2 and
     }
   });
 
-  const runExport = async (format: string, exportParameters?: any) =>
-    (await exportAndDownload(auth, serviceItemId, dir, format, exportParameters)).file;
+  const runExport = async (exportFormat: string, exportParameters?: any) => {
+    const reply = await exportItem({ id: serviceItemId, exportFormat: exportFormat as any, exportParameters, authentication: auth });
+    return (await downloadExport(auth, reply, dir)).file;
+  };
 
   /** A layer's rows as GDAL reads them (a CSV of one layer is a plain file): header names, then each row's values in field order. */
   function rows(gdalPath: string): { names: string[]; values: unknown[][] } {
