@@ -13,6 +13,7 @@ import { parseWhereTree, renderWhereTreeSql, WhereNode } from '../where/compile'
 import { ExportFormat, FORMAT_CATALOGUE } from './formats';
 import { ExportTarget } from './writer';
 import { xyColumnNames, XyColumnsError } from './xy-columns';
+import { attributeColumns, ColumnsError, DOMAIN_VALUES, DomainValues } from './export-columns';
 
 /** A layer to export. `whereTree` is the clause parsed once, when the request arrived; `where` is its text, for people. */
 export interface ExportLayerParams {
@@ -22,6 +23,9 @@ export interface ExportLayerParams {
   includeGeometry: boolean;
   xColumnName?: string;
   yColumnName?: string;
+  /** CSV and Excel: what a field with coded values writes, and whether headers are aliases (export-columns.ts). */
+  useDomainDescriptions?: DomainValues;
+  useFieldAliases?: boolean;
 }
 
 /** What the job row stores; the worker needs nothing else from the request. */
@@ -83,7 +87,7 @@ export function parseTargetSR(v: unknown): ExportTarget | undefined {
 function parseLayer(entry: unknown, i: number, format: ExportFormat): ExportLayerParams {
   if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) bad(`layers[${i}] must be an object.`);
   const e = entry as Record<string, unknown>;
-  const extra = Object.keys(e).filter((k) => !['id', 'where', 'whereTree', 'includeGeometry', 'xColumnName', 'yColumnName'].includes(k));
+  const extra = Object.keys(e).filter((k) => !LAYER_KEYS.includes(k));
   if (extra.length) bad(`layers[${i}] has unknown properties: ${extra.join(', ')}.`);
   if (!Number.isInteger(e.id)) bad(`layers[${i}].id must be a layer id (a whole number).`);
   if (e.where !== undefined && typeof e.where !== 'string') bad(`layers[${i}].where must be a string.`);
@@ -94,6 +98,8 @@ function parseLayer(entry: unknown, i: number, format: ExportFormat): ExportLaye
     if (typeof e[k] !== 'string') bad(`layers[${i}].${k} must be a string.`);
   }
   const where = (e.where as string | undefined)?.trim() || '1=1';
+  const domainValues = parseDomainValues(e.useDomainDescriptions, format, `layers[${i}].useDomainDescriptions`);
+  const aliases = parseFieldAliases(e.useFieldAliases, format, `layers[${i}].useFieldAliases`);
   return {
     id: e.id as number,
     where,
@@ -102,7 +108,40 @@ function parseLayer(entry: unknown, i: number, format: ExportFormat): ExportLaye
     includeGeometry: (e.includeGeometry as boolean | undefined) ?? true,
     ...(e.xColumnName !== undefined ? { xColumnName: e.xColumnName as string } : {}),
     ...(e.yColumnName !== undefined ? { yColumnName: e.yColumnName as string } : {}),
+    ...(domainValues !== undefined ? { useDomainDescriptions: domainValues } : {}),
+    ...(aliases !== undefined ? { useFieldAliases: aliases } : {}),
   };
+}
+
+const LAYER_KEYS = [
+  'id',
+  'where',
+  'whereTree',
+  'includeGeometry',
+  'xColumnName',
+  'yColumnName',
+  'useDomainDescriptions',
+  'useFieldAliases',
+];
+const COLUMN_FORMATS: ExportFormat[] = ['csv', 'excel'];
+
+/** `useDomainDescriptions`: "code", "description" or "both"; true is "description" and false "code". CSV and Excel only. */
+function parseDomainValues(v: unknown, format: ExportFormat, name: string): DomainValues | undefined {
+  if (v === undefined) return undefined;
+  if (!COLUMN_FORMATS.includes(format)) bad(`'${name}' applies only to CSV and Excel exports.`);
+  if (v === true) return 'description';
+  if (v === false) return 'code';
+  if (typeof v !== 'string' || !(DOMAIN_VALUES as readonly string[]).includes(v))
+    bad(`'${name}' must be "code", "description", "both", true or false.`);
+  return v as DomainValues;
+}
+
+/** `useFieldAliases`: true or false. CSV and Excel only. */
+function parseFieldAliases(v: unknown, format: ExportFormat, name: string): boolean | undefined {
+  if (v === undefined) return undefined;
+  if (!COLUMN_FORMATS.includes(format)) bad(`'${name}' applies only to CSV and Excel exports.`);
+  if (typeof v !== 'boolean') bad(`'${name}' must be true or false.`);
+  return v;
 }
 
 /** The where compiler speaks the query envelope; here its finding becomes a parameter problem of this layer. */
@@ -146,14 +185,19 @@ export function checkLayers(
       if (!(e instanceof ArcgisError)) throw e;
       return fail(`Layer ${p.id} where: ${e.details.join(' ') || e.message}`);
     }
+    let headers = layer.fields.map((f) => f.name);
+    try {
+      headers = attributeColumns(layer.fields, { domainValues: p.useDomainDescriptions, fieldAliases: p.useFieldAliases }).map(
+        (c) => c.header,
+      );
+    } catch (e) {
+      if (!(e instanceof ColumnsError)) throw e;
+      fail(`Layer ${p.id}: ${e.message}`);
+    }
     // The writer puts a point layer's coordinates in x/y columns for CSV and Excel: their names follow one rule.
     if (p.includeGeometry && layer.geometry_type === 'esriGeometryPoint' && FORMAT_CATALOGUE[format].geometry !== 'gdal') {
       try {
-        xyColumnNames(
-          layer.fields.map((f) => f.name),
-          p.xColumnName,
-          p.yColumnName,
-        );
+        xyColumnNames(headers, p.xColumnName, p.yColumnName);
       } catch (e) {
         if (!(e instanceof XyColumnsError)) throw e;
         fail(`Layer ${p.id}: ${e.message}`);
@@ -176,15 +220,28 @@ export function parseExportRequest(
       'object',
       (e) => new InvalidInputError(e.message, e.reason ? [e.reason] : []),
     ) ?? {};
-  const unknown = Object.keys(p).filter((k) => !['layers', 'targetSR', 'targetSr', 'escapeFormulas', 'includeAttachments'].includes(k));
+  const unknown = Object.keys(p).filter(
+    (k) =>
+      !['layers', 'targetSR', 'targetSr', 'escapeFormulas', 'includeAttachments', 'useDomainDescriptions', 'useFieldAliases'].includes(
+        k,
+      ),
+  );
   if (unknown.length) bad(`Unknown properties in 'exportParameters': ${unknown.join(', ')}.`);
   if (p.layers !== undefined && !Array.isArray(p.layers)) bad('\'layers\' must be an array of {"id": n, ...}.');
   if (!serviceLayers.length) bad('The service has no layers to export.');
   const requested = (p.layers as unknown[] | undefined) ?? [];
   const list = requested.length ? requested : serviceLayers.map((l) => ({ id: l.layer_id }));
+  // The options for all layers, which a layer's own override.
+  const domainValues = parseDomainValues(p.useDomainDescriptions, format, 'useDomainDescriptions');
+  const aliases = parseFieldAliases(p.useFieldAliases, format, 'useFieldAliases');
   const named = list.map((entry, i) => {
     if (entry && typeof entry === 'object' && 'whereTree' in entry) bad(`layers[${i}] has unknown properties: whereTree.`);
-    return parseLayer(entry, i, format);
+    const l = parseLayer(entry, i, format);
+    return {
+      ...l,
+      ...(l.useDomainDescriptions === undefined && domainValues !== undefined ? { useDomainDescriptions: domainValues } : {}),
+      ...(l.useFieldAliases === undefined && aliases !== undefined ? { useFieldAliases: aliases } : {}),
+    };
   });
   // A layer's related tables go with it, whole, as further layers of the export (docs/api.md, related tables).
   const related = relatedLayerIds(

@@ -107,6 +107,8 @@ export class ExportJobHandler implements JobHandler<ExportJobParams> {
       includeGeometry: l.includeGeometry,
       xColumnName: l.xColumnName,
       yColumnName: l.yColumnName,
+      domainValues: l.useDomainDescriptions,
+      fieldAliases: l.useFieldAliases,
     }));
     return { layers, attachments };
   }

@@ -20,6 +20,7 @@ import {
   ServiceNameDto,
   UpdateDefinitionDto,
 } from './feature-server.dto';
+import { LayerInfoDto, QueryDomainsDto } from './feature-server.dto';
 import { FeatureServerService } from './feature-server.service';
 import { QueryService } from './query.service';
 import { RelatedRecordsService } from './related.service';
@@ -89,8 +90,15 @@ export class FeatureServerController {
   /** Declared before ':layerId' so 'layers' is not read as a layer id. */
   @Public()
   @Operation('layers')
-  layers(@OptionalCaller() caller: Caller | undefined, @Param('name') name: string) {
-    return this.features.allLayerInfo(caller, name);
+  layers(@OptionalCaller() caller: Caller | undefined, @Param('name') name: string, @Params(LayerInfoDto) p: LayerInfoDto) {
+    return this.features.allLayerInfo(caller, name, p.returnDomainNames);
+  }
+
+  /** Declared before ':layerId', as 'layers' is. */
+  @Public()
+  @Operation('queryDomains')
+  queryDomains(@OptionalCaller() caller: Caller | undefined, @Param('name') name: string, @Params(QueryDomainsDto) p: QueryDomainsDto) {
+    return this.features.queryDomains(caller, name, p.layers);
   }
 
   /** Declared before ':layerId', as 'layers' is. */
@@ -103,8 +111,13 @@ export class FeatureServerController {
   @Public()
   @PageLink()
   @Operation(':layerId')
-  layer(@OptionalCaller() caller: Caller | undefined, @Param('name') name: string, @Param('layerId') layerId: string) {
-    return this.features.layerInfo(caller, name, layerId);
+  layer(
+    @OptionalCaller() caller: Caller | undefined,
+    @Param('name') name: string,
+    @Param('layerId') layerId: string,
+    @Params(LayerInfoDto) p: LayerInfoDto,
+  ) {
+    return this.features.layerInfo(caller, name, layerId, p.returnDomainNames);
   }
 
   @Public()

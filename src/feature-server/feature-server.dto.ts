@@ -111,3 +111,12 @@ export class ServiceNameDto {
   @MaxLength(64, { message: "'type' must be at most 64 characters." })
   type: string;
 }
+
+/** The layer resource (`FeatureServer/<id>`, `FeatureServer/layers`). */
+export class LayerInfoDto {
+  @IsOptional() @IsString() @MaxLength(16) returnDomainNames?: string;
+}
+
+export class QueryDomainsDto {
+  @IsOptional() @IsString() @MaxLength(64000) layers?: string;
+}

@@ -22,9 +22,10 @@ import { LayerRow, NewService, ServiceRow } from '../layers/types';
 import { assertMayCreateService } from '../layers/service-access';
 import { drawingInfo, envelope, mapUnits, templates } from './layer-json';
 import { viewJson } from './view-definition';
-import { fieldInfo, LayerDefinition, normaliseWkid, parseLayerDefinition } from '../layers/layer-schema';
+import { fieldInfo, LayerDefinition, LayerField, normaliseWkid, parseLayerDefinition } from '../layers/layer-schema';
 import { addToLayer, DefinitionChange, deleteFromLayer, deleteLayers, ServiceChange, updateLayer } from '../layers/definition-change';
 import { checkRelationships, parseRelationships, serviceRelationships, workingRelationships } from '../layers/relationships';
+import { checkDomainNames, domainsOf } from '../layers/field-domain';
 
 const SERVICE_NAME = /^[A-Za-z0-9_]{1,100}$/;
 
@@ -136,6 +137,7 @@ export class FeatureServerService {
     if (isView && entries.length)
       throw Errors.badRequest('Invalid definition.', ["A view's layers are added with addToDefinition, naming their sources."]);
     checkNewLayers(entries);
+    checkDomainNames(entries.map((e) => e.def));
     await this.insertService(s);
     if (entries.length) await this.addEntries((await this.repo.findServiceByItem(s.itemId))!, entries);
     return {
@@ -265,6 +267,7 @@ export class FeatureServerService {
     const entries = await this.layerEntries(def, normaliseWkid(service.spatial_reference.latestWkid ?? service.spatial_reference.wkid));
     if (!entries.length)
       throw Errors.badRequest('Invalid layer definition.', ["'addToDefinition' needs at least one entry in 'layers' or 'tables'."]);
+    checkDomainNames([...(await this.repo.layers(service.item_id)), ...entries.map((e) => e.def)]);
     return { success: true, layers: await this.addEntries(service, entries) };
   }
 
@@ -367,7 +370,10 @@ export class FeatureServerService {
     const plan = (layers: LayerRow[]): { change: DefinitionChange; result: undefined } => {
       const layer = layers.find((l) => l.layer_id === id);
       if (!layer) throw this.layerMissing(service, layerId);
-      return { change: LAYER_CHANGES[op](layers, layer, def), result: undefined };
+      const change = LAYER_CHANGES[op](layers, layer, def);
+      // One domain name, one definition, across the service as it will be.
+      checkDomainNames(layers.map((l) => change.layers?.find((c) => c.layer.layer_id === l.layer_id)?.layer ?? l));
+      return { change, result: undefined };
     };
     await this.redefine(service, plan);
     return { success: true };
@@ -459,6 +465,7 @@ export class FeatureServerService {
       supportsDisconnectedEditing: false,
       hasStaticData: false,
       hasSharedDomains: false,
+      supportsQueryDomains: true,
       maxRecordCount: service.max_record_count,
       supportedQueryFormats: 'JSON, geoJSON, PBF',
       supportsVCSProjection: false,
@@ -497,26 +504,50 @@ export class FeatureServerService {
    * FeatureServer/layers: full info of every layer and table. The extents are scanned one after another on a single
    * connection's worth of budget: in parallel, one request for a service of many large layers took the whole pool.
    */
-  async allLayerInfo(caller: Caller | undefined, name: string) {
+  async allLayerInfo(caller: Caller | undefined, name: string, returnDomainNames?: string) {
+    const names = boolParam('returnDomainNames', returnDomainNames, false);
     const service = await this.readable(caller, name);
-    const infos = await this.describeAll(caller, service, await this.repo.layers(service.item_id));
+    const infos = await this.describeAll(caller, service, await this.repo.layers(service.item_id), names);
     return { layers: infos.filter((l) => l.type === 'Feature Layer'), tables: infos.filter((l) => l.type === 'Table') };
   }
 
-  private describeAll(caller: Caller | undefined, service: ServiceRow, layers: LayerRow[]) {
+  private describeAll(caller: Caller | undefined, service: ServiceRow, layers: LayerRow[], names = false) {
     return this.gate.run(caller, async () => {
       const out = [];
-      for (const l of layers) out.push(await this.describeLayer(service, l, layers));
+      for (const l of layers) out.push(await this.describeLayer(service, l, layers, names));
       return out;
     });
   }
 
-  async layerInfo(caller: Caller | undefined, name: string, layerId: string) {
+  async layerInfo(caller: Caller | undefined, name: string, layerId: string, returnDomainNames?: string) {
+    const names = boolParam('returnDomainNames', returnDomainNames, false);
     const service = await this.readable(caller, name);
     const layer = await this.resolveLayer(service, layerId);
     // The other layers are read only to tell which of this one's relationships work.
     const layers = layer.relationships?.length ? await this.repo.layers(service.item_id) : [layer];
-    return this.gate.run(caller, () => this.describeLayer(service, layer, layers));
+    return this.gate.run(caller, () => this.describeLayer(service, layer, layers, names));
+  }
+
+  /**
+   * FeatureServer/queryDomains: the full definition of every domain the layers' fields use, once per name (the
+   * layer JSON's `returnDomainNames=true` gives the names only). No `layers`: every layer and table.
+   */
+  async queryDomains(caller: Caller | undefined, name: string, layersParam?: string) {
+    const ids = jsonParam<unknown>('layers', layersParam, 'any');
+    if (ids !== undefined && (!Array.isArray(ids) || !ids.every((id) => Number.isInteger(id))))
+      throw Errors.badRequest("'layers' must be an array of layer ids, e.g. [0,1].");
+    const service = await this.readable(caller, name);
+    const all = await this.repo.layers(service.item_id);
+    const wanted = ids === undefined ? all : (ids as number[]).map((id) => all.find((l) => l.layer_id === id) ?? id);
+    const missing = wanted.find((l) => typeof l === 'number');
+    if (missing !== undefined) throw this.layerMissing(service, String(missing));
+    return { domains: domainsOf(wanted as LayerRow[]) };
+  }
+
+  /** A field as the layer JSON shows it; with returnDomainNames=true its domain is named, not spelled out. */
+  private fieldJson(f: LayerField, domainNames: boolean) {
+    const info = fieldInfo(f);
+    return domainNames && f.domain ? { ...info, domain: { type: f.domain.type, name: f.domain.name } } : info;
   }
 
   /**
@@ -524,7 +555,7 @@ export class FeatureServerService {
    * sides are declared; no attachments, subtypes, editor tracking, ownership-based access or sync. There is one record limit, so the standard and tile
    * limits are it too.
    */
-  private async describeLayer(service: ServiceRow, layer: LayerRow, layers: LayerRow[]) {
+  private async describeLayer(service: ServiceRow, layer: LayerRow, layers: LayerRow[], domainNames = false) {
     const sr = { wkid: layer.srid, latestWkid: layer.srid };
     const extent = envelope(await this.data.extent(service.schema_name, layer), sr);
     return {
@@ -562,7 +593,7 @@ export class FeatureServerService {
       typeIdField: '',
       uniqueIdField: { name: layer.object_id_field, isSystemMaintained: true },
       ...(layer.geometry_type ? { geometryField: { name: 'Shape', type: 'esriFieldTypeGeometry', alias: 'Shape' } } : {}),
-      fields: layer.fields.map(fieldInfo),
+      fields: layer.fields.map((f) => this.fieldJson(f, domainNames)),
       types: [],
       templates: templates(layer.name, layer.geometry_type, layer.fields, service.capabilities),
       maxRecordCount: service.max_record_count,

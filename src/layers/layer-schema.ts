@@ -1,5 +1,6 @@
 import { Errors } from '../core/errors/arcgis-error';
 import { dataVersionTriggerSql } from './data-version';
+import { FieldDomain, parseFieldDomain } from './field-domain';
 
 /** Field types a hosted layer can hold; blobs, rasters and XML are not offered. */
 export const FIELD_TYPES = [
@@ -33,8 +34,8 @@ export interface LayerField {
   length?: number;
   nullable: boolean;
   editable: boolean;
-  /** The field's domain as the definition gave it (coded-value or range), returned as given. */
-  domain?: Record<string, unknown> | null;
+  /** Its attribute domain (field-domain.ts), as given; absent when it has none. */
+  domain?: FieldDomain | null;
 }
 
 /** One side of a relationship, as the layer on that side lists it in its JSON (ArcGIS's names). */
@@ -169,6 +170,7 @@ export function parseField(raw: unknown, layer: string): LayerField {
       bad(`Layer '${layer}': field '${f.name}' length must be 1-${MAX_STRING_LENGTH}.`);
   }
   const system = type === 'esriFieldTypeOID' || type === 'esriFieldTypeGlobalID';
+  const domain = parseFieldDomain(f.domain, { name: f.name, type, length }, `Layer '${layer}': `);
   return {
     name: f.name,
     type,
@@ -177,6 +179,7 @@ export function parseField(raw: unknown, layer: string): LayerField {
     ...(length !== undefined ? { length } : {}),
     nullable: system ? false : f.nullable !== false,
     editable: system ? false : f.editable !== false,
+    ...(domain ? { domain } : {}),
   };
 }
 

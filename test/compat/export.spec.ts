@@ -1,14 +1,15 @@
 import { ArcGISIdentityManager } from '@esri/arcgis-rest-request';
-import { exportItem, getItem, getItemData, getItemStatus } from '@esri/arcgis-rest-portal';
+import { exportItem } from '@esri/arcgis-rest-portal';
 import { addFeatures, addToServiceDefinition, createFeatureService } from '@esri/arcgis-rest-feature-service';
 import gdal from 'gdal-async';
 import { INestApplicationContext } from '@nestjs/common';
-import { mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { startApp, TestApp } from '../support/app';
 import { adminToken, createUser, uniq } from '../support/client';
 import { startWorker } from '../support/worker';
+import { downloadExport } from '../support/export-download';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
@@ -88,22 +89,11 @@ describe('export through @esri/arcgis-rest-portal 4.10.2', () => {
 
   /** exportItem → poll getItemStatus → getItemData(file) → the file on disk, as a GDAL path. */
   async function runExport(exportFormat: string, exportParameters?: any, title?: string) {
-    const r = await exportItem({ id: serviceItemId, exportFormat: exportFormat as any, exportParameters, title, authentication: auth });
-    expect(r.serviceItemId).toBe(serviceItemId);
-    const until = Date.now() + 60000;
-    for (;;) {
-      // getItemStatus rejects on status 'failed', which fails the test with the job's message.
-      const s = await getItemStatus({ id: r.exportItemId, jobId: r.jobId, jobType: 'export', authentication: auth });
-      if (s.status === 'completed') break;
-      if (Date.now() > until) throw new Error(`export ${exportFormat} still ${s.status}: ${s.statusMessage}`);
-      await new Promise((res) => setTimeout(res, 200));
-    }
-    const item = await getItem(r.exportItemId, { authentication: auth });
-    const blob: Blob = await getItemData(r.exportItemId, { file: true, authentication: auth });
-    const file = path.join(dir, `${r.exportItemId}-${item.name}`);
-    writeFileSync(file, Buffer.from(await blob.arrayBuffer()));
-    expect(item.size).toBe(blob.size);
-    return { file, gdalPath: item.name!.endsWith('.zip') ? `/vsizip/${file}` : file, item, reply: r };
+    const reply = await exportItem({ id: serviceItemId, exportFormat: exportFormat as any, exportParameters, title, authentication: auth });
+    expect(reply.serviceItemId).toBe(serviceItemId);
+    const out = await downloadExport(auth, reply, dir);
+    expect(out.item.size).toBe(out.size);
+    return { ...out, reply };
   }
 
   /** Every vector layer GDAL finds, through zips and folders, by layer name. */

@@ -40,7 +40,13 @@ describe('exports: formula injection', () => {
     owner = await createUser(t.base, await adminToken(t.base), 'org_publisher');
     const fields = [
       { name: 'Name', type: 'esriFieldTypeString', length: 80 },
-      { name: 'N', type: 'esriFieldTypeInteger' },
+      // An alias and coded values' descriptions are text in a CSV too, when the export asks for them.
+      {
+        name: 'N',
+        type: 'esriFieldTypeInteger',
+        alias: '=HYPERLINK("http://evil.example")',
+        domain: { type: 'codedValue', name: 'Hostile', codedValues: HOSTILE.slice(0, 4).map((v, i) => ({ name: v, code: -i })) },
+      },
       { name: 'D', type: 'esriFieldTypeDouble' },
     ];
     const created = await createHostedService(t.base, owner, [{ id: 0, name: 'Pts', geometryType: 'esriGeometryPoint', fields }]);
@@ -97,6 +103,18 @@ describe('exports: formula injection', () => {
       `2,+1+1,-1,-1.5,-9.5,41`,
       `3,-1+1,-2,-2.5,-9.5,42`,
       `4,@SUM(A1),-3,-3.5,-9.5,43`,
+    ]);
+  }, 60_000);
+
+  it('CSV: aliases as headers and descriptions of codes are escaped as any text', async () => {
+    const lines = (await exported('CSV', { useFieldAliases: true, useDomainDescriptions: 'both' })).toString('utf8').split('\n');
+    expect(lines.slice(0, 6)).toEqual([
+      `OBJECTID,Name,"'=HYPERLINK(""http://evil.example"")","'=HYPERLINK(""http://evil.example"")_desc",D,x,y`,
+      `1,"'=cmd|' /C calc'!A0",0,"'=cmd|' /C calc'!A0",-0.5,-9.5,40`,
+      `2,"'+1+1",-1,"'+1+1",-1.5,-9.5,41`,
+      `3,"'-1+1",-2,"'-1+1",-2.5,-9.5,42`,
+      `4,"'@SUM(A1)",-3,"'@SUM(A1)",-3.5,-9.5,43`,
+      `5,"'\t=1+1",-4,,-4.5,-9.5,44`,
     ]);
   }, 60_000);
 

@@ -572,6 +572,7 @@ export const ROWS: Row[] = [
       ['FeatureServer/layers', 'layers', {}],
       ['FeatureServer/<layer>', '0', {}],
       ['FeatureServer/<layer>/query', '0/query', { where: '1=1', returnCountOnly: 'true' }],
+      ['FeatureServer/queryDomains', 'queryDomains', {}],
     ] as const
   ).map(([route, path, params]): Row => ({
     route,

@@ -4,6 +4,7 @@ import { ResolvedSrs } from './srs';
 import { FORMATS } from './formats';
 import { ExportFormat, ExportLayerSource } from './types';
 import { xyColumnNames, XyColumnsError } from '../xy-columns';
+import { attributeColumns, AttributeColumn, ColumnsError } from '../export-columns';
 
 /**
  * How a layer's geometry leaves PostGIS:
@@ -30,11 +31,21 @@ export function sqlText(v: string): string {
   return `E'${v.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
 }
 
-/** The x/y column names (CSV/Excel points), refused when they clash with a field or with each other (xy-columns.ts). */
+/** The layer's attribute columns (export-columns.ts): each field's value, or its code's description, and the header. */
+export function layerColumns(layer: ExportLayerSource): AttributeColumn[] {
+  try {
+    return attributeColumns(layer.fields, { domainValues: layer.domainValues, fieldAliases: layer.fieldAliases });
+  } catch (e) {
+    if (e instanceof ColumnsError) throw new ExportWriteError(`Layer '${layer.name}': ${e.message}`);
+    throw e;
+  }
+}
+
+/** The x/y column names (CSV/Excel points), refused when they clash with a column or with each other (xy-columns.ts). */
 export function xyColumns(layer: ExportLayerSource): [string, string] {
   try {
     return xyColumnNames(
-      layer.fields.map((f) => f.name),
+      layerColumns(layer).map((c) => c.header),
       layer.xColumnName,
       layer.yColumnName,
     );
@@ -101,4 +112,25 @@ export function buildMeasureSql(layer: ExportLayerSource, format: ExportFormat, 
 /** The planner's estimate of the rows the export selects: EXPLAIN, no scan (estimateLayers). */
 export function buildEstimateSql(layer: ExportLayerSource): string {
   return `EXPLAIN (FORMAT JSON) SELECT 1 FROM ${layerFrom(layer)} WHERE ${layerWhere(layer)}`;
+}
+
+/** A coded value's code as a SQL literal of the field's type (codes were checked against the field: field-domain.ts). */
+function codeSql(type: string, code: string | number): string {
+  if (typeof code === 'string') return sqlText(code);
+  if (type === 'esriFieldTypeDate') return `${sqlText(new Date(code).toISOString())}::timestamptz`;
+  // A real column holds the code rounded to a float, and compared as a double it would not match 0.1.
+  if (type === 'esriFieldTypeSingle') return `${String(code)}::real`;
+  return String(code);
+}
+
+/**
+ * The description of a field's code as SQL: `CASE col WHEN code THEN <described> ... ELSE <otherwise> END`, where
+ * each description is turned into its cell text in JavaScript (`described`, once per coded value, not per row) and
+ * a value outside the domain gets `otherwise` (the value itself, or NULL).
+ */
+export function describedSql(column: AttributeColumn, described: (text: string) => string, otherwise: string): string {
+  const f = column.field;
+  const list = f.domain?.type === 'codedValue' ? f.domain.codedValues : [];
+  const whens = list.map((cv) => `WHEN ${codeSql(f.type, cv.code)} THEN ${described(cv.name)}`);
+  return whens.length ? `CASE ${ident(f.column)} ${whens.join(' ')} ELSE ${otherwise} END` : otherwise;
 }

@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import { ExportedAttachment } from '../../attachments';
 import { GeometryType, LayerField } from '../../layers/layer-schema';
 import { ExportFormat } from '../formats';
+import { DomainValues } from '../export-columns';
 
 export type { ExportFormat };
 
@@ -20,6 +21,9 @@ export interface ExportLayerSource {
   /** CSV and Excel point layers only; default 'x' / 'y'. */
   xColumnName?: string;
   yColumnName?: string;
+  /** CSV and Excel: coded values as codes (default), descriptions or both; aliases as headers (export-columns.ts). */
+  domainValues?: DomainValues;
+  fieldAliases?: boolean;
 }
 
 /** A file attached to an exported feature (the attachments module lists them), read when it is written. */

@@ -18,7 +18,7 @@ import { mb, Progress } from './progress';
 import { openRun } from './run';
 import { configureGdal, measureLayers } from './source';
 import { LayerMeasure } from './sql';
-import { geometryOutput, xyColumns } from './sql';
+import { geometryOutput, layerColumns, xyColumns } from './sql';
 import { ExportJob, ExportOutput } from './types';
 import { workbookEngine } from './xlsx/engine';
 
@@ -40,7 +40,10 @@ function validateJob(job: ExportJob): void {
   if (job.format === 'csv' && engineOf(job) === 'gdal' && job.escapeFormulas !== false)
     throw new Error("writeExport: GDAL's CSV writer cannot escape formulas; engine 'gdal' needs escapeFormulas: false");
   // Refuse bad x/y column names now rather than after earlier layers were written.
-  for (const layer of job.layers) if (geometryOutput(layer, job.format) === 'xy') xyColumns(layer);
+  for (const layer of job.layers) {
+    layerColumns(layer);
+    if (geometryOutput(layer, job.format) === 'xy') xyColumns(layer);
+  }
 }
 
 /** The engine's measures, checked against the limits; a bound over a limit is not a refusal yet: the layers are then measured exactly. */

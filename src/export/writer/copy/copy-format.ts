@@ -9,7 +9,7 @@
  */
 import { GEOMETRY_COLUMN, ident, LayerField } from '../../../layers/layer-schema';
 import { ResolvedSrs } from '../srs';
-import { geometryOutput, sqlText, transformed, xyColumns } from '../sql';
+import { describedSql, geometryOutput, layerColumns, sqlText, transformed, xyColumns } from '../sql';
 import { ExportLayerSource } from '../types';
 
 /**
@@ -36,6 +36,12 @@ const lit = (s: string) => sqlText(s);
 const CSV_SPECIAL = /[",;\t\r\n]/;
 export function csvQuote(s: string): string {
   return CSV_SPECIAL.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+/** csvText's rule in JavaScript, for text known before the rows (aliases as headers, coded values' descriptions). */
+export function csvCell(s: string, escapeFormulas: boolean): string {
+  if (escapeFormulas && FORMULA_START.includes(s.charAt(0))) return `"'${s.replace(/"/g, '""')}"`;
+  return csvQuote(s);
 }
 
 /**
@@ -273,13 +279,16 @@ export function rangeCountSql(layer: ExportLayerSource, range: OidRange | undefi
   return `SELECT count(*)::float8 AS n FROM ${from(layer)} WHERE ${rangeFilter(layer, range)}`;
 }
 
-/** The CSV header line: WKT first for lines and polygons, x/y last for points, as GDAL lays them out. */
-export function csvHeader(layer: ExportLayerSource): string {
-  const names = layer.fields.map((f) => f.name);
+/**
+ * The CSV header line: WKT first for lines and polygons, x/y last for points, as GDAL lays them out. Headers are
+ * field names, or aliases, which are escaped as text is (csvCell).
+ */
+export function csvHeader(layer: ExportLayerSource, escapeFormulas = true): string {
+  const names = layerColumns(layer).map((c) => c.header);
   const geom = geometryOutput(layer, 'csv');
   if (geom === 'wkt') names.unshift('WKT');
   if (geom === 'xy') names.push(...xyColumns(layer));
-  return `${names.map(csvQuote).join(',')}\n`;
+  return `${names.map((n) => csvCell(n, escapeFormulas)).join(',')}\n`;
 }
 
 /**
@@ -292,7 +301,13 @@ export function csvLinesSql(layer: ExportLayerSource, target: ResolvedSrs | null
   const geom = geometryOutput(layer, 'csv');
   const projected = target && geom !== 'none' ? transformed(shape, layer, target) : null;
   const g = projected ? GEOMETRY : shape;
-  const cells = layer.fields.map((f) => csvValue(f, escapeFormulas));
+  // A code's description is its CSV text, made once per coded value; a value outside the domain is written as itself
+  // where it stands alone ('description') and left empty beside its code ('both').
+  const cells = layerColumns(layer).map((c) =>
+    c.value === 'code'
+      ? csvValue(c.field, escapeFormulas)
+      : describedSql(c, (d) => lit(csvCell(d, escapeFormulas)), layer.domainValues === 'both' ? 'NULL' : csvValue(c.field, escapeFormulas)),
+  );
   if (geom === 'wkt') {
     const wkt = `regexp_replace(ST_AsText(${g}), '^([A-Z]+)\\(', '\\1 (')`;
     cells.unshift(`CASE WHEN ST_NPoints(${g}) > 1 THEN '"' || ${wkt} || '"' ELSE ${wkt} END`);

@@ -281,7 +281,7 @@ export async function copyLayer(job: CopyLayerJob): Promise<void> {
   const csv = job.format === 'csv';
   await copyDocument(job, {
     settings: COPY_SESSION,
-    head: () => (csv ? csvHeader(job.layer) : geojsonHead(job.layerName)),
+    head: () => (csv ? csvHeader(job.layer, job.escapeFormulas ?? true) : geojsonHead(job.layerName)),
     tail: csv ? '' : GEOJSON_TAIL,
     separator: csv ? '' : GEOJSON_SEPARATOR,
     counted: false,

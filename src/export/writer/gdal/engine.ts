@@ -9,12 +9,13 @@ import { ExportEngine, ExportRun, RunContext } from '../engine';
 import { addGpkgRtree, startRtreeEntries, stopRtreeEntries } from '../gpkg/gpkg-rtree';
 import { forEachLayer, LayerStep, writeLayer } from '../layers';
 import { startTicker } from '../progress';
-import { checkWrittenShapefile, writeFieldMapping } from '../shapefile/shapefile';
+import { checkWrittenShapefile, writeDomainList, writeFieldMapping } from '../shapefile/shapefile';
 import { planShapefileParts, writeShapefileParts } from '../shapefile/shapefile-parts';
 import { measureLayers } from '../source';
 import { LayerMeasure } from '../sql';
 import { buildTranslateArgs, packsGpkgIndex } from './args';
 import { translateLayer } from './translate';
+import { addFieldDomains, DOMAIN_FORMATS } from './field-domains';
 
 /** Measures the layers while GDAL's source opens (its PG open runs catalog queries of its own). */
 async function measureAndOpen(run: RunContext): Promise<LayerMeasure[]> {
@@ -78,6 +79,7 @@ async function translate(run: ExportRun, step: LayerStep): Promise<void> {
     releaseFreeMemory();
     await addGpkgRtree(join(stage, out.dataset), { table: out.layerName, source: layer }, rtree, await entries);
   }
+  if (DOMAIN_FORMATS.includes(job.format)) addFieldDomains(join(stage, out.dataset), out.layerName, layer.fields);
 }
 
 /** Writes one layer with GDAL (also the COPY engine's way for a layer it cannot write). */
@@ -101,6 +103,7 @@ export async function writeGdalLayer(run: ExportRun, step: LayerStep): Promise<v
   if (job.format === 'shapefile') {
     await checkWrittenShapefile(join(stage, 'out'), step.out.layerName);
     await writeFieldMapping(join(stage, 'out'), step.out.layerName, step.layer.fields);
+    await writeDomainList(join(stage, 'out'), step.out.layerName, step.layer.fields);
   }
 }
 

@@ -1,5 +1,5 @@
 import { GEOMETRY_COLUMN, ident } from '../../../layers/layer-schema';
-import { geometryOutput, layerFrom, layerWhere, transformed, xyColumns } from '../sql';
+import { describedSql, geometryOutput, layerColumns, layerFrom, layerWhere, sqlText, transformed, xyColumns } from '../sql';
 import { ResolvedSrs } from '../srs';
 import { ExportFormat, ExportLayerSource } from '../types';
 
@@ -9,11 +9,13 @@ import { ExportFormat, ExportLayerSource } from '../types';
  * reprojected by GDAL's -t_srs. Rows come in OID order, as ArcGIS lists them.
  */
 export function buildSelectSql(layer: ExportLayerSource, format: ExportFormat, target: ResolvedSrs | null): string {
-  const cols = layer.fields.map((f) => {
+  const cols = layerColumns(layer).map(({ field: f, header, value }) => {
     const col = ident(f.column);
     // ArcGIS JSON carries dates as epoch milliseconds; computing them here keeps the conversion exact.
     const expr = format === 'featurecollection' && f.type === 'esriFieldTypeDate' ? `(extract(epoch from ${col}) * 1000)::bigint` : col;
-    return `${expr} AS ${ident(f.name)}`;
+    // Descriptions (CSV and Excel written by GDAL, the reference): the text, else the value as text or nothing.
+    const described = () => describedSql({ field: f, header, value }, sqlText, layer.domainValues === 'both' ? 'NULL' : `${col}::text`);
+    return `${value === 'description' ? described() : expr} AS ${ident(header)}`;
   });
   const shape = ident(GEOMETRY_COLUMN);
   switch (geometryOutput(layer, format)) {

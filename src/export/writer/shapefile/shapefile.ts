@@ -2,6 +2,7 @@
 import { open, stat, writeFile } from 'node:fs/promises';
 import { LayerField } from '../../../layers/layer-schema';
 import { checkShapefileSizes } from '../limits';
+import { csvCell as copyCsvCell } from '../copy/copy-format';
 
 /**
  * The .dbf field names GDAL actually wrote (laundered to 10 characters, de-duplicated with _1, _2 ...), read from the
@@ -65,6 +66,8 @@ export function shapefileReadme(layers: { layerName: string; source: string }[])
     '  Dates are taken in UTC. Export to File Geodatabase, GeoPackage or CSV to keep times.',
     '- Text values are limited to 254 bytes.',
     '- Layers without geometry (or exported without it) have a .dbf table only.',
+    '- Fields with an attribute domain hold its codes; <layer>_domains.csv, written for layers that have',
+    "  domains, lists each field's coded values and their descriptions, or its range.",
     '- No .shp or .dbf is larger than 2 GB; bigger exports are refused rather than cut.',
     '',
   ].join('\r\n');
@@ -74,6 +77,34 @@ export function shapefileReadme(layers: { layerName: string; source: string }[])
 export async function writeFieldMapping(dir: string, layerName: string, fields: LayerField[]): Promise<void> {
   const written = await readDbfFieldNames(`${dir}/${layerName}.dbf`);
   await writeFile(`${dir}/${layerName}_fieldnames.csv`, fieldNameMappingCsv(fields, written), 'utf8');
+}
+
+/**
+ * `<layer>_domains.csv`: the attribute domains of the layer's fields, one row per coded value (code, description)
+ * and one per range (minimum, maximum); null when no field has a domain. A shapefile cannot hold domains, and the
+ * .dbf keeps the codes.
+ */
+export function domainListCsv(fields: LayerField[], written: string[]): string | null {
+  const rows: string[] = [];
+  // Text a spreadsheet would run as a formula is escaped as CSV exports escape it; numbers stay numbers.
+  const row = (cells: (string | number)[]) =>
+    rows.push(cells.map((c) => (typeof c === 'number' ? String(c) : copyCsvCell(c, true))).join(','));
+  fields.forEach((f, i) => {
+    const d = f.domain;
+    if (!d) return;
+    const head = [f.name, written[i] ?? f.name, d.name, d.type];
+    if (d.type === 'range') row([...head, '', '', d.range[0], d.range[1]]);
+    else for (const cv of d.codedValues) row([...head, cv.code, cv.name, '', '']);
+  });
+  if (!rows.length) return null;
+  return ['field_name,shapefile_field_name,domain_name,domain_type,code,description,minimum,maximum', ...rows].join('\r\n') + '\r\n';
+}
+
+/** Writes `<layer>_domains.csv` next to the layer's .shp when its fields have domains. */
+export async function writeDomainList(dir: string, layerName: string, fields: LayerField[]): Promise<void> {
+  if (!fields.some((f) => f.domain)) return;
+  const text = domainListCsv(fields, await readDbfFieldNames(`${dir}/${layerName}.dbf`));
+  if (text) await writeFile(`${dir}/${layerName}_domains.csv`, text, 'utf8');
 }
 
 const sizeOf = (p: string) =>

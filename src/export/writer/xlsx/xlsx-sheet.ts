@@ -15,7 +15,8 @@
 import { GEOMETRY_COLUMN, ident, LayerField } from '../../../layers/layer-schema';
 import { ResolvedSrs } from '../srs';
 import { OidRange, rowsInOrder } from '../copy/copy-format';
-import { geometryOutput, transformed, xyColumns } from '../sql';
+import { describedSql, geometryOutput, layerColumns, sqlText, transformed, xyColumns } from '../sql';
+import { AttributeColumn } from '../../export-columns';
 import { ExportLayerSource } from '../types';
 
 /** The spreadsheet namespaces every part uses. */
@@ -174,16 +175,31 @@ function cellSql(kind: Kind, value: string, ref: string): string {
   }
 }
 
+/**
+ * The cell of a code's description: each description's cell is made once per coded value in JavaScript (cellText);
+ * a value outside the domain is written as itself where it stands alone, and left out beside its code ('both').
+ */
+function describedCellSql(column: AttributeColumn, ref: string, both: boolean): string {
+  const open = (d: string) =>
+    `${sqlText(`<c r="${ref}`)} || ${ROW} || ${sqlText(`" t="inlineStr"><is><t xml:space="preserve">${cellText(d)}</t></is></c>`)}`;
+  return describedSql(column, open, both ? "''" : cellSql(kindOf(column.field), ident(column.field.column), ref));
+}
+
 interface SheetColumns {
   header: string[];
-  cells: { kind: Kind; value: string }[];
+  cells: { kind: Kind; value: string; described?: AttributeColumn }[];
   /** The per-row geometry the cells read, computed once in the row query (null: the stored shape, or none). */
   projected: string | null;
 }
 
 function columns(layer: ExportLayerSource, target: ResolvedSrs | null): SheetColumns {
-  const header = layer.fields.map((f) => f.name);
-  const cells = layer.fields.map((f) => ({ kind: kindOf(f), value: ident(f.column) }));
+  const attributes = layerColumns(layer);
+  const header = attributes.map((c) => c.header);
+  const cells: SheetColumns['cells'] = attributes.map((c) => ({
+    kind: kindOf(c.field),
+    value: ident(c.field.column),
+    ...(c.value === 'description' ? { described: c } : {}),
+  }));
   let projected: string | null = null;
   if (geometryOutput(layer, 'excel') === 'xy') {
     const shape = ident(GEOMETRY_COLUMN);
@@ -215,7 +231,10 @@ export const SHEET_TAIL = '</sheetData></worksheet>';
  */
 export function sheetRowsSql(layer: ExportLayerSource, target: ResolvedSrs | null, rowsBefore: number, range?: OidRange): string {
   const { cells, projected } = columns(layer, target);
-  const line = cells.map((c, i) => cellSql(c.kind, c.value, columnName(i))).join(' || ');
+  const both = layer.domainValues === 'both';
+  const line = cells
+    .map((c, i) => (c.described ? describedCellSql(c.described, columnName(i), both) : cellSql(c.kind, c.value, columnName(i))))
+    .join(' || ');
   const first = Math.trunc(rowsBefore) + 1;
   return `SELECT '<row r="' || ${ROW} || '">' || ${line || "''"} || '</row>'${rowsInOrder(layer, range, projected, ROW, first)}`;
 }
