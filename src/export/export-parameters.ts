@@ -222,9 +222,7 @@ export function parseExportRequest(
     ) ?? {};
   const unknown = Object.keys(p).filter(
     (k) =>
-      !['layers', 'targetSR', 'targetSr', 'escapeFormulas', 'includeAttachments', 'useDomainDescriptions', 'useFieldAliases'].includes(
-        k,
-      ),
+      !['layers', 'targetSR', 'targetSr', 'escapeFormulas', 'includeAttachments', 'useDomainDescriptions', 'useFieldAliases'].includes(k),
   );
   if (unknown.length) bad(`Unknown properties in 'exportParameters': ${unknown.join(', ')}.`);
   if (p.layers !== undefined && !Array.isArray(p.layers)) bad('\'layers\' must be an array of {"id": n, ...}.');
