@@ -29,6 +29,7 @@ import {
   IQueryFeaturesOptions,
   queryAllFeatures,
   queryFeatures,
+  queryPbfAsGeoJSONOrArcGIS,
   updateFeatures,
 } from '@esri/arcgis-rest-feature-service';
 import { startApp, TestApp } from '../support/app';
@@ -647,6 +648,21 @@ describe('@esri/arcgis-rest-feature-service 4.10.2 against hosted feature servic
       const paged = await q({ f: 'geojson', outFields: ['Visits'], orderByFields: 'Visits', resultRecordCount: 10 });
       expect(paged.features).toHaveLength(10);
       expect(paged.properties?.exceededTransferLimit).toBe(true);
+    });
+
+    it('queryPbfAsGeoJSONOrArcGIS decodes the f=pbf reply into what f=json and f=geojson answer', async () => {
+      const params = { where: 'Visits < 10', outFields: ['OBJECTID', 'Name', 'Visits'], orderByFields: 'Visits' };
+      const json = await queryFeatures({ url: s.layer, ...params, authentication: auth });
+      const arcgis: any = await queryPbfAsGeoJSONOrArcGIS(s.layer, { params: { ...params, f: 'pbf-as-arcgis' }, authentication: auth });
+      expect(arcgis.features.map((f: IFeature) => f.attributes)).toEqual(
+        (json as { features: IFeature[] }).features.map((f) => f.attributes),
+      );
+      for (const f of arcgis.features) {
+        expect(f.geometry.x).toBeCloseTo(site(f.attributes.Visits).geometry.x, 6);
+        expect(f.geometry.y).toBeCloseTo(site(f.attributes.Visits).geometry.y, 6);
+      }
+      const geojson: any = await queryPbfAsGeoJSONOrArcGIS(s.layer, { params: { ...params, f: 'pbf-as-geojson' }, authentication: auth });
+      expect(geojson.features.map((f: { properties: object }) => f.properties)).toEqual(arcgis.features.map((f: IFeature) => f.attributes));
     });
 
     it('queryAllFeatures reads maxRecordCount from the layer and pages over all 120 features (json)', async () => {
