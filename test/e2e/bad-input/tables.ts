@@ -2794,7 +2794,8 @@ export const FEATURE_ADMIN_CASES: Record<string, Case> = {
     root: true,
     path: admin0('updateDefinition'),
     params: () => ({ updateDefinition: json({ fields: [{ name: 'Name', domain: { type: 'inherited' } }] }) }),
-    want: () => ({ code: 400, message: INVALID_DEF, detail: "'domain' must be null or a codedValue or range domain." }),
+    // The same rule as addToDefinition's (layers/field-domain.ts), with its words.
+    want: () => ({ code: 400, message: 'Invalid layer definition.', detail: 'domain type "inherited" is not supported' }),
   },
   'layer updateDefinition: displayField not a field': {
     root: true,
