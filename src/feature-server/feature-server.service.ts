@@ -1,4 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG } from '../core/config/config.module';
+import { AppConfig } from '../core/config/env';
+import { checkTags } from '../core/http/tag-list';
 import type { EntityManager } from 'typeorm';
 import { attachmentLayerJson, attachmentQueryCapabilities, AttachmentsService } from '../attachments';
 import { ContentRepository } from '../content/content.repository';
@@ -120,6 +123,7 @@ export class FeatureServerService {
     private readonly identity: IdentityService,
     private readonly gate: FeatureGate,
     private readonly attachments: AttachmentsService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   serviceUrl(root: string, name: string): string {
@@ -188,6 +192,8 @@ export class FeatureServerService {
       throw Errors.badRequest('Invalid spatial reference.', [`Unknown wkid ${String(sr.latestWkid ?? sr.wkid)}.`]);
     if (await this.repo.nameTaken(name))
       throw Errors.badRequest('Service name already exists.', [`A service named '${name}' already exists.`]);
+    const tagList = tags ?? (Array.isArray(itemInfo.tags) ? itemInfo.tags.filter((t): t is string => typeof t === 'string') : []);
+    checkTags('tags', tagList, this.config.limits);
     const itemId = newId();
     const url = this.serviceUrl(root, name);
     return {
@@ -198,7 +204,7 @@ export class FeatureServerService {
       title: typeof itemInfo.title === 'string' && itemInfo.title.trim() ? itemInfo.title.trim().slice(0, 256) : name,
       url,
       description: typeof cp.serviceDescription === 'string' ? cp.serviceDescription.slice(0, 64000) : '',
-      tags: tags ?? (Array.isArray(itemInfo.tags) ? itemInfo.tags.filter((t): t is string => typeof t === 'string') : []),
+      tags: tagList,
       capabilities: caps,
       maxRecordCount: maxRecords,
       spatialReference: { wkid, ...(wkid !== normaliseWkid(wkid) ? { latestWkid: normaliseWkid(wkid) } : {}) },

@@ -3026,6 +3026,24 @@ export const VIEW_ROUTES: Route[] = [
 ];
 
 export const VIEW_CASES: Record<string, Case> = {
+  'createService: 129 tags': {
+    path: () => `content/users/${o()}/createService`,
+    params: () => ({
+      createParameters: JSON.stringify({ name: uniq('t') }),
+      outputType: 'featureService',
+      tags: Array.from({ length: 129 }, (_, i) => `t${i}`).join(','),
+    }),
+    want: () => ({ code: 400, detail: "'tags' may hold at most 128 values (TAGS_MAX_COUNT)." }),
+  },
+  'createService: itemInfo with a tag of 257 characters': {
+    path: () => `content/users/${o()}/createService`,
+    params: () => ({
+      createParameters: JSON.stringify({ name: uniq('t') }),
+      outputType: 'featureService',
+      itemInfo: JSON.stringify({ tags: ['x'.repeat(257)] }),
+    }),
+    want: () => ({ code: 400, detail: "Each value of 'tags' must be at most 256 characters (TAG_MAX_CHARS); one has 257." }),
+  },
   'createService: isView neither true nor false': {
     path: () => `content/users/${o()}/createService`,
     params: () => ({ createParameters: JSON.stringify({ name: uniq('v') }), outputType: 'featureService', isView: 'maybe' }),
