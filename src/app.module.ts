@@ -18,6 +18,7 @@ import { IdentityModule } from './identity/identity.module';
 import { jobKinds } from './jobs';
 import { migrations } from './migrations';
 import { NotificationsModule } from './notifications/notifications.module';
+import { WebhooksModule } from './webhooks';
 import { OpsModule } from './ops/ops.module';
 import { PagesModule } from './pages/pages.module';
 import { PublishModule } from './publish/publish.module';
@@ -47,6 +48,7 @@ export class AppModule {
         ExportModule,
         OpsModule,
         NotificationsModule,
+        WebhooksModule,
         // Last: its content/users/<u>/<folderId> routes must come after every fixed operation at that depth.
         FoldersModule,
       ],

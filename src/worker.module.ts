@@ -12,6 +12,7 @@ import { UserCallers } from './identity/user-callers';
 import { jobKinds } from './jobs';
 import { LayersRepository } from './layers/layers.repository';
 import { migrations } from './migrations';
+import { WebhookDispatcher, WebhooksRepository } from './webhooks';
 
 /**
  * The worker process: the shared core, the runner that consumes every kind's queue, and the kinds' handlers with
@@ -35,6 +36,9 @@ export class WorkerModule {
         IdentityRepository,
         UserCallers,
         ExportAccess,
+        // Webhooks: the outbox's dispatcher and what deliveries read and write.
+        WebhookDispatcher,
+        WebhooksRepository,
       ],
     };
   }

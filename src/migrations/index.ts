@@ -15,6 +15,7 @@ import { Notifications1732431000000 } from './1732431000000-Notifications';
 import { AdminPrivileges1732440000000 } from './1732440000000-AdminPrivileges';
 import { Folders1732410000000 } from './1732410000000-Folders';
 import { ItemUploads1732411000000 } from './1732411000000-ItemUploads';
+import { Webhooks1732500000000 } from './1732500000000-Webhooks';
 
 /** Listed explicitly so the CLI, the tests and the build all load the same classes, in order. */
 export const migrations = [
@@ -35,4 +36,5 @@ export const migrations = [
   UserProfiles1732430000000,
   Notifications1732431000000,
   AdminPrivileges1732440000000,
+  Webhooks1732500000000,
 ];

@@ -1,0 +1,215 @@
+import { createHmac } from 'node:crypto';
+import { lookup } from 'node:dns/promises';
+import { hostname } from 'node:os';
+import { addItem, createGroup, get, post } from '../support/client';
+import { withApp } from '../support/harness';
+import { Received, startReceiver } from '../support/receiver';
+import { waitFor } from '../support/wait-for';
+import { SharingRepository } from '../../src/sharing/sharing.repository';
+
+type Receiver = Awaited<ReturnType<typeof startReceiver>>;
+
+/** The receiver's side of a signature check, as docs/api.md tells receivers to do it. */
+function verifies(r: Received, secret: string): boolean {
+  const expected = `sha256=${createHmac('sha256', secret).update(`${r.headers['x-webhook-timestamp']}.${r.body}`).digest('hex')}`;
+  return r.headers['x-esrihook-signature'] === expected;
+}
+
+describe('organization webhooks', () => {
+  const t = withApp({
+    users: { owner: 'org_publisher', plain: 'org_user' },
+    worker: true,
+    env: { WEBHOOK_ALLOW: 'localhost', WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_DISPATCH_MS: '100' },
+  });
+  const { owner, plain } = t.users;
+  let rx: Receiver;
+  let g1: string;
+  let g2: string;
+  const hooks = 'portals/self/webhooks';
+
+  beforeAll(async () => {
+    rx = await startReceiver();
+    g1 = await createGroup(t.base, owner.token);
+    g2 = await createGroup(t.base, owner.token);
+  });
+  afterAll(() => rx.close());
+
+  const create = (params: Record<string, string>, token = t.admin) =>
+    post(t.base, `${hooks}/createWebhook`, { name: 'hook', url: `http://localhost:${rx.port}/hook`, ...params }, token);
+  const share = (items: string[], groups: string[]) =>
+    post(t.base, `content/users/${owner.username}/shareItems`, { items: items.join(','), groups: groups.join(',') }, owner.token);
+  const unshare = (items: string[], groups: string[]) =>
+    post(t.base, `content/users/${owner.username}/unshareItems`, { items: items.join(','), groups: groups.join(',') }, owner.token);
+  const eventsAbout = (id: string) => rx.events().filter((r) => JSON.stringify(r.json.events).includes(id));
+
+  it('creates a webhook after calling its payload URL once, and shows it with Enterprise field names', async () => {
+    const before = rx.received.length;
+    const r = await create({ events: '["/items/share","/items/unshare"]', secret: 's3cret', config: '{"properties":{"X-Extra":"1"}}' });
+    expect(r.body).toMatchObject({ success: true, id: expect.stringMatching(/^[0-9a-f]{32}$/) });
+    expect(rx.received.length).toBe(before + 1);
+    expect(rx.received[before].json).toMatchObject({ info: { webhookId: r.body.id, webhookName: 'hook' }, events: [] });
+    const one = await get(t.base, `${hooks}/${r.body.id}`, {}, t.admin);
+    expect(one.body).toMatchObject({
+      id: r.body.id,
+      name: 'hook',
+      payloadUrl: `http://localhost:${rx.port}/hook`,
+      events: ['/items/share', '/items/unshare'],
+      isActive: true,
+      secret: '********',
+      config: { properties: { 'X-Extra': '1' } },
+      created: expect.any(Number),
+      modified: expect.any(Number),
+    });
+    const list = await get(t.base, hooks, { num: 1 }, t.admin);
+    expect(list.body).toMatchObject({ total: 1, start: 1, num: 1, nextStart: -1, webhooks: [{ id: r.body.id }] });
+    await post(t.base, `${hooks}/${r.body.id}/delete`, {}, t.admin);
+  });
+
+  it('refuses everyone but full administrators', async () => {
+    for (const token of [owner.token, plain.token]) {
+      expect((await create({ events: '/items' }, token)).body.error.code).toBe(403);
+      expect((await get(t.base, hooks, {}, token)).body.error.code).toBe(403);
+      expect((await get(t.base, `${hooks}/settings`, {}, token)).body.error.code).toBe(403);
+    }
+  });
+
+  describe('delivery', () => {
+    let id: string;
+    beforeAll(async () => {
+      id = (await create({ events: '/items/share,/items/unshare', secret: 's3cret', config: '{"properties":{"X-Extra":"1"}}' })).body.id;
+    });
+    afterAll(() => post(t.base, `${hooks}/${id}/delete`, {}, t.admin));
+
+    it('delivers one signed event per unshareItems batch with each item outcome', async () => {
+      const [a, b] = [await addItem(t.base, owner.username, owner.token), await addItem(t.base, owner.username, owner.token)];
+      await share([a, b], [g1, g2]);
+      const missing = 'f'.repeat(32);
+      expect((await unshare([a, b, missing], [g1])).body.results).toHaveLength(3);
+      await waitFor('the unshare delivery', async () => eventsAbout(b).some((r) => r.json.events[0].operation === 'unshare'), 20000);
+      const got = eventsAbout(b).find((r) => r.json.events[0].operation === 'unshare')!;
+      expect(got.json).toEqual({
+        info: { webhookId: id, webhookName: 'hook', portalURL: expect.any(String), when: expect.any(Number) },
+        events: [
+          {
+            userId: expect.any(String),
+            username: owner.username,
+            when: expect.any(Number),
+            operation: 'unshare',
+            source: 'item',
+            id: null,
+            properties: {
+              groups: [g1],
+              items: [
+                { id: a, unsharedFrom: [g1], notUnsharedFrom: [], success: true },
+                { id: b, unsharedFrom: [g1], notUnsharedFrom: [], success: true },
+                { id: missing, unsharedFrom: [], notUnsharedFrom: [], success: false },
+              ],
+            },
+          },
+        ],
+      });
+      expect(got.headers['x-webhook-id']).toMatch(/^[0-9a-f]{32}$/);
+      expect(got.headers['x-webhook-delivery']).toMatch(/^[0-9a-f]{32}$/);
+      expect(got.headers['x-extra']).toBe('1');
+      expect(verifies(got, 's3cret')).toBe(true);
+      expect(verifies(got, 'other')).toBe(false);
+    });
+
+    it('delivers nothing for a change that rolled back', async () => {
+      const a = await addItem(t.base, owner.username, owner.token);
+      await share([a], [g1]);
+      const caller = { userId: 'x', username: owner.username, orgId: 'x', role: 'org_admin', roleId: null, privileges: [] } as never;
+      const repo = t.app.get(SharingRepository);
+      const [{ id: ownerId }] = await t.db.query(`SELECT id FROM users WHERE username = $1`, [owner.username]);
+      await expect(
+        repo.unshare({ caller, callerIsAdmin: false, ownerId, itemIds: [a], groupIds: [g1] }, () => {
+          throw new Error('rolled back after the delete');
+        }),
+      ).rejects.toThrow('rolled back');
+      expect((await t.db.query(`SELECT 1 FROM item_shares WHERE item_id = $1`, [a])).length).toBe(1);
+      await unshare([a], [g1]); // a committed change after it, so the dispatcher has run past the rolled-back one
+      await waitFor('the later unshare', async () => eventsAbout(a).some((r) => r.json.events[0].operation === 'unshare'), 20000);
+      expect(eventsAbout(a).filter((r) => r.json.events[0].operation === 'unshare')).toHaveLength(1);
+    });
+
+    it('keeps the order of one item events', async () => {
+      const a = await addItem(t.base, owner.username, owner.token);
+      for (let i = 0; i < 3; i++) {
+        await share([a], [g1]);
+        await unshare([a], [g1]);
+      }
+      await waitFor('six events', async () => eventsAbout(a).length >= 6, 20000);
+      expect(eventsAbout(a).map((r) => r.json.events[0].operation)).toEqual(['share', 'unshare', 'share', 'unshare', 'share', 'unshare']);
+    });
+
+    it('logs deliveries in notificationStatus and redelivers one with the same event id', async () => {
+      const status = await get(t.base, `${hooks}/${id}/notificationStatus`, { num: 100 }, t.admin);
+      expect(status.body.total).toBeGreaterThan(0);
+      const d = status.body.notificationStatusList[0];
+      expect(d).toMatchObject({ isInvoked: true, invokedTimestamp: expect.any(Number), responseText: 'ok', status: 'delivered' });
+      expect(d.payload.events).toHaveLength(1);
+      const r = await post(t.base, `${hooks}/${id}/redeliver`, { deliveryId: d.deliveryId }, t.admin);
+      expect(r.body).toMatchObject({ success: true });
+      await waitFor('the redelivery', async () => rx.received.some((x) => x.headers['x-webhook-delivery'] === r.body.deliveryId), 20000);
+      const again = rx.received.find((x) => x.headers['x-webhook-delivery'] === r.body.deliveryId)!;
+      expect(again.headers['x-webhook-id']).toBe(d.eventId);
+    });
+  });
+
+  it('tries a failing receiver the configured number of times, then deactivates the webhook', async () => {
+    await post(t.base, `${hooks}/settings/update`, { notificationAttempts: 2, notificationElapsedTimeInSeconds: 0 }, t.admin);
+    expect((await get(t.base, `${hooks}/settings`, {}, t.admin)).body).toEqual({
+      notificationAttempts: 2,
+      notificationTimeOutInSeconds: 10,
+      notificationElapsedTimeInSeconds: 0,
+    });
+    const id = (await create({ events: '/items', config: '{"deactivationPolicy":{"numberOfFailures":1,"daysInPast":1}}' })).body.id;
+    rx.answer = (r) => (r.json?.info?.webhookId === id && r.json.events.length ? { status: 500, body: 'broken' } : { status: 200 });
+    const a = await addItem(t.base, owner.username, owner.token);
+    await share([a], [g1]);
+    await waitFor('deactivation', async () => (await get(t.base, `${hooks}/${id}`, {}, t.admin)).body.isActive === false, 30000);
+    const tries = rx.events().filter((r) => r.json.info.webhookId === id);
+    expect(tries).toHaveLength(2);
+    expect(new Set(tries.map((r) => r.headers['x-webhook-id'])).size).toBe(1);
+    const log = (await get(t.base, `${hooks}/${id}/notificationStatus`, {}, t.admin)).body.notificationStatusList;
+    expect(log[0]).toMatchObject({ status: 'failed', attempts: 2, responseText: 'broken', isInvoked: true });
+    rx.answer = () => ({ status: 200 });
+    await post(t.base, `${hooks}/settings/update`, { notificationAttempts: 3, notificationElapsedTimeInSeconds: 5 }, t.admin);
+  });
+
+  describe('refuses payload URLs that reach inside, and never connects to them', () => {
+    let inner: Receiver;
+    beforeAll(async () => (inner = await startReceiver()));
+    afterAll(() => inner.close());
+
+    it.each([
+      ['cloud metadata', 'http://169.254.169.254/latest'],
+      ['a private address', 'http://10.0.0.1/'],
+      ['IPv6 loopback', () => `http://[::1]:${inner.port}/`],
+      ['IPv4 loopback', () => `http://127.0.0.1:${inner.port}/`],
+      ['a name that resolves to loopback', () => `http://${hostname()}:${inner.port}/`],
+    ])('%s', async (_what, url) => {
+      const target = typeof url === 'function' ? url() : url;
+      if (target.includes(hostname())) expect((await lookup(hostname())).address).toMatch(/^127\./);
+      const r = await create({ events: '/items', url: target });
+      expect(r.body.error.code).toBe(400);
+      expect(inner.connections()).toBe(0);
+    });
+
+    it('a redirect to loopback', async () => {
+      rx.answer = () => ({ status: 302, headers: { location: `http://127.0.0.1:${inner.port}/` } });
+      try {
+        const r = await create({ events: '/items' });
+        expect(r.body.error).toMatchObject({ code: 400, details: ['It answered HTTP 302.'] });
+      } finally {
+        rx.answer = () => ({ status: 200 });
+      }
+      expect(inner.connections()).toBe(0);
+    });
+
+    it('plain http unless allowed', async () => {
+      const strict = await post(t.base, `${hooks}/createWebhook`, { name: 'x', url: 'ftp://localhost/', events: '/items' }, t.admin);
+      expect(strict.body.error.details).toEqual(['The payload URL must use https.']);
+    });
+  });
+});
