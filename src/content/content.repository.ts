@@ -4,6 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { Caller } from '../core/auth/caller';
 import { ResultItems, SettledItem } from '../core/jobs/result-items';
 import { SqlParams } from '../core/database/sql-params';
+import { OutboxEvent, writeWithEvent } from '../core/events/outbox.repository';
 import { ItemEntity } from './item.entity';
 import { ITEM_COLUMNS, ITEM_FROM, ItemRow, visibleSql } from './item-sql';
 import { ItemPatch, PATCH_COLUMNS, ReplacedKeys } from './item-patch';
@@ -17,8 +18,8 @@ export class ContentRepository implements ResultItems {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   /** Inserts an item; pass the EntityManager of an open transaction to commit it with other rows (a job, a service). */
-  async insert(item: Partial<ItemEntity>, m?: EntityManager): Promise<void> {
-    await (m ?? this.db.manager).getRepository(ItemEntity).insert(item);
+  async insert(item: Partial<ItemEntity>, m?: EntityManager, event?: OutboxEvent): Promise<void> {
+    await writeWithEvent(this.db, m, event, (tm) => tm.getRepository(ItemEntity).insert(item));
   }
 
   /** A job's final state on its result item, in the job row's transaction (core/jobs calls it through RESULT_ITEMS). */
@@ -72,13 +73,20 @@ export class ContentRepository implements ResultItems {
    * concurrent batches queue instead of deadlocking. One row per requested item the owner has, saying whether it moved
    * (false: it was there already).
    */
-  async moveToFolder(ownerId: string, itemIds: string[], folderId: string | null): Promise<{ id: string; moved: boolean }[]> {
-    return this.db.query(
-      `WITH cur AS (SELECT id, owner_folder FROM items WHERE id = ANY($2::text[]) AND owner_id = $1 ORDER BY id FOR NO KEY UPDATE),
+  async moveToFolder(
+    ownerId: string,
+    itemIds: string[],
+    folderId: string | null,
+    event?: (rows: { id: string; moved: boolean }[]) => OutboxEvent | null,
+  ): Promise<{ id: string; moved: boolean }[]> {
+    return writeWithEvent(this.db, undefined, event, (m) =>
+      m.query(
+        `WITH cur AS (SELECT id, owner_folder FROM items WHERE id = ANY($2::text[]) AND owner_id = $1 ORDER BY id FOR NO KEY UPDATE),
             upd AS (UPDATE items i SET owner_folder = $3 FROM cur
                      WHERE i.id = cur.id AND cur.owner_folder IS DISTINCT FROM $3::text RETURNING i.id)
        SELECT cur.id, EXISTS (SELECT 1 FROM upd WHERE upd.id = cur.id) AS moved FROM cur`,
-      [ownerId, itemIds, folderId],
+        [ownerId, itemIds, folderId],
+      ),
     );
   }
 
@@ -97,13 +105,22 @@ export class ContentRepository implements ResultItems {
   }
 
   /** Gives the (locked) items to `toOwnerId`, into their folder `folderId` (null: root), in one statement. */
-  async reassign(m: EntityManager, itemIds: string[], fromOwnerId: string, toOwnerId: string, folderId: string | null): Promise<void> {
-    await m.query(`UPDATE items SET owner_id = $3, owner_folder = $4, modified = now() WHERE id = ANY($1::text[]) AND owner_id = $2`, [
-      itemIds,
-      fromOwnerId,
-      toOwnerId,
-      folderId,
-    ]);
+  async reassign(
+    m: EntityManager,
+    itemIds: string[],
+    fromOwnerId: string,
+    toOwnerId: string,
+    folderId: string | null,
+    event?: OutboxEvent,
+  ): Promise<void> {
+    await writeWithEvent(this.db, m, event, (tm) =>
+      tm.query(`UPDATE items SET owner_id = $3, owner_folder = $4, modified = now() WHERE id = ANY($1::text[]) AND owner_id = $2`, [
+        itemIds,
+        fromOwnerId,
+        toOwnerId,
+        folderId,
+      ]),
+    );
   }
 
   /** The status of an item whose data arrives in parts (multipart upload); final states go through `settle`. */
@@ -115,12 +132,18 @@ export class ContentRepository implements ResultItems {
    * Deletes the item (its shares, files and relationships go with it) unless it is protected; returns whether it had
    * objects in storage, or null when nothing was deleted.
    */
-  async delete(id: string, m?: EntityManager): Promise<{ has_files: boolean } | null> {
-    const [rows] = await (m ?? this.db).query(
-      `DELETE FROM items i WHERE i.id = $1 AND NOT i.protected
+  async delete(id: string, m?: EntityManager, event?: OutboxEvent): Promise<{ has_files: boolean } | null> {
+    const [rows]: [{ has_files: boolean }[], number] = await writeWithEvent(
+      this.db,
+      m,
+      event && ((r: [{ has_files: boolean }[], number]) => (r[0]?.length ? event : null)),
+      (tm) =>
+        tm.query(
+          `DELETE FROM items i WHERE i.id = $1 AND NOT i.protected
        RETURNING (i.file_path IS NOT NULL OR i.thumbnail_key IS NOT NULL
                   OR EXISTS (SELECT 1 FROM item_files f WHERE f.item_id = i.id)) AS has_files`,
-      [id],
+          [id],
+        ),
     );
     return rows?.[0] ?? null;
   }
@@ -129,7 +152,7 @@ export class ContentRepository implements ResultItems {
    * Changes the given properties in one statement (and `modified`); returns the storage keys the row named before,
    * which the caller removes once they were replaced, or null when the item is gone.
    */
-  async update(id: string, patch: ItemPatch): Promise<ReplacedKeys | null> {
+  async update(id: string, patch: ItemPatch, event?: OutboxEvent): Promise<ReplacedKeys | null> {
     const values: unknown[] = [id];
     const sets = (Object.keys(patch) as (keyof ItemPatch)[])
       .filter((k) => patch[k] !== undefined)
@@ -139,12 +162,18 @@ export class ContentRepository implements ResultItems {
         values.push(cast === 'jsonb' && v !== null ? JSON.stringify(v) : v);
         return `${column} = $${values.length}::${cast}`;
       });
-    const [rows]: [ReplacedKeys[], number] = await this.db.query(
-      `UPDATE items n SET ${[...sets, 'modified = now()'].join(', ')}
+    const [rows]: [ReplacedKeys[], number] = await writeWithEvent(
+      this.db,
+      undefined,
+      event && ((r: [ReplacedKeys[], number]) => (r[0].length ? event : null)),
+      (m) =>
+        m.query(
+          `UPDATE items n SET ${[...sets, 'modified = now()'].join(', ')}
          FROM (SELECT file_path, thumbnail_key FROM items WHERE id = $1 FOR UPDATE) o
         WHERE n.id = $1
         RETURNING o.file_path, o.thumbnail_key`,
-      values,
+          values,
+        ),
     );
     return rows[0] ?? null;
   }

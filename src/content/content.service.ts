@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Caller, can, isAdminFor, Privilege } from '../core/auth/caller';
 import { Errors } from '../core/errors/arcgis-error';
+import { eventBy } from '../core/events/outbox.repository';
 import { nextStart } from '../core/http/paging';
 import { jsonParam, OnInvalid } from '../core/http/param-values';
 import { newId } from '../core/ids';
@@ -107,11 +108,11 @@ export class ContentService {
       statusMessage: status,
     };
     if (multipart) {
-      await this.uploads.begin(id, fileName!, (m) => this.repo.insert(item, m));
+      await this.uploads.begin(id, fileName!, (m) => this.repo.insert(item, m, eventBy(caller, 'item', 'add', [id])));
       return { success: true, id, folder: folderId };
     }
     try {
-      await this.repo.insert(item);
+      await this.repo.insert(item, undefined, eventBy(caller, 'item', 'add', [id], { title: item.title, type: item.type }));
     } catch (e) {
       if (filePath) await this.files.removeItem(id);
       throw e;
@@ -162,7 +163,7 @@ export class ContentService {
     if (!allowed) throw Errors.forbidden('Only the owner or an administrator may delete this item.');
     if (row.protected) throw Errors.itemProtected(id);
     await this.jobsService.cancelForItem(id);
-    const deleted = await this.repo.delete(id);
+    const deleted = await this.repo.delete(id, undefined, eventBy(caller, 'item', 'delete', [id], { title: row.title, type: row.type }));
     // Protected meanwhile (the delete spares protected rows), or deleted by someone else.
     if (!deleted) throw (await this.repo.findItem(id))?.protected ? Errors.itemProtected(id) : Errors.itemNotFound(id);
     // A failed removal leaves objects without an item, which the storage sweep removes later.

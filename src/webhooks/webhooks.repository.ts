@@ -155,7 +155,7 @@ export class WebhooksRepository {
                   jsonb_build_object('userId', ev.user_id, 'username', ev.username, 'when', (extract(epoch FROM ev.occurred) * 1000)::bigint,
                     'operation', ev.operation, 'source', ev.source, 'id', ev.source_id, 'properties', ev.properties),
                   ev.occurred
-             FROM ev JOIN webhooks w ON w.org_id = ev.org_id AND w.is_active AND (w.all_changes OR w.events && ev.keys)
+             FROM ev JOIN webhooks w ON w.org_id = ev.org_id AND w.is_active AND w.created <= ev.occurred AND (w.all_changes OR w.events && ev.keys)
             ORDER BY ev.id, w.id
          )
          SELECT count(*)::int AS n FROM ev`,

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { lookup } from 'node:dns/promises';
 import { hostname } from 'node:os';
-import { addItem, createGroup, get, post } from '../support/client';
+import { addItem, createGroup, createUser, get, post } from '../support/client';
 import { withApp } from '../support/harness';
 import { Received, startReceiver } from '../support/receiver';
 import { waitFor } from '../support/wait-for';
@@ -71,6 +71,80 @@ describe('organization webhooks', () => {
       expect((await get(t.base, hooks, {}, token)).body.error.code).toBe(403);
       expect((await get(t.base, `${hooks}/settings`, {}, token)).body.error.code).toBe(403);
     }
+  });
+
+  it('raises each item, group and user operation with its event URIs (changes=allChanges)', async () => {
+    const id = (await create({ changes: 'allChanges' })).body.id;
+    const mine = () =>
+      rx
+        .events()
+        .filter((r) => r.json.info.webhookId === id)
+        .map((r) => r.json.events[0]);
+    const u = owner.username;
+    const item = await addItem(t.base, u, owner.token);
+    await post(t.base, `content/users/${u}/items/${item}/update`, { title: 'renamed' }, owner.token);
+    await post(t.base, `content/users/${u}/items/${item}/protect`, {}, owner.token);
+    await post(t.base, `content/users/${u}/items/${item}/unprotect`, {}, owner.token);
+    const folder = (await post(t.base, `content/users/${u}/createFolder`, { title: 'hooks' }, owner.token)).body.folder.id;
+    await post(t.base, `content/users/${u}/items/${item}/move`, { folder }, owner.token);
+    await post(t.base, `content/users/${u}/items/${item}/delete`, {}, owner.token);
+    const group = await createGroup(t.base, owner.token);
+    await post(t.base, `community/groups/${group}/update`, { snippet: 'changed' }, owner.token);
+    await post(t.base, `community/groups/${group}/addUsers`, { users: plain.username }, owner.token);
+    await post(t.base, `community/groups/${group}/updateUsers`, { admins: plain.username }, owner.token);
+    await post(t.base, `community/groups/${group}/removeUsers`, { users: plain.username }, owner.token);
+    await post(t.base, `community/groups/${group}/protect`, {}, owner.token);
+    await post(t.base, `community/groups/${group}/unprotect`, {}, owner.token);
+    await post(t.base, `community/groups/${group}/delete`, {}, owner.token);
+    const newUser = await createUser(t.base, t.admin);
+    await post(t.base, `community/users/${newUser.username}/update`, { description: 'hi' }, newUser.token);
+    const expected = [
+      ['item', 'add', item],
+      ['item', 'update', item],
+      ['item', 'protect', item],
+      ['item', 'unprotect', item],
+      ['item', 'move', item],
+      ['item', 'delete', item],
+      ['group', 'add', group],
+      ['group', 'update', group],
+      ['group', 'addUsers', group],
+      ['group', 'updateUsers', group],
+      ['group', 'removeUsers', group],
+      ['group', 'protect', group],
+      ['group', 'unprotect', group],
+      ['group', 'delete', group],
+      ['user', 'add', newUser.username],
+      ['user', 'update', newUser.username],
+    ];
+    await waitFor('every event', async () => mine().length >= expected.length, 20000);
+    expect(mine().map((e) => [e.source, e.operation, e.id])).toEqual(expected);
+    for (const e of mine())
+      expect(Object.keys(e).sort()).toEqual(['id', 'operation', 'properties', 'source', 'userId', 'username', 'when']);
+    expect(mine()[8].properties).toEqual({ users: [plain.username] });
+    await post(t.base, `${hooks}/${id}/delete`, {}, t.admin);
+  });
+
+  it('matches a webhook to the events it names: one item, one operation', async () => {
+    const a = await addItem(t.base, owner.username, owner.token);
+    const b = await addItem(t.base, owner.username, owner.token);
+    const id = (await create({ events: JSON.stringify([`/items/${a}/update`, '/groups/add']) })).body.id;
+    await post(t.base, `content/users/${owner.username}/items/${b}/update`, { title: 'b' }, owner.token);
+    await post(t.base, `content/users/${owner.username}/items/${a}/protect`, {}, owner.token);
+    await post(t.base, `content/users/${owner.username}/items/${a}/update`, { title: 'a' }, owner.token);
+    const group = await createGroup(t.base, owner.token);
+    const mine = () =>
+      rx
+        .events()
+        .filter((r) => r.json.info.webhookId === id)
+        .map((r) => r.json.events[0]);
+    await waitFor('two events', async () => mine().length >= 2, 20000);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(mine().map((e) => [e.operation, e.id])).toEqual([
+      ['update', a],
+      ['add', group],
+    ]);
+    await post(t.base, `content/users/${owner.username}/items/${a}/unprotect`, {}, owner.token);
+    await post(t.base, `${hooks}/${id}/delete`, {}, t.admin);
   });
 
   describe('delivery', () => {
@@ -172,7 +246,13 @@ describe('organization webhooks', () => {
     expect(tries).toHaveLength(2);
     expect(new Set(tries.map((r) => r.headers['x-webhook-id'])).size).toBe(1);
     const log = (await get(t.base, `${hooks}/${id}/notificationStatus`, {}, t.admin)).body.notificationStatusList;
-    expect(log[0]).toMatchObject({ status: 'failed', attempts: 2, responseText: 'broken', isInvoked: true });
+    // The item's add failed twice and deactivated the webhook; its share waits, unsent, for an activate.
+    expect(log.map((d: { status: string }) => d.status).sort()).toEqual(['failed', 'pending']);
+    expect(log.find((d: { status: string }) => d.status === 'failed')).toMatchObject({
+      attempts: 2,
+      responseText: 'broken',
+      isInvoked: true,
+    });
     rx.answer = () => ({ status: 200 });
     await post(t.base, `${hooks}/settings/update`, { notificationAttempts: 3, notificationElapsedTimeInSeconds: 5 }, t.admin);
   });

@@ -1,4 +1,4 @@
-import { EntityManager } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 
 /** What changed, said once by the one place that changes it; webhooks deliver it (payload fields as ArcGIS Enterprise's). */
 export interface OutboxEvent {
@@ -40,3 +40,50 @@ export const Outbox = {
     );
   },
 };
+
+/** Who acted, as a Caller has it; kept structural so core/events needs nothing from auth. */
+export interface Actor {
+  userId: string;
+  username: string;
+  orgId: string;
+}
+
+/** The event of `actor` doing `operation` on one or more items, groups or users (`ids`: ids, or user names). */
+export function eventBy(
+  actor: Actor,
+  source: OutboxEvent['source'],
+  operation: string,
+  ids: string[],
+  properties: object = {},
+): OutboxEvent {
+  return {
+    orgId: actor.orgId,
+    user: { userId: actor.userId, username: actor.username },
+    operation,
+    source,
+    id: ids.length === 1 ? ids[0] : null,
+    keys: eventKeys(source, operation, ids),
+    properties,
+  };
+}
+
+/**
+ * Runs a repository's write and raises `event` with it, atomically: in `m`'s transaction when given, else in a
+ * transaction of its own (a write with no event runs as before, outside one). `event` may be a function of the
+ * write's result, returning null when nothing changed (nothing is raised then).
+ */
+export async function writeWithEvent<T>(
+  db: DataSource,
+  m: EntityManager | undefined,
+  event: OutboxEvent | ((r: T) => OutboxEvent | null) | undefined,
+  write: (m: EntityManager) => Promise<T>,
+): Promise<T> {
+  if (!event) return write(m ?? db.manager);
+  const run = async (tm: EntityManager) => {
+    const r = await write(tm);
+    const e = typeof event === 'function' ? event(r) : event;
+    if (e) await Outbox.raise(tm, e);
+    return r;
+  };
+  return m ? run(m) : db.transaction(run);
+}
