@@ -8,7 +8,7 @@ export interface Received {
   json: any; // eslint-disable-line @typescript-eslint/no-explicit-any
 }
 
-/** A webhook receiver on loopback: records every request; `answer` decides each status (200 unless set). */
+/** A webhook receiver on loopback: records every request; `answer` decides each status (200 unless set; 0 holds it unanswered). */
 export async function startReceiver() {
   const received: Received[] = [];
   let connections = 0;
@@ -34,6 +34,7 @@ export async function startReceiver() {
       const got = { path: req.url ?? '', headers: req.headers, body, json };
       received.push(got);
       const a = r.answer(got);
+      if (a.status === 0) return; // held: never answered (a delivery in flight when its sender dies)
       res.writeHead(a.status, a.headers ?? { 'content-type': 'text/plain' });
       res.end(a.body ?? 'ok');
     });
