@@ -221,13 +221,4 @@ export class WebhooksRepository {
       [days, type],
     );
   }
-
-  /** What the operator's metrics read: outbox depth, pending deliveries, deactivated webhooks, deliveries by status. */
-  async stats(): Promise<{ outbox: number; deactivated: number; byStatus: { status: string; n: number }[] }> {
-    const [{ outbox, deactivated }] = await this.db.query(
-      `SELECT (SELECT count(*)::int FROM events) AS outbox, (SELECT count(*)::int FROM webhooks WHERE NOT is_active) AS deactivated`,
-    );
-    const byStatus = await this.db.query(`SELECT status, count(*)::int AS n FROM webhook_deliveries GROUP BY status`);
-    return { outbox, deactivated, byStatus };
-  }
 }

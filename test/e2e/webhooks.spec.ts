@@ -238,16 +238,19 @@ describe('organization webhooks', () => {
       notificationElapsedTimeInSeconds: 0,
     });
     const id = (await create({ events: '/items', config: '{"deactivationPolicy":{"numberOfFailures":1,"daysInPast":1}}' })).body.id;
+    const healthy = (await create({ events: '/items/add' })).body.id;
     rx.answer = (r) => (r.json?.info?.webhookId === id && r.json.events.length ? { status: 500, body: 'broken' } : { status: 200 });
     const a = await addItem(t.base, owner.username, owner.token);
     await share([a], [g1]);
     await waitFor('deactivation', async () => (await get(t.base, `${hooks}/${id}`, {}, t.admin)).body.isActive === false, 30000);
+    await waitFor('the healthy webhook', async () => rx.events().some((r) => r.json.info.webhookId === healthy), 20000);
     const tries = rx.events().filter((r) => r.json.info.webhookId === id);
     expect(tries).toHaveLength(2);
     expect(new Set(tries.map((r) => r.headers['x-webhook-id'])).size).toBe(1);
     const log = (await get(t.base, `${hooks}/${id}/notificationStatus`, {}, t.admin)).body.notificationStatusList;
-    // The item's add failed twice and deactivated the webhook; its share waits, unsent, for an activate.
-    expect(log.map((d: { status: string }) => d.status).sort()).toEqual(['failed', 'pending']);
+    // The item's add failed twice and deactivated the webhook; its share is never sent (pending, or not even
+    // dispatched when it came after the deactivation).
+    expect(log.filter((d: { status: string }) => d.status !== 'pending').map((d: { status: string }) => d.status)).toEqual(['failed']);
     expect(log.find((d: { status: string }) => d.status === 'failed')).toMatchObject({
       attempts: 2,
       responseText: 'broken',
@@ -255,6 +258,13 @@ describe('organization webhooks', () => {
     });
     rx.answer = () => ({ status: 200 });
     await post(t.base, `${hooks}/settings/update`, { notificationAttempts: 3, notificationElapsedTimeInSeconds: 5 }, t.admin);
+    const metrics = await (await fetch(`${t.root}/metrics?token=${encodeURIComponent(t.admin)}`)).text();
+    expect(metrics).toMatch(/^arcgis_webhooks_deactivated [1-9]/m);
+    expect(metrics).toMatch(/^arcgis_webhook_deliveries\{status="failed"\} [1-9]/m);
+    expect(metrics).toMatch(/^arcgis_webhook_deliveries\{status="delivered"\} [1-9]/m);
+    expect(metrics).toMatch(/^arcgis_webhook_outbox_events \d+/m);
+    expect(metrics).toMatch(/^arcgis_webhook_latency_seconds_count [1-9]/m);
+    await post(t.base, `${hooks}/${healthy}/delete`, {}, t.admin);
   });
 
   describe('refuses payload URLs that reach inside, and never connects to them', () => {
