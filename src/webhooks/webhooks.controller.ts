@@ -1,4 +1,4 @@
-import { Controller, Param, Post } from '@nestjs/common';
+import { Controller, Get, Param, Post } from '@nestjs/common';
 import { Caller } from '../core/auth/caller';
 import { CurrentCaller, Operation } from '../core/http/decorators';
 import { Params } from '../core/http/params.decorator';
@@ -30,8 +30,14 @@ export class WebhooksController {
     return this.webhooks.updateSettings(caller, portalId, p);
   }
 
-  @Operation(':id')
+  // GET and POST only, not @Operation: a PUT to a fixed operation (createWebhook) must stay an unknown URL.
+  @Get(':id')
   get(@CurrentCaller() caller: Caller, @Param('portalId') portalId: string, @Param('id') id: string) {
+    return this.webhooks.get(caller, portalId, id);
+  }
+
+  @Post(':id')
+  getPost(@CurrentCaller() caller: Caller, @Param('portalId') portalId: string, @Param('id') id: string) {
     return this.webhooks.get(caller, portalId, id);
   }
 
