@@ -158,7 +158,7 @@ export class JobsRepository {
         status: job.status,
         statusMessage: message,
         resultItemId: job.result_item_id,
-        ...(typeof job.params.format === 'string' ? { exportFormat: job.params.format } : {}),
+        ...(typeof job.params.format === 'string' ? { format: job.params.format } : {}),
         ...(file ? { size: file.size } : {}),
         ...(url ? { url } : {}),
       },
