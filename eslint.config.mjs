@@ -27,6 +27,7 @@ const MODULES = {
   pages: ['core', 'identity', 'content', 'groups', 'layers', 'feature-server', 'export'],
   ops: ['core', 'identity'],
   notifications: ['core', 'identity', 'groups'],
+  webhooks: ['core', 'identity'],
   migrations: [],
   types: [],
 };

@@ -19,6 +19,7 @@ import { IdentityModule } from './identity/identity.module';
 import { jobKinds } from './jobs';
 import { migrations } from './migrations';
 import { NotificationsModule } from './notifications/notifications.module';
+import { WebhooksModule } from './webhooks';
 import { OpsModule } from './ops/ops.module';
 import { PagesModule } from './pages/pages.module';
 import { PublishModule } from './publish/publish.module';
@@ -50,6 +51,7 @@ export class AppModule {
         NotificationsModule,
         // After PagesModule: FeatureServer/<layer>/<oid> would take the pages' FeatureServer/<layer>/preview.
         FeatureResourceModule,
+        WebhooksModule,
         // Last: its content/users/<u>/<folderId> routes must come after every fixed operation at that depth.
         FoldersModule,
       ],

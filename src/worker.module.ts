@@ -13,6 +13,7 @@ import { UserCallers } from './identity/user-callers';
 import { jobKinds } from './jobs';
 import { LayersRepository } from './layers/layers.repository';
 import { migrations } from './migrations';
+import { WebhookDispatcher, WebhooksRepository } from './webhooks';
 
 /**
  * The worker process: the shared core, the runner that consumes every kind's queue, and the kinds' handlers with
@@ -37,6 +38,9 @@ export class WorkerModule {
         UserCallers,
         ExportAccess,
         AttachmentExportRepository,
+        // Webhooks: the outbox's dispatcher and what deliveries read and write.
+        WebhookDispatcher,
+        WebhooksRepository,
       ],
     };
   }

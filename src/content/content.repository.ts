@@ -4,6 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { Caller } from '../core/auth/caller';
 import { ResultItems, SettledItem } from '../core/jobs/result-items';
 import { SqlParams } from '../core/database/sql-params';
+import { OutboxEvent, writeWithEvent } from '../core/events/outbox.repository';
 import { ItemEntity } from './item.entity';
 import { ITEM_COLUMNS, ITEM_FROM, ItemRow, visibleSql } from './item-sql';
 import { ItemPatch, PATCH_COLUMNS, ReplacedKeys } from './item-patch';
@@ -30,8 +31,8 @@ export class ContentRepository implements ResultItems {
   }
 
   /** Inserts an item; pass the EntityManager of an open transaction to commit it with other rows (a job, a service). */
-  async insert(item: Partial<ItemEntity>, m?: EntityManager): Promise<void> {
-    await (m ?? this.db.manager).getRepository(ItemEntity).insert(item);
+  async insert(item: Partial<ItemEntity>, m?: EntityManager, event?: OutboxEvent): Promise<void> {
+    await writeWithEvent(this.db, m, event, (tm) => tm.getRepository(ItemEntity).insert(item));
   }
 
   /** A job's final state on its result item, in the job row's transaction (core/jobs calls it through RESULT_ITEMS). */
@@ -85,13 +86,20 @@ export class ContentRepository implements ResultItems {
    * concurrent batches queue instead of deadlocking. One row per requested item the owner has, saying whether it moved
    * (false: it was there already).
    */
-  async moveToFolder(ownerId: string, itemIds: string[], folderId: string | null): Promise<{ id: string; moved: boolean }[]> {
-    return this.db.query(
-      `WITH cur AS (SELECT id, owner_folder FROM items WHERE id = ANY($2::text[]) AND owner_id = $1 ORDER BY id FOR NO KEY UPDATE),
+  async moveToFolder(
+    ownerId: string,
+    itemIds: string[],
+    folderId: string | null,
+    event?: (rows: { id: string; moved: boolean }[]) => OutboxEvent | null,
+  ): Promise<{ id: string; moved: boolean }[]> {
+    return writeWithEvent(this.db, undefined, event, (m) =>
+      m.query(
+        `WITH cur AS (SELECT id, owner_folder FROM items WHERE id = ANY($2::text[]) AND owner_id = $1 ORDER BY id FOR NO KEY UPDATE),
             upd AS (UPDATE items i SET owner_folder = $3 FROM cur
                      WHERE i.id = cur.id AND cur.owner_folder IS DISTINCT FROM $3::text RETURNING i.id)
        SELECT cur.id, EXISTS (SELECT 1 FROM upd WHERE upd.id = cur.id) AS moved FROM cur`,
-      [ownerId, itemIds, folderId],
+        [ownerId, itemIds, folderId],
+      ),
     );
   }
 
@@ -112,7 +120,7 @@ export class ContentRepository implements ResultItems {
   /**
    * Gives the (locked) items to `toOwnerId`, into their folder `folderId` (null: root), in one statement. Their sharing
    * level comes down to what the new owner may share to (`to`): public becomes org without public sharing, org becomes
-   * private without organisation sharing. Returns each item's level before and after.
+   * private without organisation sharing. Returns each item's level before and after; `event` is built from them.
    */
   async reassign(
     m: EntityManager,
@@ -121,18 +129,21 @@ export class ContentRepository implements ResultItems {
     toOwnerId: string,
     folderId: string | null,
     to: { public: boolean; org: boolean },
+    event?: (levels: { id: string; was: string; access: string }[]) => OutboxEvent,
   ): Promise<{ id: string; was: string; access: string }[]> {
-    const [rows]: [{ id: string; was: string; access: string }[], number] = await m.query(
-      `UPDATE items i SET owner_id = $3, owner_folder = $4, modified = now(),
-              access = CASE WHEN i.access = 'public' AND NOT $5::boolean THEN CASE WHEN $6::boolean THEN 'org' ELSE 'private' END
-                            WHEN i.access = 'org' AND NOT $6::boolean THEN 'private'
-                            ELSE i.access END
-         FROM (SELECT id, access FROM items WHERE id = ANY($1::text[]) AND owner_id = $2) o
-        WHERE i.id = o.id
-        RETURNING i.id, o.access AS was, i.access`,
-      [itemIds, fromOwnerId, toOwnerId, folderId, to.public, to.org],
-    );
-    return rows;
+    return writeWithEvent(this.db, m, event, async (tm) => {
+      const [rows]: [{ id: string; was: string; access: string }[], number] = await tm.query(
+        `UPDATE items i SET owner_id = $3, owner_folder = $4, modified = now(),
+                access = CASE WHEN i.access = 'public' AND NOT $5::boolean THEN CASE WHEN $6::boolean THEN 'org' ELSE 'private' END
+                              WHEN i.access = 'org' AND NOT $6::boolean THEN 'private'
+                              ELSE i.access END
+           FROM (SELECT id, access FROM items WHERE id = ANY($1::text[]) AND owner_id = $2) o
+          WHERE i.id = o.id
+          RETURNING i.id, o.access AS was, i.access`,
+        [itemIds, fromOwnerId, toOwnerId, folderId, to.public, to.org],
+      );
+      return rows;
+    });
   }
 
   /** The status of an item whose data arrives in parts (multipart upload); final states go through `settle`. */
@@ -144,13 +155,19 @@ export class ContentRepository implements ResultItems {
    * Deletes the item (its shares, files and relationships go with it) unless it is protected; returns whether it had
    * objects in storage, or null when nothing was deleted.
    */
-  async delete(id: string, m?: EntityManager): Promise<{ has_files: boolean } | null> {
-    const [rows] = await (m ?? this.db).query(
-      `DELETE FROM items i WHERE i.id = $1 AND NOT i.protected
+  async delete(id: string, m?: EntityManager, event?: OutboxEvent): Promise<{ has_files: boolean } | null> {
+    const [rows]: [{ has_files: boolean }[], number] = await writeWithEvent(
+      this.db,
+      m,
+      event && ((r: [{ has_files: boolean }[], number]) => (r[0]?.length ? event : null)),
+      (tm) =>
+        tm.query(
+          `DELETE FROM items i WHERE i.id = $1 AND NOT i.protected
        RETURNING (i.file_path IS NOT NULL OR i.thumbnail_key IS NOT NULL
                   OR EXISTS (SELECT 1 FROM item_files f WHERE f.item_id = i.id)
                   OR EXISTS (SELECT 1 FROM feature_attachments a WHERE a.service_item_id = i.id)) AS has_files`,
-      [id],
+          [id],
+        ),
     );
     return rows?.[0] ?? null;
   }
@@ -159,7 +176,7 @@ export class ContentRepository implements ResultItems {
    * Changes the given properties in one statement (and `modified`); returns the storage keys the row named before,
    * which the caller removes once they were replaced, or null when the item is gone.
    */
-  async update(id: string, patch: ItemPatch): Promise<ReplacedKeys | null> {
+  async update(id: string, patch: ItemPatch, event?: OutboxEvent): Promise<ReplacedKeys | null> {
     const values: unknown[] = [id];
     const sets = (Object.keys(patch) as (keyof ItemPatch)[])
       .filter((k) => patch[k] !== undefined)
@@ -169,12 +186,18 @@ export class ContentRepository implements ResultItems {
         values.push(cast === 'jsonb' && v !== null ? JSON.stringify(v) : v);
         return `${column} = $${values.length}::${cast}`;
       });
-    const [rows]: [ReplacedKeys[], number] = await this.db.query(
-      `UPDATE items n SET ${[...sets, 'modified = now()'].join(', ')}
+    const [rows]: [ReplacedKeys[], number] = await writeWithEvent(
+      this.db,
+      undefined,
+      event && ((r: [ReplacedKeys[], number]) => (r[0].length ? event : null)),
+      (m) =>
+        m.query(
+          `UPDATE items n SET ${[...sets, 'modified = now()'].join(', ')}
          FROM (SELECT file_path, thumbnail_key FROM items WHERE id = $1 FOR UPDATE) o
         WHERE n.id = $1
         RETURNING o.file_path, o.thumbnail_key`,
-      values,
+          values,
+        ),
     );
     return rows[0] ?? null;
   }

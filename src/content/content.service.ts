@@ -3,6 +3,7 @@ import { Caller, can, isAdminFor, Privilege } from '../core/auth/caller';
 import { APP_CONFIG } from '../core/config/config.module';
 import { AppConfig } from '../core/config/env';
 import { Errors } from '../core/errors/arcgis-error';
+import { eventBy } from '../core/events/outbox.repository';
 import { nextStart } from '../core/http/paging';
 import { jsonParam, OnInvalid } from '../core/http/param-values';
 import { checkTags } from '../core/http/tag-list';
@@ -116,11 +117,11 @@ export class ContentService {
       statusMessage: status,
     };
     if (multipart) {
-      await this.uploads.begin(id, fileName!, (m) => this.repo.insert(item, m));
+      await this.uploads.begin(id, fileName!, (m) => this.repo.insert(item, m, eventBy(caller, 'item', 'add', [id])));
       return { success: true, id, folder: folderId };
     }
     try {
-      await this.repo.insert(item);
+      await this.repo.insert(item, undefined, eventBy(caller, 'item', 'add', [id], { title: item.title, type: item.type }));
     } catch (e) {
       if (filePath) await this.files.removeItem(id);
       throw e;
@@ -168,13 +169,14 @@ export class ContentService {
     if (row.protected) throw Errors.itemProtected(id);
     // Dependants that keep the item (views of this service) refuse before anything is touched.
     await this.deleteGuards.check(id);
+    const event = eventBy(caller, 'item', 'delete', [id], { title: row.title, type: row.type });
     const { deleted, cancelled } = await this.repo
       .transaction(async (m) => {
         // The row is held from here to the commit: a protect sent meanwhile waits, and one that came first makes this
         // refuse before any job is cancelled.
         if (!(await this.repo.lockUnprotected(m, id))) return { deleted: null, cancelled: [] };
         const cancelled = await this.jobsService.cancelForItem(id, m);
-        return { deleted: await this.repo.delete(id, m), cancelled };
+        return { deleted: await this.repo.delete(id, m, event), cancelled };
       })
       .catch(async (e: unknown) => {
         // A dependant made since the check (a view of this service): its foreign key refuses, the guard says why.

@@ -3,6 +3,7 @@ import { Caller } from '../core/auth/caller';
 import { APP_CONFIG } from '../core/config/config.module';
 import { AppConfig } from '../core/config/env';
 import { Errors } from '../core/errors/arcgis-error';
+import { eventBy, OutboxEvent } from '../core/events/outbox.repository';
 import { UploadedFile } from '../core/http/arcgis-request';
 import { jsonParam, OnInvalid } from '../core/http/param-values';
 import { checkTags } from '../core/http/tag-list';
@@ -90,19 +91,19 @@ export class ItemUpdateService {
     }
     // The metadata first: refused (ITEM_MAX_INFO_FILES), the update changes nothing.
     if (metadataKey) await this.putInfo(id, METADATA, metadataKey, file!.size);
-    await this.apply(id, patch, keep);
+    await this.apply(id, patch, keep, eventBy(caller, 'item', 'update', [id]));
     return { success: true, id };
   }
 
   async deleteThumbnail(caller: Caller, ownerName: string, id: string) {
     await this.editors.requireEditable(caller, ownerName, id);
-    await this.apply(id, { thumbnail: null, thumbnailKey: null });
+    await this.apply(id, { thumbnail: null, thumbnailKey: null }, null, eventBy(caller, 'item', 'update', [id]));
     return { success: true };
   }
 
   async setProtected(caller: Caller, ownerName: string, id: string, on: boolean) {
     await this.editors.requireEditable(caller, ownerName, id);
-    await this.apply(id, { protected: on });
+    await this.apply(id, { protected: on }, null, eventBy(caller, 'item', on ? 'protect' : 'unprotect', [id]));
     return { success: true };
   }
 
@@ -142,11 +143,11 @@ export class ItemUpdateService {
    * Writes the patch; removes what the row named before once it names something else; on failure, what was stored
    * for it (but `keep`, an object the row may still name).
    */
-  private async apply(id: string, patch: ItemPatch, keep: string | null = null): Promise<void> {
+  private async apply(id: string, patch: ItemPatch, keep: string | null = null, event?: OutboxEvent): Promise<void> {
     const stored = [patch.thumbnailKey, patch.filePath === keep ? null : patch.filePath];
     let old: ReplacedKeys | null;
     try {
-      old = await this.repo.update(id, patch);
+      old = await this.repo.update(id, patch, event);
     } catch (e) {
       await this.discard(stored);
       throw e;

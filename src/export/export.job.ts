@@ -25,6 +25,7 @@ export const ExportJob = defineJob<ExportJobParams>({
   cancelPollMs: 2000,
   // Limits the format cannot hold, data the target SR cannot take, layers or fields gone: the user's to fix.
   permanent: (e) => e instanceof ExportWriteError || e instanceof InvalidInputError,
+  itemEvent: true,
   handler: () => ExportJobHandler,
 });
 

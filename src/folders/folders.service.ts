@@ -3,6 +3,7 @@ import { Caller, holdsAll, isAdminFor, Privilege } from '../core/auth/caller';
 import { APP_CONFIG } from '../core/config/config.module';
 import { AppConfig } from '../core/config/env';
 import { Errors } from '../core/errors/arcgis-error';
+import { eventBy } from '../core/events/outbox.repository';
 import { ID_PATTERN } from '../core/ids';
 import { AddItemDto, PageDto } from '../content/content.dto';
 import { ContentRepository } from '../content/content.repository';
@@ -99,7 +100,10 @@ export class FoldersService {
     const owner = await this.mayOrganise(caller, ownerName);
     const items = this.checkItems(rawItems);
     const folderId = isRoot(folderName) ? null : (await this.requireFolder(owner, folderName!.trim())).id;
-    const rows = await this.items.moveToFolder(owner.id, unique(items), folderId);
+    const rows = await this.items.moveToFolder(owner.id, unique(items), folderId, (r) => {
+      const ids = r.filter((x) => x.moved).map((x) => x.id);
+      return ids.length ? eventBy(caller, 'item', 'move', ids, { folder: folderId, items: ids }) : null;
+    });
     const moved = new Map(rows.map((r) => [r.id, r.moved]));
     return items.map((itemId) => {
       const m = moved.get(itemId);
@@ -164,10 +168,15 @@ export class FoldersService {
         sharesToGroups: privileges.includes(Privilege.ShareToGroup),
         adminShares: privileges.includes(Privilege.AdminShare),
       });
-      const levels = await this.items.reassign(m, locked, owner.id, target.id, folderId, {
-        public: privileges.includes(Privilege.ShareToPublic),
-        org: privileges.includes(Privilege.ShareToOrg),
-      });
+      const from = new Map<string, string[]>();
+      for (const r of removed) from.set(r.item_id, [...(from.get(r.item_id) ?? []), r.group_id]);
+      const to = { public: privileges.includes(Privilege.ShareToPublic), org: privileges.includes(Privilege.ShareToOrg) };
+      const levels = await this.items.reassign(m, locked, owner.id, target.id, folderId, to, (done) =>
+        eventBy(caller, 'item', 'reassign', locked, {
+          targetUsername: target.username,
+          items: done.map((l) => ({ id: l.id, unsharedFrom: from.get(l.id) ?? [], access: l.access, previousAccess: l.was })),
+        }),
+      );
       return { removed, levels };
     });
     const done = new Map(levels.map((l) => [l.id, l]));

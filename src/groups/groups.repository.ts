@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { Caller } from '../core/auth/caller';
 import { SqlParams } from '../core/database/sql-params';
+import { Outbox, OutboxEvent, writeWithEvent } from '../core/events/outbox.repository';
 import { GroupEntity, GroupMemberEntity, InvitationRole } from './group.entities';
 import { GROUP_COLUMNS, groupFrom, GroupSql, groupVisibleSql, toVisibleGroup, VisibleGroup } from './group-sql';
 
@@ -70,11 +71,13 @@ export class GroupsRepository {
   async create(
     group: Omit<GroupEntity, 'created' | 'modified' | 'protected' | 'categorySchema' | 'thumbnail' | 'thumbnailKey'>,
     maxGroups: number,
+    event?: OutboxEvent,
   ): Promise<boolean> {
     return this.db.transaction(async (m) => {
       if (!(await this.lockUnderCap(m, group.ownerId, maxGroups))) return false;
       await m.insert(GroupEntity, group);
       await m.insert(GroupMemberEntity, { groupId: group.id, userId: group.ownerId, memberType: 'owner' });
+      if (event) await Outbox.raise(m, event);
       return true;
     });
   }
@@ -103,27 +106,35 @@ export class GroupsRepository {
    * Changes the given columns and `modified` in one statement; returns the thumbnail key the group had before (to
    * remove once it is replaced), or undefined when the group is gone.
    */
-  async update(id: string, patch: GroupPatch): Promise<{ oldThumbnailKey: string | null } | undefined> {
+  async update(id: string, patch: GroupPatch, event?: OutboxEvent): Promise<{ oldThumbnailKey: string | null } | undefined> {
     const p = new SqlParams();
     const gid = p.add(id);
     const sets = (Object.keys(patch) as (keyof GroupPatch)[])
       .filter((k) => patch[k] !== undefined)
       .map((k) => `${PATCH_COLUMNS[k]} = ${p.add(patch[k])}`);
-    const rows: { old: string | null }[] = await this.db.query(
-      // The row is locked as it is read (not in a CTE of its own, which would see the row this statement updates as
-      // changed and skip it), so a concurrent update's thumbnail is the one reported as replaced.
-      `WITH upd AS (
+    const rows: { old: string | null }[] = await writeWithEvent<{ old: string | null }[]>(
+      this.db,
+      undefined,
+      event && ((r: object[]) => (r.length ? event : null)),
+      (m) =>
+        m.query(
+          // The row is locked as it is read (not in a CTE of its own, which would see the row this statement updates as
+          // changed and skip it), so a concurrent update's thumbnail is the one reported as replaced.
+          `WITH upd AS (
          UPDATE groups g SET ${[...sets, 'modified = now()'].join(', ')}
            FROM (SELECT thumbnail_key FROM groups WHERE id = ${gid} FOR UPDATE) before
           WHERE g.id = ${gid} RETURNING before.thumbnail_key AS old)
        SELECT old FROM upd`,
-      p.values,
+          p.values,
+        ),
     );
     return rows.length ? { oldThumbnailKey: rows[0].old } : undefined;
   }
 
-  async setProtected(id: string, value: boolean): Promise<void> {
-    await this.db.query(`UPDATE groups SET protected = $2, modified = now() WHERE id = $1`, [id, value]);
+  async setProtected(id: string, value: boolean, event?: OutboxEvent): Promise<void> {
+    await writeWithEvent(this.db, undefined, event, (m) =>
+      m.query(`UPDATE groups SET protected = $2, modified = now() WHERE id = $1`, [id, value]),
+    );
   }
 
   async setCategorySchema(id: string, schema: unknown[]): Promise<void> {
@@ -131,10 +142,12 @@ export class GroupsRepository {
   }
 
   /** Deletes an unprotected group; returns its thumbnail's key, or undefined when nothing was deleted (protected or gone). */
-  async delete(id: string): Promise<{ thumbnailKey: string | null } | undefined> {
-    const rows: { thumbnail_key: string | null }[] = await this.db.query(
-      `WITH del AS (DELETE FROM groups WHERE id = $1 AND NOT protected RETURNING thumbnail_key) SELECT * FROM del`,
-      [id],
+  async delete(id: string, event?: OutboxEvent): Promise<{ thumbnailKey: string | null } | undefined> {
+    const rows: { thumbnail_key: string | null }[] = await writeWithEvent<{ thumbnail_key: string | null }[]>(
+      this.db,
+      undefined,
+      event && ((r: object[]) => (r.length ? event : null)),
+      (m) => m.query(`WITH del AS (DELETE FROM groups WHERE id = $1 AND NOT protected RETURNING thumbnail_key) SELECT * FROM del`, [id]),
     );
     return rows.length ? { thumbnailKey: rows[0].thumbnail_key } : undefined;
   }
@@ -152,9 +165,10 @@ export class GroupsRepository {
     names: string[],
     memberType: 'member' | 'admin',
     maxGroups: number,
+    event?: (r: NameResult[]) => OutboxEvent | null,
   ): Promise<NameResult[]> {
     if (!names.length) return [];
-    return this.db.transaction(async (m) => {
+    return writeWithEvent(this.db, undefined, event, async (m) => {
       await m.query(
         `SELECT u.id FROM users u WHERE u.org_id = $1 AND lower(u.username) = ANY (SELECT lower(r) FROM unnest($2::text[]) r)
           ORDER BY u.id FOR NO KEY UPDATE`,
@@ -183,16 +197,23 @@ export class GroupsRepository {
   }
 
   /** Removes members other than the owner, and managers only when `admins` is true; per requested name, whether removed. */
-  async removeUsers(groupId: string, names: string[], admins: boolean): Promise<NameResult[]> {
-    return this.db.query(
-      `WITH req AS (SELECT DISTINCT r AS requested FROM unnest($2::text[]) r),
+  async removeUsers(
+    groupId: string,
+    names: string[],
+    admins: boolean,
+    event?: (r: NameResult[]) => OutboxEvent | null,
+  ): Promise<NameResult[]> {
+    return writeWithEvent(this.db, undefined, event, (m) =>
+      m.query(
+        `WITH req AS (SELECT DISTINCT r AS requested FROM unnest($2::text[]) r),
             del AS (
               DELETE FROM group_members m USING users u, req
                WHERE m.group_id = $1 AND m.user_id = u.id AND lower(u.username) = lower(req.requested)
                  AND (m.member_type = 'member' OR (m.member_type = 'admin' AND $3))
               RETURNING req.requested)
        SELECT req.requested, EXISTS (SELECT 1 FROM del WHERE del.requested = req.requested) AS ok FROM req`,
-      [groupId, names, admins],
+        [groupId, names, admins],
+      ),
     );
   }
 
@@ -201,16 +222,19 @@ export class GroupsRepository {
     groupId: string,
     names: string[],
     memberType: 'member' | 'admin',
+    event?: (r: { username: string; success: boolean }[]) => OutboxEvent | null,
   ): Promise<{ username: string; success: boolean }[]> {
-    return this.db.query(
-      `WITH req AS (SELECT r AS requested, ord FROM unnest($2::text[]) WITH ORDINALITY AS x(r, ord)),
+    return writeWithEvent(this.db, undefined, event, (m) =>
+      m.query(
+        `WITH req AS (SELECT r AS requested, ord FROM unnest($2::text[]) WITH ORDINALITY AS x(r, ord)),
             upd AS (
               UPDATE group_members m SET member_type = $3 FROM users u, req
                WHERE m.group_id = $1 AND m.user_id = u.id AND lower(u.username) = lower(req.requested) AND m.member_type <> 'owner'
               RETURNING req.requested)
        SELECT req.requested AS username, EXISTS (SELECT 1 FROM upd WHERE upd.requested = req.requested) AS success
          FROM req ORDER BY req.ord`,
-      [groupId, names, memberType],
+        [groupId, names, memberType],
+      ),
     );
   }
 

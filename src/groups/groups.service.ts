@@ -6,6 +6,7 @@ import { Caller, can, isAdminFor, Privilege } from '../core/auth/caller';
 import { APP_CONFIG } from '../core/config/config.module';
 import { AppConfig } from '../core/config/env';
 import { ArcgisError, Errors } from '../core/errors/arcgis-error';
+import { eventBy } from '../core/events/outbox.repository';
 import { UploadedFile } from '../core/http/arcgis-request';
 import { checkTags } from '../core/http/tag-list';
 import { newId } from '../core/ids';
@@ -59,6 +60,7 @@ export class GroupsService {
         membershipAccess: p.membershipAccess ?? null,
       },
       max,
+      eventBy(caller, 'group', 'add', [id], { title: p.title.trim() }),
     );
     // ArcGIS counts owned and joined groups together and refuses the 513th.
     if (!created) throw Errors.badRequest('Unable to create group.', [`You belong to the maximum number of groups (${max}).`]);
@@ -150,7 +152,7 @@ export class GroupsService {
     }
     let before: Awaited<ReturnType<GroupsRepository['update']>>;
     try {
-      before = await this.repo.update(id, patch);
+      before = await this.repo.update(id, patch, eventBy(caller, 'group', 'update', [id]));
     } catch (e) {
       if (newKey && newKey !== group.thumbnailKey) await this.removeFile(newKey);
       throw e;
@@ -167,14 +169,14 @@ export class GroupsService {
   /** A protected group cannot be deleted; the owner and administrators may protect and unprotect it, as in ArcGIS. */
   async setProtected(caller: Caller, id: string, value: boolean) {
     await this.requireOwned(caller, id, value ? 'protect' : 'unprotect');
-    await this.repo.setProtected(id, value);
+    await this.repo.setProtected(id, value, eventBy(caller, 'group', value ? 'protect' : 'unprotect', [id]));
     return { success: true };
   }
 
   async delete(caller: Caller, id: string) {
     const group = await this.requireOwned(caller, id, 'delete');
     if (group.protected) throw protectedGroup();
-    const deleted = await this.repo.delete(id);
+    const deleted = await this.repo.delete(id, eventBy(caller, 'group', 'delete', [id], { title: group.title }));
     // Protected by someone else since the read above; the statement refuses it all the same.
     if (!deleted) throw protectedGroup();
     if (deleted.thumbnailKey) await this.removeFile(deleted.thumbnailKey);

@@ -4,6 +4,7 @@ import { Caller, can, isAdminFor, Privilege } from '../core/auth/caller';
 import { APP_CONFIG } from '../core/config/config.module';
 import { AppConfig } from '../core/config/env';
 import { ArcgisError, Errors } from '../core/errors/arcgis-error';
+import { eventBy, OutboxEvent } from '../core/events/outbox.repository';
 import { ID_PATTERN } from '../core/ids';
 import { MemberType } from './group.entities';
 import { GroupListRepository, MemberRow } from './group-list.repository';
@@ -76,8 +77,8 @@ export class MembersService {
     }
     const max = this.config.limits.userMaxGroups;
     const notAdded = [
-      ...failed(await this.repo.addUsers(id, group.orgId, p.users ?? [], 'member', max)),
-      ...failed(await this.repo.addUsers(id, group.orgId, p.admins ?? [], 'admin', max)),
+      ...failed(await this.repo.addUsers(id, group.orgId, p.users ?? [], 'member', max, this.event(caller, id, 'addUsers', 'users'))),
+      ...failed(await this.repo.addUsers(id, group.orgId, p.admins ?? [], 'admin', max, this.event(caller, id, 'addUsers', 'admins'))),
     ];
     return { notAdded };
   }
@@ -87,7 +88,8 @@ export class MembersService {
     const group = await this.groups.requireManaged(caller, id);
     if (!p.users.length) throw Errors.badRequest("'users' is required.");
     this.checkCount('users', p.users);
-    return { notRemoved: failed(await this.repo.removeUsers(id, p.users, this.ownsOrAdministers(caller, group))) };
+    const event = this.event(caller, id, 'removeUsers', 'users');
+    return { notRemoved: failed(await this.repo.removeUsers(id, p.users, this.ownsOrAdministers(caller, group), event)) };
   }
 
   /** ArcGIS's updateUsers: `users` become members, `admins` managers; the owner's (or an administrator's) call. */
@@ -100,8 +102,10 @@ export class MembersService {
       throw Errors.forbidden('Only the group owner or an administrator may change memberships.');
     }
     const results = [
-      ...(p.users?.length ? await this.repo.updateMemberships(id, p.users, 'member') : []),
-      ...(p.admins?.length ? await this.repo.updateMemberships(id, p.admins, 'admin') : []),
+      ...(p.users?.length ? await this.repo.updateMemberships(id, p.users, 'member', this.event(caller, id, 'updateUsers', 'users')) : []),
+      ...(p.admins?.length
+        ? await this.repo.updateMemberships(id, p.admins, 'admin', this.event(caller, id, 'updateUsers', 'admins'))
+        : []),
     ];
     return { results };
   }
@@ -227,6 +231,14 @@ export class MembersService {
       throw Errors.forbidden("Only the group's members and administrators may list its members.");
     }
     return group;
+  }
+
+  /** The membership event of one call, naming the users it changed (`users` or `admins`); none when it changed nobody. */
+  private event(caller: Caller, groupId: string, op: string, role: 'users' | 'admins') {
+    return (results: ({ requested: string; ok: boolean } | { username: string; success: boolean })[]): OutboxEvent | null => {
+      const names = results.flatMap((r) => ('ok' in r ? (r.ok ? [r.requested] : []) : r.success ? [r.username] : []));
+      return names.length ? eventBy(caller, 'group', op, [groupId], { [role]: names }) : null;
+    };
   }
 
   private ownsOrAdministers(caller: Caller, group: GroupRow): boolean {

@@ -5,6 +5,7 @@ import { BuiltInRole } from '../core/auth/caller';
 import { newId } from '../core/ids';
 import { OrgEntity, RoleEntity, UserEntity } from './identity.entities';
 import { TokenOwnerRow } from './sign-in.repository';
+import { Outbox, OutboxEvent } from '../core/events/outbox.repository';
 
 export interface MembershipRow {
   id: string;
@@ -71,8 +72,13 @@ export class IdentityRepository {
     return this.db.getRepository(OrgEntity).save({ id: newId(), name, urlKey });
   }
 
-  async createUser(user: NewUser): Promise<UserEntity> {
-    return this.db.getRepository(UserEntity).save({ ...user, id: newId(), disabled: false, favGroupId: null });
+  /** `event` (the creation's, given the new user's id) is raised in the same transaction. */
+  async createUser(user: NewUser, event?: (id: string) => OutboxEvent): Promise<UserEntity> {
+    return this.db.transaction(async (m) => {
+      const saved = await m.getRepository(UserEntity).save({ ...user, id: newId(), disabled: false, favGroupId: null });
+      if (event) await Outbox.raise(m, event(saved.id));
+      return saved;
+    });
   }
 
   async setUserRole(userId: string, role: BuiltInRole, roleId: string | null): Promise<void> {
@@ -161,13 +167,14 @@ export class IdentityRepository {
   }
 
   /** Changes profile columns (and `modified`); returns the thumbnail name it replaced, for the caller to remove the file. */
-  async updateProfile(userId: string, patch: ProfilePatch): Promise<{ previousThumbnail: string | null }> {
+  async updateProfile(userId: string, patch: ProfilePatch, event?: OutboxEvent): Promise<{ previousThumbnail: string | null }> {
     return this.db.transaction(async (m) => {
       const [before]: { thumbnail: string | null }[] = await m.query(`SELECT thumbnail FROM users WHERE id = $1 FOR NO KEY UPDATE`, [
         userId,
       ]);
       // An update that names no field changes nothing (TypeORM refuses an empty SET).
       if (Object.keys(patch).length) await m.getRepository(UserEntity).update({ id: userId }, patch);
+      if (event && before) await Outbox.raise(m, event);
       return { previousThumbnail: before?.thumbnail ?? null };
     });
   }

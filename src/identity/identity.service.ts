@@ -14,6 +14,7 @@ import {
 import { APP_CONFIG } from '../core/config/config.module';
 import { AppConfig } from '../core/config/env';
 import { Errors } from '../core/errors/arcgis-error';
+import { eventBy } from '../core/events/outbox.repository';
 import { requiredJsonParam } from '../core/http/param-values';
 import { ID_PATTERN } from '../core/ids';
 import { OrgEntity, UserEntity } from './identity.entities';
@@ -195,18 +196,22 @@ export class IdentityService implements OnApplicationBootstrap {
     if (await this.repo.findUser(p.username)) {
       throw Errors.badRequest('Unable to create user.', [`The user name '${p.username}' is already taken.`]);
     }
-    const user = await this.repo.createUser({
-      username: p.username,
-      orgId: caller.orgId,
-      role,
-      roleId,
-      fullName: p.fullname ?? [p.firstname, p.lastname].filter(Boolean).join(' '),
-      firstName: p.firstname ?? '',
-      lastName: p.lastname ?? '',
-      email: p.email ?? '',
-      description: p.description ?? '',
-      passwordHash: await hashPassword(p.password),
-    });
+    const user = await this.repo.createUser(
+      {
+        username: p.username,
+        orgId: caller.orgId,
+        role,
+        roleId,
+        fullName: p.fullname ?? [p.firstname, p.lastname].filter(Boolean).join(' '),
+        firstName: p.firstname ?? '',
+        lastName: p.lastname ?? '',
+        email: p.email ?? '',
+        description: p.description ?? '',
+        passwordHash: await hashPassword(p.password),
+      },
+      () =>
+        eventBy(caller, 'user', 'add', [p.username], { role, fullName: p.fullname ?? [p.firstname, p.lastname].filter(Boolean).join(' ') }),
+    );
     return { status: 'success', username: user.username, id: user.id };
   }
 

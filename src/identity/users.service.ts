@@ -3,6 +3,7 @@ import { Caller, canAny, holdsAll, Privilege } from '../core/auth/caller';
 import { APP_CONFIG } from '../core/config/config.module';
 import { AppConfig } from '../core/config/env';
 import { Errors } from '../core/errors/arcgis-error';
+import { eventBy } from '../core/events/outbox.repository';
 import { UploadedFile } from '../core/http/arcgis-request';
 import { nextStart } from '../core/http/paging';
 import { requiredJsonParam } from '../core/http/param-values';
@@ -67,7 +68,7 @@ export class UsersService {
     }
     let previous: string | null;
     try {
-      ({ previousThumbnail: previous } = await this.repo.updateProfile(user.id, patch));
+      ({ previousThumbnail: previous } = await this.repo.updateProfile(user.id, patch, eventBy(caller, 'user', 'update', [user.username])));
     } catch (e) {
       if (stored && stored !== user.thumbnail) await this.removeThumbnail(user.id, stored);
       throw e;

@@ -18,6 +18,7 @@ import { ItemUploads1732411000000 } from './1732411000000-ItemUploads';
 import { FeatureAttachments1732470000000 } from './1732470000000-FeatureAttachments';
 import { FeatureViews1732480000000 } from './1732480000000-FeatureViews';
 import { LayerAdmin1732490000000 } from './1732490000000-LayerAdmin';
+import { Webhooks1732500000000 } from './1732500000000-Webhooks';
 
 /** Listed explicitly so the CLI, the tests and the build all load the same classes, in order. */
 export const migrations = [
@@ -41,4 +42,5 @@ export const migrations = [
   FeatureAttachments1732470000000,
   FeatureViews1732480000000,
   LayerAdmin1732490000000,
+  Webhooks1732500000000,
 ];

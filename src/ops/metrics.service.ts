@@ -12,6 +12,16 @@ const JOB_BUCKETS = [1, 5, 15, 60, 300, 900, 3600];
 /** The database aggregates are recomputed at most this often, however many scrapers (or admins) ask. */
 const DB_CACHE_MS = 10_000;
 
+/** Seconds from an event's write to its receiver's answer. */
+const WEBHOOK_BUCKETS = [0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60];
+type WebhookStats = {
+  outbox: number;
+  deactivated: number;
+  by_status: Record<string, number>;
+  buckets: number[];
+  count: number;
+  sum: number;
+};
 type JobRow = { kind: string; format: string; status: string; count: number; sum: number; buckets: number[] };
 type BytesRow = { format: string; bytes: string; count: number };
 
@@ -55,6 +65,7 @@ export class MetricsService {
     this.workersGauge();
     this.registry.registerMetric(this.jobDurations() as unknown as Metric);
     this.exportBytesGauge();
+    this.webhookMetrics();
   }
 
   /** Express middleware timing every request; the route is read when the reply has been sent, after routing. */
@@ -138,6 +149,70 @@ export class MetricsService {
         return { name, help, type: 'histogram', values, aggregator: 'max' };
       },
     };
+  }
+
+  /**
+   * Webhooks, from the tables like the job metrics: deliveries in the kept history by outcome, the outbox's depth,
+   * deactivated webhooks, and seconds from the event's write to the receiver's answer of delivered ones.
+   */
+  private webhookMetrics() {
+    let cache: { at: number; rows: Promise<WebhookStats | null> } | undefined;
+    const stats = () => {
+      if (cache && Date.now() - cache.at < DB_CACHE_MS) return cache.rows;
+      const buckets = WEBHOOK_BUCKETS.map((s) => `count(*) FILTER (WHERE status = 'delivered' AND d <= ${s})::int`).join(', ');
+      const rows = this.db
+        .query(
+          `SELECT (SELECT count(*)::int FROM events) AS outbox, (SELECT count(*)::int FROM webhooks WHERE NOT is_active) AS deactivated,
+                  (SELECT coalesce(jsonb_object_agg(status, n), '{}') FROM (SELECT status, count(*)::int AS n FROM webhook_deliveries GROUP BY status) s) AS by_status,
+                  ARRAY[${buckets}] AS buckets, count(*) FILTER (WHERE status = 'delivered')::int AS count,
+                  coalesce(sum(d) FILTER (WHERE status = 'delivered'), 0)::float8 AS sum
+             FROM (SELECT status, extract(epoch FROM invoked - occurred)::float8 AS d FROM webhook_deliveries) d`,
+        )
+        .then(
+          (r: WebhookStats[]) => r[0],
+          () => ((cache = undefined), null),
+        );
+      cache = { at: Date.now(), rows };
+      return rows;
+    };
+    const gauge = (name: string, help: string, read: (s: WebhookStats) => [Record<string, string>, number][]) =>
+      new Gauge({
+        name,
+        help,
+        labelNames: ['status'],
+        registers: [this.registry],
+        async collect() {
+          this.reset();
+          const s = await stats();
+          if (s) for (const [labels, v] of read(s)) this.set(labels, v);
+        },
+      });
+    gauge('arcgis_webhook_deliveries', 'Webhook deliveries in the kept history by outcome: delivered, failed, pending.', (s) =>
+      Object.entries(s.by_status).map(([status, n]) => [{ status }, n]),
+    );
+    gauge('arcgis_webhook_outbox_events', 'Committed events not yet moved to deliveries.', (s) => [[{}, s.outbox]]);
+    gauge('arcgis_webhooks_deactivated', 'Webhooks that are inactive (deactivated by their policy or by an administrator).', (s) => [
+      [{}, s.deactivated],
+    ]);
+    const name = 'arcgis_webhook_latency_seconds';
+    const help = 'Delivered webhook events: seconds from the event written with its change to the receiver answering.';
+    this.registry.registerMetric({
+      name,
+      help,
+      type: 'histogram',
+      reset: () => undefined,
+      get: async () => {
+        const s = await stats();
+        const values: MetricValueWithName<string>[] = [];
+        if (s) {
+          WEBHOOK_BUCKETS.forEach((le, i) => values.push({ metricName: `${name}_bucket`, labels: { le }, value: s.buckets[i] }));
+          values.push({ metricName: `${name}_bucket`, labels: { le: '+Inf' }, value: s.count });
+          values.push({ metricName: `${name}_sum`, labels: {}, value: s.sum });
+          values.push({ metricName: `${name}_count`, labels: {}, value: s.count });
+        }
+        return { name, help, type: 'histogram', values, aggregator: 'max' };
+      },
+    } as unknown as Metric);
   }
 
   /** A source that does not answer leaves its series out of the scrape rather than failing it (/health says which). */

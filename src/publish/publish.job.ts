@@ -61,6 +61,7 @@ export const PublishJob = defineJob<PublishJobParams>({
   cancelPollMs: 500,
   // The file's content or the layers it defines: retrying the same file cannot help.
   permanent: (e) => e instanceof PublishError || e instanceof LayerDefinitionError || e instanceof InvalidInputError,
+  itemEvent: true,
   handler: () => PublishJobHandler,
 });
 

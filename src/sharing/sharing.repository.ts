@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { Caller } from '../core/auth/caller';
 import { SqlParams } from '../core/database/sql-params';
+import { Outbox, OutboxEvent } from '../core/events/outbox.repository';
 import { itemAccessUpdateSql, visibleSql } from '../content/item-sql';
 
 export interface ShareChange {
@@ -89,7 +90,8 @@ export class SharingRepository {
     return rows.length > 0;
   }
 
-  unshare(c: ShareChange): Promise<ItemOutcome[]> {
+  /** `event` turns the outcomes into the one event the batch raises, written in the same transaction (one INSERT). */
+  unshare(c: ShareChange, event: (o: ItemOutcome[]) => OutboxEvent): Promise<ItemOutcome[]> {
     return this.db.transaction(async (m) => {
       await this.lockItems(m, c.itemIds);
       const p = new SqlParams();
@@ -104,7 +106,9 @@ export class SharingRepository {
            WHERE s.item_id = p.item_id AND s.group_id = p.group_id AND p.allowed
         )
         ${outcome('false')}`;
-      return m.query(sql, p.values);
+      const outcomes: ItemOutcome[] = await m.query(sql, p.values);
+      await Outbox.raise(m, event(outcomes));
+      return outcomes;
     });
   }
 
@@ -115,7 +119,7 @@ export class SharingRepository {
    * An item that would end up shared with more than `maxGroups` groups changes in nothing; the count is exact
    * because the items are locked first, and it is part of the same statement whatever the number of items.
    */
-  share(c: ShareChange, access: AccessChange, maxGroups: number): Promise<ItemOutcome[]> {
+  share(c: ShareChange, access: AccessChange, maxGroups: number, event: (o: ItemOutcome[]) => OutboxEvent): Promise<ItemOutcome[]> {
     return this.db.transaction(async (m) => {
       await this.lockItems(m, c.itemIds);
       const p = new SqlParams();
@@ -152,7 +156,9 @@ export class SharingRepository {
         within AS (SELECT * FROM it WHERE id NOT IN (SELECT item_id FROM over)),
         acc AS (${itemAccessUpdateSql(everyone, orgFlag, 'within')})
         ${outcome('it.id IN (SELECT item_id FROM over)')}`;
-      return m.query(sql, p.values);
+      const outcomes: ItemOutcome[] = await m.query(sql, p.values);
+      await Outbox.raise(m, event(outcomes));
+      return outcomes;
     });
   }
 

@@ -3,6 +3,7 @@ import { Caller, can, isAdminFor, Privilege } from '../core/auth/caller';
 import { APP_CONFIG } from '../core/config/config.module';
 import { AppConfig } from '../core/config/env';
 import { Errors } from '../core/errors/arcgis-error';
+import { eventKeys, OutboxEvent } from '../core/events/outbox.repository';
 import { ID_PATTERN } from '../core/ids';
 import { IdentityService } from '../identity/identity.service';
 import { ShareDto } from './sharing.dto';
@@ -32,7 +33,8 @@ export class SharingService {
   async unshare(caller: Caller, ownerName: string | null, rawItems: string[], rawGroups: string[]): Promise<ItemResult[]> {
     const { items, groups } = this.checkLists(rawItems, rawGroups, true);
     const { ownerId, callerIsAdmin } = await this.authorize(caller, ownerName, groups);
-    const outcomes = await this.repo.unshare({ caller, callerIsAdmin, ownerId, itemIds: unique(items), groupIds: unique(groups) });
+    const change = { caller, callerIsAdmin, ownerId, itemIds: unique(items), groupIds: unique(groups) };
+    const outcomes = await this.repo.unshare(change, (o) => this.event(caller, 'unshare', items, groups, o, null));
     return this.results(items, groups, outcomes, 'unshare');
   }
 
@@ -49,8 +51,42 @@ export class SharingService {
     }
     const { ownerId, callerIsAdmin } = await this.authorize(caller, ownerName, groups);
     const change = { caller, callerIsAdmin, ownerId, itemIds: unique(items), groupIds: unique(groups) };
-    const outcomes = await this.repo.share(change, access, this.config.limits.itemMaxGroups);
+    const outcomes = await this.repo.share(change, access, this.config.limits.itemMaxGroups, (o) =>
+      this.event(caller, 'share', items, groups, o, access),
+    );
     return this.results(items, groups, outcomes, 'share');
+  }
+
+  /**
+   * The one event of a share or unshare, however many items: each item's outcome in `properties.items` (the groups
+   * it was shared to or unshared from, `notSharedWith` / `notUnsharedFrom`, `success`), as the reply reports them.
+   */
+  private event(
+    caller: Caller,
+    op: 'share' | 'unshare',
+    items: string[],
+    groups: string[],
+    o: ItemOutcome[],
+    access: AccessChange | null,
+  ): OutboxEvent {
+    const ids = unique(items);
+    const per = this.results(ids, groups, o, op).map((r) => {
+      const not = new Set(r.notGroups);
+      const done = r.error?.code === 500 ? [] : unique(groups).filter((g) => !not.has(g));
+      return op === 'share'
+        ? { id: r.itemId, sharedTo: done, notSharedWith: r.notGroups, success: r.success }
+        : { id: r.itemId, unsharedFrom: done, notUnsharedFrom: r.notGroups, success: r.success };
+    });
+    const properties = { groups: unique(groups), items: per, ...(access ? { everyone: access.everyone, org: access.org } : {}) };
+    return {
+      orgId: caller.orgId,
+      user: { userId: caller.userId, username: caller.username },
+      operation: op,
+      source: 'item',
+      id: ids.length === 1 ? ids[0] : null,
+      keys: eventKeys('item', op, ids),
+      properties,
+    };
   }
 
   private checkLists(items: string[], groups: string[], groupsRequired: boolean) {

@@ -1268,6 +1268,8 @@ export const ROWS: Row[] = [
   ...GROUP_ROWS(),
   // ── users, the organisation and notifications (issue 27) ──
   ...usersRows(),
+  // ── organization webhooks (issue 29) ──
+  ...webhookRows(),
   // ── feature attachments (issue 28) ──
   ...attachmentRows(),
 ];
@@ -1935,6 +1937,69 @@ function attachmentRows(): Row[] {
       verify: async (c, allowed) =>
         expectState((await attachmentCount(c, c.s.layer, c.s.oid)) === (allowed ? 0 : 1), 'attachments do not match the answer'),
       cells: editors,
+    },
+  ];
+}
+
+// ── organization webhooks: full administrators only ──
+
+/** A webhook of the administrators' organisation, written straight to its table (no receiver in this suite). */
+async function freshWebhook(c: Ctx): Promise<string> {
+  const id = uniq('hook')
+    .replace(/[^0-9a-f]/g, '')
+    .padEnd(32, '0')
+    .slice(0, 32);
+  await c.f.t.db.query(
+    `INSERT INTO webhooks (id, org_id, name, payload_url, events) SELECT $1, org_id, 'matrix', 'https://example.com/', '{/items}' FROM users WHERE username = $2`,
+    [id, c.f.people.admin.username],
+  );
+  return id;
+}
+
+function webhookRows(): Row[] {
+  const ONLY_ADMIN = [E499, E498, E403, E403, E403, E403, OK, E403, E403, E403, E403];
+  const hookRow = async (c: Ctx, id: string) => q1(c, `SELECT is_active FROM webhooks WHERE id = $1`, [id]);
+  return [
+    { route: 'portals/self/webhooks', what: 'list', call: (c) => g(c, 'portals/self/webhooks'), cells: ONLY_ADMIN },
+    { route: 'portals/self/webhooks/settings', what: 'read', call: (c) => g(c, 'portals/self/webhooks/settings'), cells: ONLY_ADMIN },
+    {
+      route: 'portals/self/webhooks/settings/update',
+      what: 'notificationTimeOutInSeconds',
+      setup: async (c) => (await c.f.t.db.query(`DELETE FROM webhook_settings`), {}),
+      call: (c) => p(c, 'portals/self/webhooks/settings/update', { notificationTimeOutInSeconds: '11' }),
+      verify: async (c, allowed) =>
+        expectState(!!(await q1(c, `SELECT 1 FROM webhook_settings`, [])) === allowed, 'settings do not match the answer'),
+      cells: ONLY_ADMIN,
+    },
+    {
+      route: 'portals/self/webhooks/<id>',
+      what: 'read one',
+      setup: async (c) => ({ id: await freshWebhook(c) }),
+      call: (c) => g(c, `portals/self/webhooks/${c.s.id}`),
+      cells: ONLY_ADMIN,
+    },
+    {
+      route: 'portals/self/webhooks/<id>/deactivate',
+      what: 'an active webhook',
+      setup: async (c) => ({ id: await freshWebhook(c) }),
+      call: (c) => p(c, `portals/self/webhooks/${c.s.id}/deactivate`),
+      verify: async (c, allowed) => expectState((await hookRow(c, c.s.id)).is_active === !allowed, 'isActive does not match the answer'),
+      cells: ONLY_ADMIN,
+    },
+    {
+      route: 'portals/self/webhooks/<id>/delete',
+      what: 'a webhook',
+      setup: async (c) => ({ id: await freshWebhook(c) }),
+      call: (c) => p(c, `portals/self/webhooks/${c.s.id}/delete`),
+      verify: async (c, allowed) => expectState(!(await hookRow(c, c.s.id)) === allowed, 'the webhook does not match the answer'),
+      cells: ONLY_ADMIN,
+    },
+    {
+      route: 'portals/self/webhooks/<id>/notificationStatus',
+      what: 'its deliveries',
+      setup: async (c) => ({ id: await freshWebhook(c) }),
+      call: (c) => g(c, `portals/self/webhooks/${c.s.id}/notificationStatus`),
+      cells: ONLY_ADMIN,
     },
   ];
 }

@@ -262,6 +262,27 @@ class EnvDto {
   @Min(1)
   @Max(1048576)
   ATTACHMENTS_LAYER_MAX_GB = 100;
+  /** Webhook hosts or addresses allowed although loopback, link-local, private or unique-local (comma-separated). */
+  @Matches(/^[A-Za-z0-9.:[\],-]*$/, { message: 'WEBHOOK_ALLOW must be a comma-separated list of hosts or addresses' })
+  WEBHOOK_ALLOW = '';
+
+  /** Lets webhook payload URLs be http (development only). */
+  @IsIn(['true', 'false'], { message: 'WEBHOOK_ALLOW_HTTP must be true or false' })
+  WEBHOOK_ALLOW_HTTP = 'false';
+
+  /** Days of webhook deliveries kept for notificationStatus. */
+  @Transform(toInt)
+  @IsInt({ message: 'WEBHOOK_HISTORY_DAYS must be an integer' })
+  @Min(1)
+  @Max(3650)
+  WEBHOOK_HISTORY_DAYS = 30;
+
+  /** How often a worker's dispatcher moves committed events to deliveries, in milliseconds (0: never). */
+  @Transform(toInt)
+  @IsInt({ message: 'WEBHOOK_DISPATCH_MS must be an integer' })
+  @Min(0)
+  @Max(60000)
+  WEBHOOK_DISPATCH_MS = 250;
 
   @Transform(toInt)
   @IsInt({ message: 'MULTIPART_MAX_PARTS must be an integer (parts one multipart upload may have; ArcGIS numbers them 1-10000)' })
@@ -510,6 +531,8 @@ export interface AppConfig {
   multipart: { maxParts: number; partMaxBytes: number; maxBytes: number; ttlMs: number };
   /** Feature attachments: bytes per file, count and bytes per feature, count and bytes per layer. */
   attachments: { maxBytes: number; perFeature: number; featureMaxBytes: number; perLayer: number; layerMaxBytes: number };
+  /** Organisation webhooks: hosts allowed despite their address, http allowed, history kept, dispatch interval. */
+  webhooks: { allow: string[]; allowHttp: boolean; historyDays: number; dispatchMs: number };
   /** Request bodies and CORS (core/http/body.ts, core/http/cors.ts). */
   http: {
     /** A non-multipart body, or the non-file fields of a multipart body together. */
@@ -630,6 +653,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       tagMaxChars: dto.TAG_MAX_CHARS,
       userPropertiesMaxChars: dto.USER_PROPERTIES_MAX_KB * 1024,
       notificationsPerUser: dto.NOTIFICATIONS_MAX_PER_USER,
+    },
+    webhooks: {
+      allow: dto.WEBHOOK_ALLOW.split(',')
+        .map((h) =>
+          h
+            .trim()
+            .toLowerCase()
+            .replace(/^\[(.*)\]$/, '$1'),
+        )
+        .filter(Boolean),
+      allowHttp: dto.WEBHOOK_ALLOW_HTTP === 'true',
+      historyDays: dto.WEBHOOK_HISTORY_DAYS,
+      dispatchMs: dto.WEBHOOK_DISPATCH_MS,
     },
     multipart: {
       maxParts: dto.MULTIPART_MAX_PARTS,

@@ -19,6 +19,11 @@ export interface JobKind<P extends object = object> {
   readonly cancelPollMs: number;
   /** Errors of this kind the user can act on: the job fails at once with their message, without retries. */
   readonly permanent: (e: unknown) => boolean;
+  /**
+   * Raise `/items/<source item>/<type>` (webhooks) when a job of this kind completes or fails, in the transaction
+   * that ends its row.
+   */
+  readonly itemEvent?: boolean;
   /** The worker-side class that runs it (a thunk: the class is declared below the kind in the same file). */
   readonly handler: () => Type<JobHandler<P>>;
 }

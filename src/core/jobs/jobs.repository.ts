@@ -1,6 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { APP_CONFIG } from '../config/config.module';
+import { AppConfig } from '../config/env';
+import { eventKeys, Outbox } from '../events/outbox.repository';
+import { JOB_KINDS, JobKind, kindOf } from './job-contract';
 import { RESULT_ITEMS, ResultItems, SettledItem } from './result-items';
 
 export type JobStatus = 'queued' | 'processing' | 'completed' | 'failed' | 'cancelled';
@@ -31,6 +35,8 @@ export class JobsRepository {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     @Inject(RESULT_ITEMS) private readonly items: ResultItems,
+    @Inject(JOB_KINDS) private readonly kinds: readonly JobKind[],
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /**
@@ -127,7 +133,39 @@ export class JobsRepository {
       if (!job) return null;
       if (job.result_item_id)
         await this.items.settle(m, job.result_item_id, { status: status === 'completed' ? 'completed' : 'failed', message, file });
+      if (status !== 'cancelled') await this.raiseEnd(m, job, message, file);
       return job;
+    });
+  }
+
+  /** The kind's `/items/<id>/<type>` event, when it raises one, in the transaction that ends the row. */
+  private async raiseEnd(m: EntityManager, job: JobRow, message: string, file?: SettledItem['file']): Promise<void> {
+    if (!job.source_item_id || !kindOf(this.kinds, job.type)?.itemEvent) return;
+    const [owner]: { org_id: string; username: string }[] = await m.query(`SELECT org_id, username FROM users WHERE id = $1`, [
+      job.owner_id,
+    ]);
+    if (!owner) return;
+    const url =
+      job.result_item_id && job.status === 'completed'
+        ? `${this.config.publicUrl ?? ''}${this.config.restBase}/content/items/${job.result_item_id}/data`
+        : null;
+    await Outbox.raise(m, {
+      orgId: owner.org_id,
+      user: { userId: job.owner_id, username: owner.username },
+      operation: job.type,
+      source: 'item',
+      id: job.source_item_id,
+      keys: eventKeys('item', job.type, [job.source_item_id]),
+      properties: {
+        jobId: job.id,
+        jobType: job.type,
+        status: job.status,
+        statusMessage: message,
+        resultItemId: job.result_item_id,
+        ...(typeof job.params.format === 'string' ? { format: job.params.format } : {}),
+        ...(file ? { size: file.size } : {}),
+        ...(url ? { url } : {}),
+      },
     });
   }
 

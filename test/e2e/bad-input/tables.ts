@@ -1,5 +1,5 @@
 import { uniq } from '../../support/client';
-import { admin, Case, fx, GARBAGE_TOKEN, ghost, ids, INVALID, long, notHex, noToken, o, other, Route, Want } from './support';
+import { admin, Case, fx, GARBAGE_TOKEN, ghost, ids, INVALID, long, notHex, noToken, o, other, Params, Route, Want } from './support';
 
 // Every route in src/**/*.controller.ts and its missing and malformed parameter cases, by module.
 const owner = () => fx.owner.username;
@@ -3440,5 +3440,201 @@ export const ATTACHMENT_CASES: Record<string, Case> = {
     path: () => att('0/applyEdits'),
     params: () => ({ useGlobalIds: 'true', deletes: '12' }),
     want: () => ({ code: 400, detail: 'which is not a global id' }),
+  },
+};
+
+// ── organization webhooks (full administrators; the fixture allows no payload URL, so no webhook exists) ──
+const hook = (sub = '') => ({
+  kind: 'POST' as const,
+  auth: 'required' as const,
+  pathParams: { portalId: () => 'self', id: () => fx.missingId },
+  token: () => fx.admin,
+  ok: false,
+  path: `portals/:portalId/webhooks/:id${sub}`,
+  name: `portals/:portalId/webhooks/:id${sub}`,
+});
+export const WEBHOOK_ROUTES: Route[] = [
+  {
+    name: 'portals/:portalId/webhooks',
+    kind: 'ANY',
+    auth: 'required',
+    path: 'portals/:portalId/webhooks',
+    pathParams: { portalId: () => 'self' },
+    token: () => fx.admin,
+    fuzz: ['start', 'num'],
+  },
+  {
+    name: 'portals/:portalId/webhooks/createWebhook',
+    kind: 'POST',
+    auth: 'required',
+    path: 'portals/:portalId/webhooks/createWebhook',
+    pathParams: { portalId: () => 'self' },
+    token: () => fx.admin,
+    // https on a port nothing listens on: refused after the parameters were read, so nothing is created.
+    params: () => ({ name: 'hook', url: 'https://localhost:1/', events: '/items' }),
+    fuzz: ['name', 'url', 'events', 'changes', 'secret', 'config'],
+    ok: false,
+  },
+  {
+    name: 'portals/:portalId/webhooks/settings',
+    kind: 'ANY',
+    auth: 'required',
+    path: 'portals/:portalId/webhooks/settings',
+    pathParams: { portalId: () => 'self' },
+    token: () => fx.admin,
+  },
+  {
+    name: 'portals/:portalId/webhooks/settings/update',
+    kind: 'POST',
+    auth: 'required',
+    path: 'portals/:portalId/webhooks/settings/update',
+    pathParams: { portalId: () => 'self' },
+    token: () => fx.admin,
+    params: () => ({ notificationAttempts: '3' }),
+    fuzz: ['notificationAttempts', 'notificationTimeOutInSeconds', 'notificationElapsedTimeInSeconds'],
+  },
+  { ...hook(), kind: 'ANY', getPostOnly: true },
+  { ...hook('/update'), fuzz: ['name', 'url', 'events', 'config'] },
+  hook('/delete'),
+  hook('/activate'),
+  hook('/deactivate'),
+  { ...hook('/notificationStatus'), kind: 'ANY', fuzz: ['start', 'num'] },
+  { ...hook('/redeliver'), params: () => ({ deliveryId: fx.missingId }), fuzz: ['deliveryId'] },
+];
+
+const createHook = (params: Params) => ({ name: 'hook', url: 'https://localhost:1/', events: '/items', ...params });
+export const WEBHOOK_CASES: Record<string, Case> = {
+  'createWebhook: not an administrator → 403': {
+    path: () => 'portals/self/webhooks/createWebhook',
+    params: () => createHook({}),
+    want: () => ({ code: 403, messageCode: 'GWM_0003' }),
+  },
+  'createWebhook: another organization': {
+    path: () => `portals/${fx.missingId}/webhooks/createWebhook`,
+    token: admin,
+    params: () => createHook({}),
+    want: () => ({ code: 400, message: 'Portal does not exist or is inaccessible.' }),
+  },
+  'createWebhook: name missing': {
+    path: () => 'portals/self/webhooks/createWebhook',
+    token: admin,
+    params: () => createHook({ name: '' }),
+    want: () => ({ code: 400, message: "'name' is required." }),
+  },
+  'createWebhook: events missing': {
+    path: () => 'portals/self/webhooks/createWebhook',
+    token: admin,
+    params: () => createHook({ events: '' }),
+    want: () => ({ code: 400, message: "'events' is required." }),
+  },
+  'createWebhook: events not an event URI': {
+    path: () => 'portals/self/webhooks/createWebhook',
+    token: admin,
+    params: () => createHook({ events: '["/items","/etc/passwd"]' }),
+    want: () => ({ code: 400, message: 'Invalid event URIs.', detail: "'/etc/passwd' is not an event URI." }),
+  },
+  'createWebhook: events broken JSON': {
+    path: () => 'portals/self/webhooks/createWebhook',
+    token: admin,
+    params: () => createHook({ events: '["/items"' }),
+    want: () => ({ code: 400, message: 'Invalid JSON.' }),
+  },
+  'createWebhook: changes=someChanges': {
+    path: () => 'portals/self/webhooks/createWebhook',
+    token: admin,
+    params: () => createHook({ changes: 'someChanges' }),
+    want: () => ({ code: 400, detail: "'changes' must be allChanges." }),
+  },
+  'createWebhook: config not an object': {
+    path: () => 'portals/self/webhooks/createWebhook',
+    token: admin,
+    params: () => createHook({ config: '[1]' }),
+    want: () => ({ code: 400, message: "'config' must be a JSON object." }),
+  },
+  'createWebhook: deactivationPolicy of zero failures': {
+    path: () => 'portals/self/webhooks/createWebhook',
+    token: admin,
+    params: () => createHook({ config: '{"deactivationPolicy":{"numberOfFailures":0,"daysInPast":5}}' }),
+    want: () => ({
+      code: 400,
+      message: "'config.deactivationPolicy' needs numberOfFailures and daysInPast, whole numbers from 1 to 1000.",
+    }),
+  },
+  'createWebhook: a header that overrides the signature': {
+    path: () => 'portals/self/webhooks/createWebhook',
+    token: admin,
+    params: () => createHook({ config: '{"properties":{"x-esriHook-Signature":"forged"}}' }),
+    want: () => ({ code: 400, message: "'config.properties' must be at most 20 extra headers, names and text values." }),
+  },
+  'createWebhook: a header value with a line break': {
+    path: () => 'portals/self/webhooks/createWebhook',
+    token: admin,
+    params: () => createHook({ config: '{"properties":{"X-A":"1\\r\\nX-B: 2"}}' }),
+    want: () => ({ code: 400, message: "'config.properties' must be at most 20 extra headers, names and text values." }),
+  },
+  'createWebhook: url not a URL': {
+    path: () => 'portals/self/webhooks/createWebhook',
+    token: admin,
+    params: () => createHook({ url: 'not a url' }),
+    want: () => ({ code: 400, message: 'Invalid payload URL.', detail: 'The payload URL is not a valid URL.' }),
+  },
+  'createWebhook: plain http': {
+    path: () => 'portals/self/webhooks/createWebhook',
+    token: admin,
+    params: () => createHook({ url: 'http://example.com/' }),
+    want: () => ({ code: 400, message: 'Invalid payload URL.', detail: 'The payload URL must use https.' }),
+  },
+  'createWebhook: credentials in the URL': {
+    path: () => 'portals/self/webhooks/createWebhook',
+    token: admin,
+    params: () => createHook({ url: 'https://user:pw@example.com/' }),
+    want: () => ({ code: 400, message: 'Invalid payload URL.', detail: 'The payload URL must not carry credentials.' }),
+  },
+  'createWebhook: cloud metadata address': {
+    path: () => 'portals/self/webhooks/createWebhook',
+    token: admin,
+    params: () => createHook({ url: 'https://169.254.169.254/latest/meta-data' }),
+    want: () => ({ code: 400, message: 'Invalid payload URL.', detail: 'loopback, link-local or private' }),
+  },
+  'createWebhook: nothing answers': {
+    path: () => 'portals/self/webhooks/createWebhook',
+    token: admin,
+    params: () => createHook({}),
+    want: () => ({ code: 400, message: 'Unable to reach the payload URL.' }),
+  },
+  'webhooks/:id: not hex': {
+    method: 'GET',
+    path: () => 'portals/self/webhooks/nothex',
+    token: admin,
+    want: () => ({ code: 400, message: 'Webhook does not exist.' }),
+  },
+  'webhooks/:id/delete: unknown id': {
+    path: () => `portals/self/webhooks/${fx.missingId}/delete`,
+    token: admin,
+    want: () => ({ code: 400, message: 'Webhook does not exist.' }),
+  },
+  'webhooks list: num 101': {
+    method: 'GET',
+    path: () => 'portals/self/webhooks',
+    token: admin,
+    params: () => ({ num: '101' }),
+    want: () => ({ code: 400, detail: "'num' must be at most 100." }),
+  },
+  'settings/update: notificationAttempts 6': {
+    path: () => 'portals/self/webhooks/settings/update',
+    token: admin,
+    params: () => ({ notificationAttempts: '6' }),
+    want: () => ({ code: 400, detail: "'notificationAttempts' must be 0 to 5." }),
+  },
+  'settings/update: notificationTimeOutInSeconds zero': {
+    path: () => 'portals/self/webhooks/settings/update',
+    token: admin,
+    params: () => ({ notificationTimeOutInSeconds: '0' }),
+    want: () => ({ code: 400, detail: "'notificationTimeOutInSeconds' must be 1 to 60." }),
+  },
+  'settings: not an administrator → 403': {
+    method: 'GET',
+    path: () => 'portals/self/webhooks/settings',
+    want: () => ({ code: 403, messageCode: 'GWM_0003' }),
   },
 };
