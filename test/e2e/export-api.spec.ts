@@ -212,6 +212,6 @@ describe('export operation (API side)', () => {
     expect(ok.headers.get('set-cookie')).toContain('HttpOnly');
     const api = await fetch(`${path}/api/queues`, { headers: { Authorization: `Bearer ${t.admin}` } });
     const body = (await api.json()) as { queues: { name: string }[] };
-    expect(body.queues.map((q) => q.name).sort()).toEqual(['export', 'publish']);
+    expect(body.queues.map((q) => q.name).sort()).toEqual(['export', 'publish', 'webhooks']);
   });
 });
