@@ -14,7 +14,7 @@ import { decodeFeatureCollection } from '../src/feature-server/pbf/feature-colle
 import { pct, startBenchApp } from './support/bench-app';
 import { getPage } from './support/http-page';
 import { createPointLayer } from './support/point-layer';
-import { cpuMs as processCpuMs } from './support/proc';
+import { serverCpuMs as cpuMs } from './support/proc';
 
 const POINTS = Number(process.env.POINTS ?? 100_000);
 const PAGES = Number(process.env.PAGES ?? 20);
@@ -49,24 +49,6 @@ function pageUrl(layer: string, f: Format, outFields: string, offset: number, to
     ...(f === 'pbf' ? { quantizationParameters: QUANTIZATION } : {}),
   });
   return `${layer}?${q}`;
-}
-
-/**
- * CPU time so far of this process (the server and the client's HTTP) and of the database's backends, in ms: time on a
- * busy machine stretches with whatever else runs, CPU time spent on a page hardly does.
- */
-async function cpuMs(db: DataSource): Promise<{ node: number; pg: number }> {
-  const { user, system } = process.cpuUsage();
-  const pids: { pid: number }[] = await db.query(`SELECT pid FROM pg_stat_activity WHERE datname = current_database()`);
-  let pg = 0;
-  for (const { pid } of pids) {
-    try {
-      pg += processCpuMs(pid);
-    } catch {
-      // a backend that ended meanwhile: counted as nothing
-    }
-  }
-  return { node: (user + system) / 1000, pg };
 }
 
 /**

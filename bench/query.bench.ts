@@ -21,7 +21,7 @@ import { DataSource } from 'typeorm';
 import { BENCH_ADMIN, pct, startBenchApp } from './support/bench-app';
 import { getPage } from './support/http-page';
 import { createPointLayer, createPointView } from './support/point-layer';
-import { cpuMs as processCpuMs } from './support/proc';
+import { serverCpuMs as cpuMs } from './support/proc';
 
 const POINTS = Number(process.env.POINTS ?? 100_000);
 const PAGES = Number(process.env.PAGES ?? 20);
@@ -76,24 +76,6 @@ const turn = (r: number) => {
   const sides = ['baseline', 'now', 'view'] as const;
   return [...sides.slice(r % 3), ...sides.slice(0, r % 3)];
 };
-
-/**
- * CPU time so far of this process (the server and its client alike) and of the database's backends, in ms. Time on a
- * busy machine stretches with whatever else runs; CPU time spent on a page hardly does, so both are reported.
- */
-async function cpuMs(db: DataSource): Promise<{ node: number; pg: number }> {
-  const { user, system } = process.cpuUsage();
-  const pids: { pid: number }[] = await db.query(`SELECT pid FROM pg_stat_activity WHERE datname = current_database()`);
-  let pg = 0;
-  for (const { pid } of pids) {
-    try {
-      pg += processCpuMs(pid);
-    } catch {
-      // a backend that ended meanwhile, or a database on another host: counted as nothing
-    }
-  }
-  return { node: (user + system) / 1000, pg };
-}
 
 /** One side's sequential pages: p50, p95, bytes and CPU per page. */
 async function sequential(layer: string, f: string, token: string, round: number, db: DataSource) {

@@ -1,5 +1,5 @@
 import { encodeFeatureResult, encodeFeatureResultWithProtobufjs, PbfFeatureResult } from '../../src/feature-server/pbf/feature-collection';
-import { FieldType, GeometryType } from '../../src/layers/layer-schema';
+import { FIELD_TYPES, FieldType, GeometryType } from '../../src/layers/layer-schema';
 
 /** A seeded generator, so a failure names a case that can be run again. */
 function random(seed: number) {
@@ -9,18 +9,6 @@ function random(seed: number) {
   };
 }
 
-const FIELD_TYPES: FieldType[] = [
-  'esriFieldTypeOID',
-  'esriFieldTypeSmallInteger',
-  'esriFieldTypeInteger',
-  'esriFieldTypeBigInteger',
-  'esriFieldTypeSingle',
-  'esriFieldTypeDouble',
-  'esriFieldTypeString',
-  'esriFieldTypeDate',
-  'esriFieldTypeGUID',
-  'esriFieldTypeGlobalID',
-];
 const GEOMETRY_TYPES: GeometryType[] = ['esriGeometryPoint', 'esriGeometryMultipoint', 'esriGeometryPolyline', 'esriGeometryPolygon'];
 const EDGE_NUMBERS = [
   0,
@@ -88,7 +76,7 @@ function grid(r: Rng, type: GeometryType): unknown {
 }
 
 function page(r: Rng, features: number): PbfFeatureResult {
-  const types = Array.from({ length: Math.floor(r() * 8) }, () => pick(r, FIELD_TYPES));
+  const types = Array.from({ length: Math.floor(r() * 8) }, () => pick(r, [...FIELD_TYPES]));
   const geometryType = pick(r, GEOMETRY_TYPES);
   const withGeometry = r() < 0.8;
   const centroids = r() < 0.3;

@@ -53,6 +53,14 @@ class Writer {
     this.count(rings.length);
     for (const r of rings) this.line(r);
   }
+  /** A multi-geometry's members, each a geometry of `type` with its own header. */
+  parts<T>(members: T[], type: number, write: (m: T) => void): void {
+    this.count(members.length);
+    for (const m of members) {
+      this.header(type);
+      write(m);
+    }
+  }
 }
 
 export function toWkb(g: GeoJson): Buffer {
@@ -69,25 +77,13 @@ export function toWkb(g: GeoJson): Buffer {
       w.polygon(g.coordinates);
       break;
     case 'MultiPoint':
-      w.count(g.coordinates.length);
-      for (const v of g.coordinates) {
-        w.header(TYPE.Point);
-        w.point(v);
-      }
+      w.parts(g.coordinates, TYPE.Point, (v) => w.point(v));
       break;
     case 'MultiLineString':
-      w.count(g.coordinates.length);
-      for (const l of g.coordinates) {
-        w.header(TYPE.LineString);
-        w.line(l);
-      }
+      w.parts(g.coordinates, TYPE.LineString, (l) => w.line(l));
       break;
     case 'MultiPolygon':
-      w.count(g.coordinates.length);
-      for (const p of g.coordinates) {
-        w.header(TYPE.Polygon);
-        w.polygon(p);
-      }
+      w.parts(g.coordinates, TYPE.Polygon, (p) => w.polygon(p));
       break;
   }
   return w.buf;
