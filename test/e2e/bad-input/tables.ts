@@ -3044,6 +3044,15 @@ export const VIEW_CASES: Record<string, Case> = {
     }),
     want: () => ({ code: 400, detail: "Each value of 'tags' must be at most 256 characters (TAG_MAX_CHARS); one has 257." }),
   },
+  'createService: a view given layers of its own': {
+    path: () => `content/users/${o()}/createService`,
+    params: () => ({
+      createParameters: JSON.stringify({ name: uniq('v'), layers: [{ name: 'L', geometryType: 'esriGeometryPoint', fields: [] }] }),
+      outputType: 'featureService',
+      isView: 'true',
+    }),
+    want: () => ({ code: 400, detail: "A view's layers are added with addToDefinition, naming their sources." }),
+  },
   'createService: isView neither true nor false': {
     path: () => `content/users/${o()}/createService`,
     params: () => ({ createParameters: JSON.stringify({ name: uniq('v') }), outputType: 'featureService', isView: 'maybe' }),
