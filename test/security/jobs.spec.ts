@@ -431,9 +431,12 @@ describe('jobs: transient failures are retried', () => {
         resolve();
       });
     });
+  // close() calls back once every connection has ended, so the open ones (the worker's pool, its webhook
+  // dispatcher's) are cut first.
   const relayDown = async () => {
-    await new Promise<void>((resolve) => relay!.close(() => resolve()));
+    const closed = new Promise<void>((resolve) => relay!.close(() => resolve()));
     for (const s of sockets) s.destroy();
+    await closed;
   };
 
   beforeAll(async () => {
