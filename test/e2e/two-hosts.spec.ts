@@ -163,7 +163,8 @@ describe('two hosts: API and workers sharing only the bucket', () => {
     // Every export was uploaded while it was written (parts the writer changed afterwards sent again), and the
     // Range downloads above compared each object with its whole.
     const ahead = [...(a.output() + b.output()).matchAll(/job file \S+ of item (\w+) stored while it was written/g)].map((m) => m[1]);
-    expect(ahead.sort()).toEqual(exports.map((e) => e.exportItemId).sort());
+    // The workers share the run's queue, so a job an earlier suite left queued may be among theirs.
+    expect(ahead).toEqual(expect.arrayContaining(exports.map((e) => e.exportItemId)));
 
     for (const e of exports) expect((await remove(e.exportItemId)).body.success).toBe(true);
     expect((await remove(serviceItemId)).body.success).toBe(true);
