@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown, OnModuleDestroy } from '@nestjs/common';
 import { APP_CONFIG } from '../core/config/config.module';
 import { AppConfig } from '../core/config/env';
 import { InvalidInputError } from '../core/errors/invalid-input';
@@ -33,8 +33,18 @@ const DISPATCH_BATCH = 500;
 const PURGE_EVERY_MS = 3600_000;
 
 @Injectable()
-export class WebhookJobHandler implements JobHandler<WebhookJobParams> {
+export class WebhookJobHandler implements JobHandler<WebhookJobParams>, OnModuleDestroy {
   private readonly logger = new Logger('Webhooks');
+  /**
+   * Aborted as the worker shuts down, before the job runner waits for its running jobs: a round stops between
+   * attempts instead of holding the shutdown through its retry delays, and the deliveries it left pending get the
+   * next round (the dispatcher queues one for a webhook with pending deliveries and none queued).
+   */
+  private readonly stopping = new AbortController();
+
+  onModuleDestroy(): void {
+    this.stopping.abort();
+  }
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -42,12 +52,13 @@ export class WebhookJobHandler implements JobHandler<WebhookJobParams> {
   ) {}
 
   async run({ webhookId }: WebhookJobParams, ctx: JobContext): Promise<void> {
+    const signal = AbortSignal.any([ctx.signal, this.stopping.signal]);
     for (;;) {
       const w = await this.repo.byId(webhookId);
-      if (!w || !w.is_active || ctx.signal.aborted) return;
+      if (!w || !w.is_active || signal.aborted) return;
       const d = await this.repo.nextPending(webhookId);
       if (!d) return;
-      await this.deliver(w, d, ctx.signal);
+      await this.deliver(w, d, signal);
     }
   }
 
