@@ -25,6 +25,8 @@ describe('webhook delivery survives killed processes', () => {
   let hook: string;
 
   beforeAll(async () => {
+    // Suites of one run share the database: start with no webhook another suite left (active, its receiver gone).
+    await t.db.query(`DELETE FROM webhooks`);
     rx = await startReceiver();
     group = await createGroup(t.base, owner.token);
     const r = await post(
