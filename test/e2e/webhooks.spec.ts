@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { ADMIN } from '../support/app';
 import { addItem, createGroup, createUser, get, post } from '../support/client';
 import { withApp } from '../support/harness';
 import { Received, startReceiver } from '../support/receiver';
@@ -171,6 +172,41 @@ describe('organization webhooks', () => {
       size: expect.any(Number),
       url: expect.stringContaining(`/content/items/${r.body.exportItemId}/data`),
     });
+    await post(t.base, `${hooks}/${id}/delete`, {}, t.admin);
+  }, 90000);
+
+  it('raises /items/reassign for a reassigned item and /items/<id>/publish when publishing ends', async () => {
+    const id = (await create({ events: '/items/reassign,/items/publish' })).body.id;
+    const mine = () =>
+      rx
+        .events()
+        .filter((r) => r.json.info.webhookId === id)
+        .map((r) => r.json.events[0]);
+    const item = await addItem(t.base, owner.username, owner.token);
+    const other = await createUser(t.base, t.admin, 'org_publisher');
+    const moved = await post(t.base, `content/users/${owner.username}/items/${item}/reassign`, { targetUsername: other.username }, t.admin);
+    expect(moved.body.success).toBe(true);
+
+    const form = new FormData();
+    for (const [k, v] of Object.entries({ title: 'pts', type: 'GeoJson', f: 'json', token: owner.token })) form.set(k, v);
+    const point = { type: 'Feature', properties: { n: 1 }, geometry: { type: 'Point', coordinates: [1, 2] } };
+    form.set('file', new Blob([JSON.stringify({ type: 'FeatureCollection', features: [point] })]), 'pts.geojson');
+    const added = (await (await fetch(`${t.base}/content/users/${owner.username}/addItem`, { method: 'POST', body: form })).json()) as {
+      id: string;
+    };
+    const published = await post(
+      t.base,
+      `content/users/${owner.username}/publish`,
+      { itemId: added.id, filetype: 'geojson', publishParameters: JSON.stringify({ name: `hookpub_${Date.now()}` }) },
+      owner.token,
+    );
+    const { jobId, serviceItemId } = published.body.services[0];
+
+    await waitFor('both events', async () => mine().length >= 2, 60000);
+    const [reassigned, publish] = mine();
+    expect(reassigned).toMatchObject({ source: 'item', operation: 'reassign', id: item, username: ADMIN.username });
+    expect(publish).toMatchObject({ source: 'item', operation: 'publish', id: added.id, username: owner.username });
+    expect(publish.properties).toMatchObject({ jobId, jobType: 'publish', status: 'completed', resultItemId: serviceItemId });
     await post(t.base, `${hooks}/${id}/delete`, {}, t.admin);
   }, 90000);
 
