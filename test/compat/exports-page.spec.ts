@@ -118,6 +118,7 @@ describe('exports page in Chromium', () => {
         .getByRole('progressbar', { name: `Progress of the export of ${svc.name}` })
         .count(),
     ).toBe(1);
+    if (shots) await page.screenshot({ path: path.join(shots, 'pages-exports.png'), fullPage: true });
     worker = await startWorker(t.config);
     const download = row(job.jobId).locator('a.download');
     await download.waitFor({ timeout: 60_000 });
@@ -130,7 +131,6 @@ describe('exports page in Chromium', () => {
     );
     expect(csv).toBe(200);
     expect(await seriousViolations(page)).toEqual([]);
-    if (shots) await page.screenshot({ path: path.join(shots, 'pages-exports.png'), fullPage: true });
     // The item page lists the same export in its history.
     await page.goto(`${svc.url.replace(/\/arcgis\/rest\/services\/.*$/, '')}/sharing/rest/content/items/${svc.itemId}?f=html`);
     expect(await page.locator(`.export-jobs tr[data-job="${job.jobId}"]`).getAttribute('data-status')).toBe('completed');

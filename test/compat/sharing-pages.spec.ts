@@ -137,6 +137,10 @@ describe('sharing pages in Chromium', () => {
     expect(rows).toEqual(items.slice(0, 3).map((i) => [i.title, 'Done', '']));
     expect(await page.locator('#selection-count').textContent()).toBe('No items selected.');
     for (const i of items.slice(0, 3)) expect(await itemGroups(i.id)).toEqual([]);
+    // The list is drawn again under the results, with the new sharing levels.
+    await page.waitForSelector('#content-app[data-rows-reloaded="1"]');
+    for (const i of items.slice(0, 3)) expect(await page.locator(`tr[data-id="${i.id}"] td`).nth(3).textContent()).toBe('private');
+    expect(await page.locator(`tr[data-id="${items[3].id}"] td`).nth(3).textContent()).toBe('shared');
     expect(await itemGroups(items[3].id)).toEqual([groups[0].id, groups[1].id].sort());
     await expectAccessible(page);
     if (shots) await page.screenshot({ path: path.join(shots, 'pages-content-results.png'), fullPage: true });

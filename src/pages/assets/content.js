@@ -2,7 +2,7 @@
 // one shareItems takes), and the Share / Unshare dialog, which sends one shareItems or unshareItems request as a client
 // would (the page session's cookie and its CSRF value in X-CSRF-Token) and lists the result of every item. Items that
 // failed stay selected, so they can be retried. Text goes in with textContent only.
-/* global document */
+/* global document, window, DOMParser */
 'use strict';
 (function () {
   var app = document.getElementById('content-app');
@@ -13,7 +13,9 @@
   var $ = function (id) {
     return document.getElementById(id);
   };
-  var picks = Array.prototype.slice.call(app.querySelectorAll('input.pick'));
+  var picks = function () {
+    return Array.prototype.slice.call(app.querySelectorAll('input.pick'));
+  };
   var selectPage = $('select-page');
   var count = $('selection-count');
   var buttons = [$('share-button'), $('unshare-button'), $('clear-selection')];
@@ -35,13 +37,14 @@
 
   function refresh(note) {
     var onPage = 0;
-    picks.forEach(function (c) {
+    var boxes = picks();
+    boxes.forEach(function (c) {
       c.checked = sel.has(c.value);
       if (c.checked) onPage++;
     });
     if (selectPage) {
-      selectPage.checked = picks.length > 0 && onPage === picks.length;
-      selectPage.indeterminate = onPage > 0 && onPage < picks.length;
+      selectPage.checked = boxes.length > 0 && onPage === boxes.length;
+      selectPage.indeterminate = onPage > 0 && onPage < boxes.length;
     }
     count.textContent = (sel.size ? plural(sel.size) + ' selected.' : 'No items selected.') + (note ? ' ' + note : '');
     buttons.forEach(function (b) {
@@ -56,17 +59,18 @@
     return true;
   }
 
-  picks.forEach(function (c) {
-    c.addEventListener('change', function () {
-      var ok = pick(c, c.checked);
-      save();
-      refresh(ok ? '' : 'At most ' + MAX + ' items can be shared at once.');
-    });
+  // Delegated, so the rows put in by reloadRows need nothing of their own.
+  app.addEventListener('change', function (e) {
+    var c = e.target;
+    if (!c.classList || !c.classList.contains('pick')) return;
+    var ok = pick(c, c.checked);
+    save();
+    refresh(ok ? '' : 'At most ' + MAX + ' items can be shared at once.');
   });
   if (selectPage)
     selectPage.addEventListener('change', function () {
       var full = false;
-      picks.forEach(function (c) {
+      picks().forEach(function (c) {
         if (!pick(c, selectPage.checked)) full = true;
       });
       save();
@@ -206,6 +210,24 @@
       (failed ? ', ' + failed + ' failed; the failed items stay selected.' : '.');
     section.dataset.renderMs = String(Math.round(performance.now() - t0));
     $('results-title').focus();
+    reloadRows();
+  }
+
+  /** The list's rows as the server now draws them (new sharing levels), keeping the results where they are. */
+  async function reloadRows() {
+    var body = app.querySelector('table.items tbody');
+    if (!body) return;
+    try {
+      var reply = await fetch(window.location.href, { credentials: 'same-origin', headers: { Accept: 'text/html' } });
+      var doc = new DOMParser().parseFromString(await reply.text(), 'text/html');
+      var fresh = doc.querySelector('table.items tbody');
+      if (!fresh) return;
+      body.replaceWith(document.importNode(fresh, true));
+      app.dataset.rowsReloaded = String(Number(app.dataset.rowsReloaded || 0) + 1);
+      refresh('');
+    } catch {
+      // The rows stay as they were drawn; the results above say what changed.
+    }
   }
 
   refresh('');
