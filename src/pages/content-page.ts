@@ -105,7 +105,8 @@ function filters(ctx: PageContext, list: OwnerItems, p: OwnerItemsDto, groups: M
   </form>`;
 }
 
-function rows(ctx: PageContext, items: Item[]): SafeHtml {
+/** `selectable`: check boxes, for a page session's scripts to act on. */
+function rows(ctx: PageContext, items: Item[], selectable: boolean): SafeHtml {
   if (!items.length) return html`<p class="none">No items match.</p>`;
   return html`<table class="items selectable">
     <caption class="sr-only">
@@ -113,7 +114,7 @@ function rows(ctx: PageContext, items: Item[]): SafeHtml {
     </caption>
     <thead>
       <tr>
-        <th scope="col"><input type="checkbox" id="select-page" aria-label="Select every item on this page" /></th>
+        ${selectable ? html`<th scope="col"><input type="checkbox" id="select-page" aria-label="Select every item on this page" /></th>` : ''}
         <th scope="col">Title</th>
         <th scope="col">Type</th>
         <th scope="col">Sharing</th>
@@ -125,7 +126,7 @@ function rows(ctx: PageContext, items: Item[]): SafeHtml {
       ${items.map(
         (i) =>
           html`<tr data-id="${i.id}">
-            <td><input type="checkbox" class="pick" value="${i.id}" data-title="${i.title}" aria-label="Select ${i.title}" /></td>
+            ${selectable ? html`<td><input type="checkbox" class="pick" value="${i.id}" data-title="${i.title}" aria-label="Select ${i.title}" /></td>` : ''}
             <td><a href="${ctx.links.page(`/sharing/rest/content/items/${i.id}`)}">${i.title}</a></td>
             <td>${i.type}</td>
             <td>${i.access}</td>
@@ -163,7 +164,7 @@ export function contentPage(ctx: PageContext, list: OwnerItems, p: OwnerItemsDto
     crumbs: [{ label: title, path: ctx.path, href: links.homePage('content') }],
     json: false,
     section: 'My content',
-    scripts: ['content.js'],
+    scripts: ctx.csrf ? ['content.js'] : [],
     body: html`<div
       id="content-app"
       data-owner="${list.username}"
@@ -172,13 +173,17 @@ export function contentPage(ctx: PageContext, list: OwnerItems, p: OwnerItemsDto
       data-unshare="${links.base}/sharing/rest/content/users/${user}/unshareItems"
     >
       ${filters(ctx, list, p, groups)}
-      <div class="toolbar" role="group" aria-label="Selected items">
-        <span id="selection-count" aria-live="polite">No items selected.</span>
-        <button type="button" id="share-button" disabled>Share…</button>
-        <button type="button" id="unshare-button" disabled>Unshare…</button>
-        <button type="button" id="clear-selection" class="link" disabled>Clear selection</button>
-      </div>
-      ${pager(ctx, list, p)} ${rows(ctx, list.items)}
+      ${
+        ctx.csrf
+          ? html`<div class="toolbar" role="group" aria-label="Selected items">
+              <span id="selection-count" aria-live="polite">No items selected.</span>
+              <button type="button" id="share-button" disabled>Share…</button>
+              <button type="button" id="unshare-button" disabled>Unshare…</button>
+              <button type="button" id="clear-selection" class="link" disabled>Clear selection</button>
+            </div>`
+          : html`<p class="none">Sign in on this site to share and unshare from this page.</p>`
+      }
+      ${pager(ctx, list, p)} ${rows(ctx, list.items, !!ctx.csrf)}
       <section id="results" aria-labelledby="results-title" hidden>
         <h2 id="results-title" tabindex="-1">Results</h2>
         <p id="results-summary" role="status"></p>
@@ -193,7 +198,7 @@ export function contentPage(ctx: PageContext, list: OwnerItems, p: OwnerItemsDto
           <tbody id="results-rows"></tbody>
         </table>
       </section>
-      ${shareDialog(groups)}
+      ${ctx.csrf ? shareDialog(groups) : ''}
     </div>`,
   });
 }

@@ -47,7 +47,7 @@ function row(ctx: PageContext, owner: string, r: ExportRecord): SafeHtml {
       ${done ? html`<a class="download" href="${links.to(`/sharing/rest/content/items/${r.resultItemId}/data`)}">Download ${r.resultTitle}</a>` : ''}
       ${done ? html` · <a href="${links.page(`/sharing/rest/content/items/${r.resultItemId}`)}">Result item</a>` : ''}
       ${
-        RUNNING.has(r.status) && r.resultItemId
+        RUNNING.has(r.status) && r.resultItemId && ctx.csrf
           ? html`<button
               type="button"
               class="cancel-job"
