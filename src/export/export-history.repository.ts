@@ -9,7 +9,7 @@ export interface ExportRecord {
   statusMessage: string;
   format: string;
   sourceItemId: string | null;
-  /** Null when the source is gone or not the user's to see any more. */
+  /** Null when the source is gone, or neither the user's nor shared with their organisation or everyone. */
   sourceTitle: string | null;
   resultItemId: string | null;
   resultTitle: string | null;
@@ -21,11 +21,11 @@ export interface ExportRecord {
 
 const COLUMNS = `j.id AS "jobId", j.status, j.status_message AS "statusMessage", coalesce(j.params->>'format', '') AS format,
   j.source_item_id AS "sourceItemId",
-  CASE WHEN s.owner_id = j.owner_id OR s.access IN ('org', 'public') THEN s.title END AS "sourceTitle",
+  CASE WHEN s.owner_id = j.owner_id OR s.access = 'public' OR (s.access = 'org' AND s.org_id = o.org_id) THEN s.title END AS "sourceTitle",
   j.result_item_id AS "resultItemId", r.title AS "resultTitle", CASE WHEN j.status = 'completed' THEN r.size END AS size,
   (extract(epoch FROM j.created) * 1000)::float8 AS created, (extract(epoch FROM j.started) * 1000)::float8 AS started,
   (extract(epoch FROM j.finished) * 1000)::float8 AS finished`;
-const FROM = `jobs j LEFT JOIN items s ON s.id = j.source_item_id LEFT JOIN items r ON r.id = j.result_item_id`;
+const FROM = `jobs j JOIN users o ON o.id = j.owner_id LEFT JOIN items s ON s.id = j.source_item_id LEFT JOIN items r ON r.id = j.result_item_id`;
 
 /** The export jobs of a user (their result items are theirs), newest first. */
 @Injectable()

@@ -115,6 +115,13 @@ describe('sharing pages in Chromium', () => {
     expect(page.url()).not.toContain('token=');
     await expectAccessible(page);
     if (shots) await page.screenshot({ path: path.join(shots, 'pages-landing.png') });
+    await Promise.all([
+      page.waitForURL(/groups\.html/),
+      page.getByRole('navigation', { name: 'Site' }).getByRole('link', { name: 'Groups' }).click(),
+    ]);
+    expect(await page.locator('ul.groups a').allTextContents()).toEqual(groups.map((g) => g.title));
+    expect(await page.locator('ul.groups a').first().getAttribute('href')).toBe(`/home/group.html?id=${groups[0].id}`);
+    await expectAccessible(page);
     await page.close();
   });
 
