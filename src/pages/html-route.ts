@@ -51,8 +51,8 @@ function pageOnly(req: Request, res: Response, contextPath: string, path: string
 /**
  * `f=html` on a service, a layer, a layer's query, an item, a group, a user's content or generateToken is the same URL
  * as its JSON, and Express picks a route by path alone; this sends such requests to the directory's routes before
- * routing. The JSON controllers stay as they are, and a request without `f=html` costs one comparison. Runs after the
- * body parser, so a POSTed form's `f` counts too.
+ * routing, as it sends the page-only URLs above. The JSON controllers stay as they are, and any other request costs a
+ * few comparisons. Runs after the body parser, so a POSTed form's `f` counts too.
  */
 export function htmlRouting(contextPath: string) {
   return (req: Request, res: Response, next: NextFunction) => {

@@ -214,6 +214,15 @@ describe('sharing pages in Chromium', () => {
     await page.keyboard.press('Space');
     await tabTo(page, '#unshare-button');
     await page.keyboard.press('Enter');
+    // The modal dialog keeps the focus: Tab cycles through its controls (and the browser's own UI) only.
+    for (let i = 0; i < 12; i++) {
+      await page.keyboard.press('Tab');
+      const where = await page.evaluate(() => {
+        const el = (globalThis as any).document.activeElement;
+        return el === (globalThis as any).document.body ? 'body' : el.closest('#share-dialog') ? 'dialog' : el.id || el.tagName;
+      });
+      expect(['dialog', 'body']).toContain(where);
+    }
     await tabTo(page, `#share-dialog input[value="${groups[1].id}"]`);
     await page.keyboard.press('Space');
     await tabTo(page, '#share-submit');
