@@ -38,6 +38,15 @@ export class SearchDto extends PageDto {
   @IsOptional() @IsIn(['asc', 'desc'], { message: "'sortOrder' must be asc or desc." }) sortOrder?: 'asc' | 'desc';
 }
 
+/** My content's page: a search (same syntax as `search`) within one owner's items, and its filters. */
+export class OwnerItemsDto extends SearchDto {
+  @IsOptional() @IsString() @MaxLength(128) type?: string;
+  @IsOptional()
+  @IsIn(['private', 'shared', 'org', 'public'], { message: "'access' must be private, shared, org or public." })
+  access?: string;
+  @IsOptional() @IsString() @MaxLength(64) group?: string;
+}
+
 export class StatusDto {
   @IsOptional() @IsString() @MaxLength(128) jobId?: string;
   @IsOptional()

@@ -12,7 +12,7 @@ import { JobsRepository } from '../core/jobs/jobs.repository';
 import { JobsService } from '../core/jobs/jobs.service';
 import { WorkerRegistry } from '../core/jobs/worker-heartbeat';
 import { IdentityService } from '../identity/identity.service';
-import { AddItemDto, PageDto, SearchDto, StatusDto } from './content.dto';
+import { AddItemDto, OwnerItemsDto, PageDto, SearchDto, StatusDto } from './content.dto';
 import { ContentRepository } from './content.repository';
 import { ItemEditors } from './item-editors';
 import { ItemDeleteGuards } from './delete-guards';
@@ -207,6 +207,24 @@ export class ContentService {
       items: rows.map(toItem),
       folders: [],
     };
+  }
+
+  /**
+   * My content: the owner's items (every folder) matching `q` (search's syntax) and the filters, ANDed, for the owner
+   * and administrators, as userContent allows; with the types the owner has, for the page's filter.
+   */
+  async ownerItems(caller: Caller, ownerName: string, p: OwnerItemsDto) {
+    const refusal = "Only the owner or an administrator may list a user's content.";
+    const owner = await this.identity.actingFor(caller, ownerName, Privilege.AdminViewItems, refusal);
+    const terms: SearchNode[] = [];
+    if (p.q?.trim()) terms.push(parseSearchQuery(p.q));
+    if (p.type) terms.push({ kind: 'term', field: 'type', value: p.type.replace(/[*?]/g, '') });
+    if (p.access) terms.push({ kind: 'term', field: 'access', value: p.access });
+    if (p.group) terms.push({ kind: 'term', field: 'group', value: p.group });
+    const node = terms.reduce<SearchNode | undefined>((a, t) => (a ? { kind: 'and', left: a, right: t } : t), undefined);
+    const sort = { field: p.sortField ?? 'modified', order: p.sortOrder ?? (p.sortField ? 'asc' : 'desc') } as const;
+    const [{ total, rows }, types] = await Promise.all([this.lists.searchOwned(owner.id, node, sort, p), this.lists.ownerTypes(owner.id)]);
+    return { username: owner.username, total, start: p.start, num: p.num, nextStart: nextStart(p, total), items: rows.map(toItem), types };
   }
 
   /** `groupId` (group content search) is ANDed to the parsed query, so nothing in `q` can widen it. */

@@ -54,6 +54,19 @@ export class ItemListRepository {
     return this.page(where, p.values, page, sort);
   }
 
+  /** The owner's items (every folder) that match `node`, if any: My content's page, whatever the sharing. */
+  async searchOwned(ownerId: string, node: SearchNode | undefined, sort: SortSpec, page: Page) {
+    const p = new SqlParams();
+    const owner = `i.owner_id = ${p.add(ownerId)}`;
+    return this.page(node ? `${owner} AND ${this.searchSql(node, p)}` : owner, p.values, page, sort);
+  }
+
+  /** The item types the owner has, for My content's type filter. */
+  async ownerTypes(ownerId: string): Promise<string[]> {
+    const rows = await this.db.query<{ type: string }>(`SELECT DISTINCT type FROM items WHERE owner_id = $1 ORDER BY type`, [ownerId]);
+    return rows.map((r) => r.type);
+  }
+
   /** The tags of the user's items with how many items carry each, most used first (getUserTags). */
   async ownerTags(ownerId: string): Promise<{ tag: string; count: number }[]> {
     return this.db.query(

@@ -1,9 +1,9 @@
 import { Controller, Param, Post } from '@nestjs/common';
 import { Caller } from '../core/auth/caller';
 import { CurrentCaller } from '../core/http/decorators';
-import { UsernamePipe } from '../core/http/id-params';
+import { OwnerItem, OwnerItemPipe, UsernamePipe } from '../core/http/id-params';
 import { Params } from '../core/http/params.decorator';
-import { ExportItemDto } from './export.dto';
+import { CancelJobDto, ExportItemDto } from './export.dto';
 import { ExportService } from './export.service';
 
 @Controller('sharing/rest/content/users/:owner')
@@ -13,5 +13,11 @@ export class ExportController {
   @Post('export')
   export(@CurrentCaller() caller: Caller, @Param('owner', UsernamePipe) owner: string, @Params(ExportItemDto) p: ExportItemDto) {
     return this.exports.export(caller, owner, p);
+  }
+
+  /** Not an ArcGIS operation (ArcGIS has no way to stop an export): named and shaped as its status operation is. */
+  @Post('items/:id/cancelJob')
+  cancelJob(@CurrentCaller() caller: Caller, @Param(OwnerItemPipe) { owner, id }: OwnerItem, @Params(CancelJobDto) p: CancelJobDto) {
+    return this.exports.cancel(caller, owner, id, p);
   }
 }

@@ -3,6 +3,7 @@ import { ContentModule } from '../content/content.module';
 import { IdentityModule } from '../identity/identity.module';
 import { LayersModule } from '../layers/layers.module';
 import { ExportAccess } from './export-access';
+import { ExportHistoryRepository } from './export-history.repository';
 import { ExportController } from './export.controller';
 import { ExportRepository } from './export.repository';
 import { ExportService } from './export.service';
@@ -11,6 +12,7 @@ import { ExportService } from './export.service';
 @Module({
   imports: [IdentityModule, ContentModule, LayersModule],
   controllers: [ExportController],
-  providers: [ExportRepository, ExportService, ExportAccess],
+  providers: [ExportRepository, ExportService, ExportAccess, ExportHistoryRepository],
+  exports: [ExportService],
 })
 export class ExportModule {}

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ContentRepository } from '../content/content.repository';
-import { Caller } from '../core/auth/caller';
+import { Caller, isAdminFor, Privilege } from '../core/auth/caller';
 import { Errors } from '../core/errors/arcgis-error';
 import { newId } from '../core/ids';
 import { JobsService } from '../core/jobs/jobs.service';
@@ -10,7 +10,8 @@ import { ExportAccess } from './export-access';
 import { ExportJob } from './export.job';
 import { parseExportRequest, resolveExportFormat } from './export-parameters';
 import { FORMAT_CATALOGUE } from './formats';
-import { ExportItemDto } from './export.dto';
+import { CancelJobDto, ExportItemDto } from './export.dto';
+import { ExportHistoryRepository } from './export-history.repository';
 import { ExportRepository } from './export.repository';
 
 @Injectable()
@@ -22,7 +23,42 @@ export class ExportService {
     private readonly identity: IdentityService,
     private readonly jobs: JobsService,
     private readonly access: ExportAccess,
+    private readonly history: ExportHistoryRepository,
   ) {}
+
+  /** The owner's export jobs, newest first, for the owner and administrators of the owner's organisation. */
+  async list(caller: Caller, ownerName: string, start: number, num: number) {
+    const owner = await this.identity.actingFor(
+      caller,
+      ownerName,
+      Privilege.AdminViewItems,
+      "Only the owner or an administrator may list a user's exports.",
+    );
+    return { username: owner.username, start, num, ...(await this.history.forOwner(owner.id, start, num)) };
+  }
+
+  /** An item's exports the caller made; an administrator of the item's organisation sees everyone's. */
+  async forItem(caller: Caller, item: { id: string; orgId: string }, limit = 20) {
+    const all = isAdminFor(caller, item.orgId, Privilege.AdminViewItems);
+    return this.history.forSource(item.id, all ? null : caller.userId, limit);
+  }
+
+  /**
+   * cancelJob on a queued or running export: the job's owner (whose content its result goes to) or an administrator
+   * of that owner's organisation. A job that has ended is a 400 saying so; another user's is not found, as status.
+   */
+  async cancel(caller: Caller, ownerName: string, itemId: string, p: CancelJobDto) {
+    const owner = await this.identity.requireUser(ownerName);
+    const id = itemId.toLowerCase();
+    const jobId = p.jobId.toLowerCase();
+    const job = await this.history.job(jobId, id);
+    const allowed = owner.id === caller.userId || isAdminFor(caller, owner.orgId, Privilege.AdminUpdateItems);
+    if (!job || job.owner_id !== owner.id || !allowed) throw Errors.itemNotFound(id);
+    if (!(await this.jobs.cancel(jobId, `Cancelled by ${caller.username}.`))) {
+      throw Errors.badRequest('The job has already ended.', [`Export job '${jobId}' is ${job.status}.`]);
+    }
+    return { success: true, itemId: id, jobId, status: 'cancelled' };
+  }
 
   /**
    * Validates everything, commits the result item and the job row, then enqueues; the reply does not wait for

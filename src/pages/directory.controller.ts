@@ -26,6 +26,9 @@ const ASSETS: Record<string, string> = {
   'preview.js': path.join(__dirname, 'assets', 'preview.js'),
   'session.js': path.join(__dirname, 'assets', 'session.js'),
   'export.js': path.join(__dirname, 'assets', 'export.js'),
+  'content.js': path.join(__dirname, 'assets', 'content.js'),
+  'exports.js': path.join(__dirname, 'assets', 'exports.js'),
+  'item-sharing.js': path.join(__dirname, 'assets', 'item-sharing.js'),
   'ol/ol.js': require.resolve('ol/dist/ol.js'),
   'ol/ol.css': require.resolve('ol/ol.css'),
 };

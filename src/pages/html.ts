@@ -63,6 +63,16 @@ export class Links {
     return `${this.service(name)}/${layerId}`;
   }
 
+  /** The landing page. */
+  home(): string {
+    return `${this.base}/`;
+  }
+
+  /** A page with no JSON of its own: {CONTEXT_PATH}/home/<name>.html (content, exports, groups, group, users, webhooks). */
+  homePage(name: string, params: Record<string, string | undefined> = {}): string {
+    return this.to(`/home/${name}.html`, params);
+  }
+
   asset(file: string): string {
     return `${this.base}/arcgis/rest/static/${file}`;
   }

@@ -8,6 +8,8 @@ export interface PageContext {
   username?: string;
   /** The page session's CSRF value, when the user came from the session (not from a token in the URL). */
   csrf?: string;
+  /** Whether the user administers the organisation (the Users and Webhooks pages). */
+  admin?: boolean;
   /** The public path of this page (without query), for the page's own JSON link. */
   path: string;
 }
@@ -15,6 +17,8 @@ export interface PageContext {
 export interface Crumb {
   label: string;
   path: string;
+  /** A link other than the path's page (`f=html`): the home pages. */
+  href?: string;
 }
 
 export interface PageOptions {
@@ -27,6 +31,8 @@ export interface PageOptions {
   bodyClass?: string;
   /** The code of the error the page shows, for scripts and tests. */
   errorCode?: number;
+  /** The site section the page belongs to, marked in the navigation. */
+  section?: string;
 }
 
 /** Who the page is for, and the way to sign in or out: a form, so signing out works without scripts. */
@@ -42,6 +48,29 @@ function userBox(ctx: PageContext): SafeHtml {
     </form>`;
 }
 
+/** The site's sections: the same links on every page, the current one marked for screen readers. */
+export function siteNav(ctx: PageContext): { label: string; href: string; admin?: boolean }[] {
+  const { links } = ctx;
+  const all = [
+    { label: 'Home', href: links.home() },
+    { label: 'My content', href: links.homePage('content') },
+    { label: 'Groups', href: links.homePage('groups') },
+    { label: 'Services directory', href: links.page(links.services()) },
+    { label: 'Exports', href: links.homePage('exports') },
+    { label: 'Users', href: links.homePage('users'), admin: true },
+    { label: 'Webhooks', href: links.homePage('webhooks'), admin: true },
+  ];
+  return all.filter((l) => !l.admin || ctx.admin);
+}
+
+function navBar(ctx: PageContext, current?: string): SafeHtml {
+  return html`<nav class="site" aria-label="Site">
+    <ul>
+      ${siteNav(ctx).map((l) => html`<li><a href="${l.href}" ${l.label === current ? html` aria-current="page"` : ''}>${l.label}</a></li>`)}
+    </ul>
+  </nav>`;
+}
+
 /**
  * The shell every directory page shares: one stylesheet, and session.js, which takes a token out of the address bar;
  * other scripts only where a page names them (the map preview, the export form). The session's CSRF value is on the
@@ -49,7 +78,7 @@ function userBox(ctx: PageContext): SafeHtml {
  */
 export function page(ctx: PageContext, o: PageOptions): HtmlReply {
   const { links } = ctx;
-  const crumbs = [{ label: 'Home', path: links.services() }, ...o.crumbs];
+  const crumbs: Crumb[] = [{ label: 'Home', path: '/', href: links.home() }, ...o.crumbs];
   const doc: SafeHtml = html`<!doctype html>
 <html lang="en">
 <head>
@@ -61,12 +90,13 @@ ${(o.styles ?? []).map((s) => html`<link rel="stylesheet" href="${links.asset(s)
 </head>
 <body${o.bodyClass ? html` class="${o.bodyClass}"` : ''} data-signed-in="${ctx.username ? 'true' : 'false'}"${ctx.csrf ? html` data-csrf="${ctx.csrf}"` : ''}${o.errorCode ? html` data-error="${o.errorCode}"` : ''}>
 <header class="top">
-<a class="brand" href="${links.page(links.services())}">ArcGIS REST Services Directory</a>
+<a class="brand" href="${links.home()}">ArcGIS Sharing</a>
 <span class="user">${userBox(ctx)}</span>
 </header>
+${navBar(ctx, o.section)}
 <nav class="crumbs" aria-label="Breadcrumbs">${crumbs.map(
     (c, i) =>
-      html`${i ? html` <span aria-hidden="true">›</span> ` : ''}${i === crumbs.length - 1 ? html`<span>${c.label}</span>` : html`<a href="${links.page(c.path)}">${c.label}</a>`}`,
+      html`${i ? html` <span aria-hidden="true">›</span> ` : ''}${i === crumbs.length - 1 ? html`<span>${c.label}</span>` : html`<a href="${c.href ?? links.page(c.path)}">${c.label}</a>`}`,
   )}</nav>
 <main>
 <h1>${o.title}</h1>

@@ -1,3 +1,4 @@
+import { can, Privilege } from '../core/auth/caller';
 import { AppConfig } from '../core/config/env';
 import { ArcgisRequest } from '../core/http/arcgis-request';
 import { Links } from './html';
@@ -17,5 +18,11 @@ export function pageContext(req: ArcgisRequest, config: Pick<AppConfig, 'context
   const url = req.originalUrl ?? req.url;
   const q = url.indexOf('?');
   const path = (q < 0 ? url : url.slice(0, q)).slice(config.contextPath.length) || '/';
-  return { links: new Links(pagesBase(config)), username: req.caller?.username, csrf: req.pageSession?.csrf, path };
+  return {
+    links: new Links(pagesBase(config)),
+    username: req.caller?.username,
+    csrf: req.pageSession?.csrf,
+    admin: can(req.caller, Privilege.AdminViewUsers),
+    path,
+  };
 }

@@ -1,36 +1,14 @@
-import { ContentService } from '../content/content.service';
 import { HtmlReply } from '../core/http/html-reply';
-import { GroupsService } from '../groups/groups.service';
 import { html, Html, Links, SafeHtml } from './html';
+import { bytes, Group, Item, when } from './text';
 import { Crumb, facts, page, PageContext } from './layout';
+import { exportHistory, ItemExtras, sharingPanel } from './sharing-panel';
 
-export type Item = Awaited<ReturnType<ContentService['item']>>;
-export type Group = Awaited<ReturnType<GroupsService['info']>>;
 type ItemList = { total: number; start: number; num: number; nextStart: number; items: Item[] };
 
 /** Pages under the portal start from the visitor's own content when signed in. */
 function mine(ctx: PageContext): Crumb[] {
-  return ctx.username ? [{ label: 'My content', path: `/sharing/rest/content/users/${encodeURIComponent(ctx.username)}` }] : [];
-}
-
-function when(ms: number): string {
-  return new Date(ms)
-    .toISOString()
-    .replace('T', ' ')
-    .replace(/\.\d{3}Z$/, ' UTC');
-}
-
-/** Sizes as people read them; -1 is ArcGIS's "not a file" (services). */
-function bytes(n: number): string {
-  if (n < 0) return '';
-  const units = ['bytes', 'KB', 'MB', 'GB', 'TB'];
-  let v = n;
-  let i = 0;
-  while (v >= 1024 && i < units.length - 1) {
-    v /= 1024;
-    i++;
-  }
-  return i === 0 ? `${n} bytes` : `${v.toFixed(1)} ${units[i]}`;
+  return ctx.username ? [{ label: 'My content', path: '/home/content.html', href: ctx.links.homePage('content') }] : [];
 }
 
 /** The directory path of a hosted service's item URL (…/arcgis/rest/services/<name>/FeatureServer), if it is one. */
@@ -137,7 +115,7 @@ function exportForm(ctx: PageContext, item: Item, choices: ExportChoices): SafeH
 }
 
 /** An item: what it is, whose, how big, who may see it, and the groups it is shared with that the visitor may see. */
-export function itemPage(ctx: PageContext, item: Item, groups: Group[], exportChoices?: ExportChoices): HtmlReply {
+export function itemPage(ctx: PageContext, item: Item, groups: Group[], exportChoices?: ExportChoices, extras: ItemExtras = {}): HtmlReply {
   const { links } = ctx;
   const service = servicePath(links, item.url);
   const file = item.size >= 0 && item.type !== 'Feature Service';
@@ -145,29 +123,38 @@ export function itemPage(ctx: PageContext, item: Item, groups: Group[], exportCh
     title: item.title,
     crumbs: [...mine(ctx), { label: item.title, path: ctx.path }],
     body: html`${facts([
-        ['Type', item.type],
-        ['Owner', item.owner],
-        ['Size', bytes(item.size)],
-        ['Access', item.access],
-        ['Created', when(item.created)],
-        ['Modified', when(item.modified)],
-        ['Tags', item.tags.join(', ')],
-        ['Summary', item.snippet ?? ''],
-        ['Description', item.description ?? ''],
-        ['Item ID', item.id],
-        ['URL', service ? html`<a href="${links.page(service)}">${item.url}</a>` : (item.url ?? '')],
-        ['Data', file ? html`<a href="${links.to(`/sharing/rest/content/items/${item.id}/data`)}">Download</a>` : undefined],
-      ])}
-      <h2>Shared with groups</h2>
-      ${
-        groups.length
-          ? html`<ul class="groups">
-              ${groups.map((g) => html`<li><a href="${links.page(`/sharing/rest/community/groups/${g.id}`)}">${g.title}</a> <span class="kind">(${g.access})</span></li>`)}
-            </ul>`
-          : html`<p class="none">None that you can see.</p>`
-      }
-      ${exportChoices ? exportForm(ctx, item, exportChoices) : ''}`,
-    scripts: exportChoices ? ['export.js'] : [],
+      ['Type', item.type],
+      ['Owner', item.owner],
+      ['Size', bytes(item.size)],
+      ['Access', item.access],
+      ['Created', when(item.created)],
+      ['Modified', when(item.modified)],
+      ['Tags', item.tags.join(', ')],
+      ['Summary', item.snippet ?? ''],
+      ['Description', item.description ?? ''],
+      ['Item ID', item.id],
+      ['URL', service ? html`<a href="${links.page(service)}">${item.url}</a>` : (item.url ?? '')],
+      ['Data', file ? html`<a href="${links.to(`/sharing/rest/content/items/${item.id}/data`)}">Download</a>` : undefined],
+    ])}
+    ${
+      extras.targets
+        ? sharingPanel(ctx, item, groups, extras.targets)
+        : html`<h2>Shared with groups</h2>
+            ${
+              groups.length
+                ? html`<ul class="groups">
+                    ${groups.map((g) => html`<li><a href="${links.page(`/sharing/rest/community/groups/${g.id}`)}">${g.title}</a> <span class="kind">(${g.access})</span></li>`)}
+                  </ul>`
+                : html`<p class="none">None that you can see.</p>`
+            }`
+    }
+    ${exportChoices ? exportForm(ctx, item, exportChoices) : ''}
+    ${extras.exports ? exportHistory(ctx, ctx.username ?? item.owner, extras.exports) : ''}`,
+    scripts: [
+      ...(exportChoices ? ['export.js'] : []),
+      ...(extras.targets ? ['item-sharing.js'] : []),
+      ...(extras.exports?.length ? ['exports.js'] : []),
+    ],
   });
 }
 

@@ -11,6 +11,7 @@ import { CurrentCaller, Formats, Operation, OptionalCaller, Public, RawResponse 
 import { HTML_HEADERS } from '../core/http/html-reply';
 import { GroupIdPipe, ItemIdPipe, UsernamePipe } from '../core/http/id-params';
 import { Params } from '../core/http/params.decorator';
+import { ExportService } from '../export/export.service';
 import { FORMAT_CATALOGUE } from '../export/formats';
 import { GroupsService } from '../groups/groups.service';
 import { PageSessions } from '../identity/page-sessions';
@@ -18,8 +19,11 @@ import { LayersRepository } from '../layers/layers.repository';
 import { HtmlErrorsFilter } from './html-errors.filter';
 import { PORTAL_HTML_ROUTES } from './html-route';
 import { signInTarget } from './next-url';
+import { ShareTargets } from './share-targets';
+import { ItemExtras } from './sharing-panel';
 import { pageContext, pagesBase } from './page-context';
-import { ExportChoices, groupPage, Item, itemPage, SignInState, signInPage, userContentPage } from './portal-pages';
+import { ExportChoices, groupPage, itemPage, SignInState, signInPage, userContentPage } from './portal-pages';
+import { Item } from './text';
 
 /**
  * Portal pages (`f=html` on an item, a group, a user's content, and generateToken's sign-in form), drawn from what
@@ -33,6 +37,8 @@ export class PortalPagesController {
     private readonly groups: GroupsService,
     private readonly services: LayersRepository,
     private readonly sessions: PageSessions,
+    private readonly targets: ShareTargets,
+    private readonly exports: ExportService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -49,7 +55,18 @@ export class PortalPagesController {
       item,
       await this.groups.sharedWith(caller, id),
       await this.exportChoices(exporter, item),
+      await this.extras(exporter, item),
     );
+  }
+
+  /** The sharing panel for the owner and administrators, and the exports of a service the user made (page session only). */
+  private async extras(caller: Caller | undefined, item: Item): Promise<ItemExtras> {
+    if (!caller) return {};
+    const mayShare = item.owner === caller.username || isAdminFor(caller, item.orgId, Privilege.AdminShare);
+    return {
+      targets: mayShare ? await this.targets.memberOf(caller) : undefined,
+      exports: item.type === 'Feature Service' ? await this.exports.forItem(caller, item) : undefined,
+    };
   }
 
   /** The export form shows where `export` would accept it: a hosted service, to its owner or an administrator. */

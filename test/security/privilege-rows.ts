@@ -1272,6 +1272,26 @@ export const ROWS: Row[] = [
   ...webhookRows(),
   // ── feature attachments (issue 28) ──
   ...attachmentRows(),
+  // ── cancelJob on an export (issue 30): the job's owner, or an administrator who may update the owner's items ──
+  {
+    route: 'content/users/<user>/items/<id>/cancelJob',
+    what: "owner's queued export",
+    setup: async (c) => {
+      const r = await post(
+        base(c),
+        `content/users/${owner(c).username}/export`,
+        { itemId: c.f.svcPrivate.itemId, exportFormat: 'CSV' },
+        owner(c).token,
+      );
+      return { job: r.body.jobId, item: r.body.exportItemId };
+    },
+    call: (c) => p(c, `content/users/${owner(c).username}/items/${c.s.item}/cancelJob`, { jobId: c.s.job, jobType: 'export' }),
+    verify: async (c, allowed) => {
+      const row = await q1(c, 'SELECT status FROM jobs WHERE id = $1', [c.s.job]);
+      expectState((row?.status === 'cancelled') === allowed, `job: ${JSON.stringify(row)}`);
+    },
+    cells: [E499, E498, OK, ITEM, ITEM, ITEM, OK, ITEM, OK, ITEM, ITEM],
+  },
 ];
 
 // ── item details: helpers ──

@@ -106,6 +106,23 @@ export class JobsService {
   }
 
   /**
+   * A person's cancel of one unfinished job: the row and its result item end (cancelled, the item failed), a waiting
+   * delivery leaves Redis, a running worker's sessions end and it stops at its next look at the row, and what the job
+   * wrote is removed. Null when the job had already ended.
+   */
+  async cancel(jobId: string, message: string): Promise<JobRow | null> {
+    const row = await this.repo.finish(jobId, 'cancelled', message);
+    if (!row) return null;
+    const kind = kindOf(this.kinds, row.type);
+    if (kind) await this.queue.remove(kind.queue, row.id);
+    await this.repo
+      .endSessions(row.id)
+      .catch((e) => this.logger.warn(`could not end the sessions of job ${row.id}: ${(e as Error).message}`));
+    await this.removeOutput(row);
+    return row;
+  }
+
+  /**
    * Marks the item's unfinished jobs cancelled in the caller's transaction `m` (an item delete, which holds the item's
    * row, so a refused delete cancels nothing), drops waiting ones from Redis and ends running ones' database
    * sessions, so the delete does not wait behind a load or export holding the layer's locks. Returns the cancelled

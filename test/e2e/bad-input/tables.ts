@@ -374,6 +374,17 @@ export const CONTENT_ROUTES: Route[] = [
     path: 'community/users/:owner/tags',
     pathParams: { owner },
   },
+  // ── cancelJob (issue 30): a missing item's job, so the baseline cancels nothing ──
+  {
+    name: 'content/users/:owner/items/:id/cancelJob',
+    kind: 'POST',
+    auth: 'required',
+    path: 'content/users/:owner/items/:id/cancelJob',
+    pathParams: { owner, id: () => fx.missingId },
+    params: () => ({ jobId: fx.missingId, jobType: 'export' }),
+    fuzz: ['jobId', 'jobType'],
+    ok: false,
+  },
 ];
 
 export const GROUP_ROUTES: Route[] = [
@@ -1730,6 +1741,26 @@ export const CONTENT_CASES: Record<string, Case> = {
     method: 'GET',
     path: () => `community/users/${ghost}/tags`,
     want: () => ({ code: 403, messageCode: 'GWM_0003' }),
+  },
+  'cancelJob: jobId missing': {
+    path: () => `content/users/${o()}/items/${fx.itemId}/cancelJob`,
+    want: () => ({ code: 400, detail: "'jobId' must be a job id (32 hexadecimal characters)." }),
+  },
+  'cancelJob: jobType=publish': {
+    path: () => `content/users/${o()}/items/${fx.itemId}/cancelJob`,
+    params: () => ({ jobId: fx.missingId, jobType: 'publish' }),
+    want: () => ({ code: 400, detail: "'jobType' must be export." }),
+  },
+  'cancelJob: no such job of the item → CONT_0001': {
+    path: () => `content/users/${o()}/items/${fx.itemId}/cancelJob`,
+    params: () => ({ jobId: fx.missingId }),
+    want: () => ({ code: 400, messageCode: 'CONT_0001' }),
+  },
+  'cancelJob: GET is an unknown URL (POST only)': {
+    method: 'GET',
+    path: () => `content/users/${o()}/items/${fx.itemId}/cancelJob`,
+    params: () => ({ jobId: fx.missingId }),
+    want: () => ({ code: 400, message: 'Invalid URL' }),
   },
 };
 
