@@ -25,9 +25,10 @@ const PAGES: [RegExp, (m: RegExpExecArray) => string][] = [
  */
 export function htmlRouting(contextPath: string) {
   return (req: Request, _res: Response, next: NextFunction) => {
-    if ((req as ArcgisRequest).arcParams?.f !== 'html') return next();
     const q = req.url.indexOf('?');
     const path = q < 0 ? req.url : req.url.slice(0, q);
+    if (homePage(req as ArcgisRequest, contextPath, path, q)) return next();
+    if ((req as ArcgisRequest).arcParams?.f !== 'html') return next();
     if (!path.startsWith(contextPath)) return next();
     const rest = path.slice(contextPath.length);
     for (const [pattern, target] of PAGES) {
@@ -39,4 +40,20 @@ export function htmlRouting(contextPath: string) {
     }
     next();
   };
+}
+
+/** `{CONTEXT_PATH}/home/<name>.html`: the portal's own pages (group, webhooks, users), which have no JSON twin. */
+const HOME_PAGE = /^\/home\/([a-z]{1,32})\.html$/;
+
+/**
+ * A home page is a page whatever `f` says: it is served from the pages' routes as `f=html`, so the page session's
+ * read rule (page-session.ts) applies to it as to every other page.
+ */
+function homePage(req: ArcgisRequest, contextPath: string, path: string, q: number): boolean {
+  if (!path.startsWith(contextPath)) return false;
+  const m = HOME_PAGE.exec(path.slice(contextPath.length));
+  if (!m || !req.arcParams) return false;
+  req.arcParams.f = 'html';
+  req.url = `${contextPath}/${PORTAL_HTML_ROUTES}/home/${m[1]}${q < 0 ? '' : req.url.slice(q)}`;
+  return true;
 }
