@@ -21,7 +21,6 @@ import { pageContext } from './page-context';
 export class GroupPageDto extends PageDto {
   @IsString({ message: "'id' is required." }) id: string;
   @IsOptional() @IsIn(GROUP_TABS, { message: `'tab' must be one of ${GROUP_TABS.join(', ')}.` }) tab: GroupTab = 'overview';
-  override num = 50;
 }
 
 /** How many rows a tab lists at once. */

@@ -374,12 +374,18 @@ describe('group, webhooks and users pages in Chromium', () => {
     await page.context().close();
   }, 90_000);
 
-  it('answers an unknown group with the envelope message on the page', async () => {
+  it('answers an unknown group and bad parameters with the envelope message on the page', async () => {
     const page = await browser.newPage();
     await page.goto(`${t.root}/home/group.html?id=${'0'.repeat(32)}`);
     expect(await page.locator('.error-box').textContent()).toContain('Group does not exist or is inaccessible.');
     await page.goto(`${t.root}/home/group.html?id=nope`);
     expect(await page.locator('.error-box').textContent()).toContain('not a valid group id');
+    await page.goto(`${t.root}/home/group.html`);
+    expect(await page.locator('.error-box').textContent()).toContain("'id' is required.");
+    await page.goto(`${groupUrl()}&tab=%3Cscript%3E`);
+    expect(await page.locator('.error-box').textContent()).toContain("'tab' must be one of overview, content, members, settings.");
+    await page.goto(`${groupUrl()}&start=0`);
+    expect(await page.locator('.error-box').textContent()).toContain("'start' must be 1 or more.");
     await page.context().close();
   });
 });
