@@ -219,6 +219,7 @@ describe('group, webhooks and users pages in Chromium', () => {
   }, 60_000);
 
   it('cannot be made to change the group from another origin', async () => {
+    await post(t.base, `community/groups/${group}/addUsers`, { users: bob.username }, owner.token);
     const { page } = await signedIn(owner, groupUrl());
     const before = (await get(t.base, `community/groups/${group}`, {}, owner.token)).body;
     // Another origin of the same site (another port of 127.0.0.1): SameSite lets the cookie go, the server must not.
