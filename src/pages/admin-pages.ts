@@ -50,6 +50,14 @@ export function webhooksPage(ctx: PageContext): HtmlReply {
         <p><button type="submit">Create webhook</button></p>
         <p id="create-status" class="status" role="status" aria-live="polite"></p>
       </form>
+      <dialog id="confirm-delete" aria-labelledby="confirm-title" aria-describedby="confirm-text">
+        <h2 id="confirm-title">Delete webhook</h2>
+        <p id="confirm-text"></p>
+        <p>
+          <button type="button" id="confirm-yes" class="danger">Delete</button>
+          <button type="button" id="confirm-no" class="secondary">Cancel</button>
+        </p>
+      </dialog>
       <section id="log" hidden aria-labelledby="log-title">
         <h2 id="log-title" tabindex="-1">Delivery log</h2>
         <p><button type="button" id="log-refresh">Refresh the log</button></p>

@@ -60,7 +60,7 @@ function tabs(ctx: PageContext, v: GroupView): SafeHtml {
 function pager(ctx: PageContext, v: GroupView, list: { total: number; start: number; num: number; nextStart: number }, noun: string): Html {
   const prev = list.start > 1 ? Math.max(1, list.start - list.num) : 0;
   return html`<p class="summary">
-    ${list.total} ${noun}${list.total > list.num ? `, from ${list.start}` : ''}.
+    <span id="summary">${list.total} ${noun}${list.total > list.num ? `, from ${list.start}` : ''}.</span>
     ${prev ? html`<a rel="prev" href="${ctx.links.to(groupPagePath(v.group.id, v.tab, prev))}">Previous page</a>` : ''}
     ${list.nextStart > 0 ? html`<a rel="next" href="${ctx.links.to(groupPagePath(v.group.id, v.tab, list.nextStart))}">Next page</a>` : ''}
   </p>`;

@@ -120,6 +120,7 @@ describe('group, webhooks and users pages in Chromium', () => {
     const results = await page.locator('#results li').allTextContents();
     expect(results.sort()).toEqual([`${a.title}: removed from the group.`, `${b.title}: removed from the group.`].sort());
     expect(await page.locator('#group-items tbody tr').count()).toBe(1);
+    expect(await page.locator('#summary').textContent()).toBe('2 item(s) removed; reload the page for the current list.');
     expect(await page.locator('#selection').textContent()).toContain('2 item(s) removed.');
     if (process.env.UPDATE_SCREENSHOTS === '1') {
       await page.screenshot({ path: path.join(__dirname, '../../docs/images/group-page.png'), fullPage: true });
@@ -196,6 +197,20 @@ describe('group, webhooks and users pages in Chromium', () => {
     await page.goto(groupUrl('settings'));
     expect(await page.locator('nav.tabs a[aria-current="page"]').textContent()).toBe('Overview');
     await page.context().close();
+  }, 60_000);
+
+  it('gives a manager the member actions a manager has, and no more', async () => {
+    await post(t.base, `community/groups/${group}/addUsers`, { admins: alice.username }, owner.token);
+    const { page } = await signedIn(alice, groupUrl('members'));
+    // A manager adds members but not managers, removes members but not managers, and changes no roles.
+    expect(await page.getByLabel('As').locator('option').allTextContents()).toEqual(['Member']);
+    expect(await page.locator(`tr[data-username="${alice.username}"] td.role`).textContent()).toBe('Manager');
+    expect(await page.locator(`tr[data-username="${alice.username}"] button`).count()).toBe(0);
+    expect(await page.getByRole('button', { name: /^Make / }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: `Remove from the group: ${bob.username}` }).count()).toBe(1);
+    expect(await page.getByRole('link', { name: 'Settings' }).count()).toBe(1);
+    await page.context().close();
+    await post(t.base, `community/groups/${group}/removeUsers`, { users: alice.username }, owner.token);
   }, 60_000);
 
   it('saves the title, access, join and sharing settings through the group update', async () => {
@@ -321,6 +336,7 @@ describe('group, webhooks and users pages in Chromium', () => {
       expect((await get(t.base, `portals/self/webhooks/${hook.id}`, {}, t.admin)).body.isActive).toBe(false);
 
       await page.getByRole('button', { name: `Delete ${hookName}` }).click();
+      await page.getByRole('dialog', { name: 'Delete webhook' }).getByRole('button', { name: 'Delete', exact: true }).click();
       await page.waitForFunction(
         (n) => (globalThis as any).document.getElementById('hooks-status')?.textContent === `Webhook ${n} deleted.`,
         hookName,

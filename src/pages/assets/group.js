@@ -106,6 +106,9 @@
           } else failed++;
         });
       }
+      if (removed) {
+        document.getElementById('summary').textContent = removed + ' item(s) removed; reload the page for the current list.';
+      }
       update();
       selection.textContent =
         removed + ' item(s) removed' + (failed ? ', ' + failed + ' not removed and still selected' : '') + '. ' + selection.textContent;

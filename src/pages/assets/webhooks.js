@@ -60,8 +60,12 @@
           button(
             'Delete',
             'Delete ' + w.name,
-            function () {
-              act(w, 'delete');
+            async function () {
+              document.getElementById('confirm-text').textContent = 'Delete the webhook "' + w.name + '"? Its delivery log goes with it.';
+              var yes = document.getElementById('confirm-yes');
+              if (await api.confirm(document.getElementById('confirm-delete'), yes, document.getElementById('confirm-no'))) {
+                act(w, 'delete');
+              }
             },
             'danger',
           ),
