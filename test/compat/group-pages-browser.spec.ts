@@ -403,6 +403,9 @@ describe('group, webhooks and users pages in Chromium', () => {
     expect(await page.locator('.error-box').textContent()).toContain("'tab' must be one of overview, content, members, settings.");
     await page.goto(`${groupUrl()}&start=0`);
     expect(await page.locator('.error-box').textContent()).toContain("'start' must be 1 or more.");
+    // A page name the portal does not have is an unknown URL, as elsewhere.
+    await page.goto(`${t.root}/home/nope.html`);
+    expect(await page.locator('body').textContent()).toContain('Invalid URL');
     await page.context().close();
   });
 });
