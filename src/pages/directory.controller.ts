@@ -26,7 +26,7 @@ const ASSETS: Record<string, string> = {
   'preview.js': path.join(__dirname, 'assets', 'preview.js'),
   'session.js': path.join(__dirname, 'assets', 'session.js'),
   'export.js': path.join(__dirname, 'assets', 'export.js'),
-  // The group, webhooks and users pages (home-pages.controller.ts).
+  // The group, webhooks and users pages (group-pages.controller.ts).
   ...Object.fromEntries(['home.css', 'home.js', 'group.js', 'webhooks.js', 'users.js'].map((f) => [f, path.join(__dirname, 'assets', f)])),
   'ol/ol.js': require.resolve('ol/dist/ol.js'),
   'ol/ol.css': require.resolve('ol/ol.css'),

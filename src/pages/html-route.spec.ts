@@ -2,8 +2,8 @@ import type { Request, Response } from 'express';
 import { htmlRouting } from './html-route';
 
 /** Runs the middleware on a request for `url` with `params` and answers where it was sent and the `f` it ends with. */
-function route(contextPath: string, url: string, params: Record<string, string> = {}) {
-  const req = { url, arcParams: { ...params } } as unknown as Request & { arcParams: Record<string, string> };
+function route(contextPath: string, url: string, params: Record<string, string> = {}, method = 'GET') {
+  const req = { method, url, arcParams: { ...params } } as unknown as Request & { arcParams: Record<string, string> };
   let called = 0;
   htmlRouting(contextPath)(req, {} as Response, () => called++);
   expect(called).toBe(1);
@@ -27,6 +27,8 @@ describe('htmlRouting: the /home pages', () => {
       expect(route('/portal', url)).toEqual({ url, f: undefined });
     }
     expect(route('/portal', '/home/group.html')).toEqual({ url: '/home/group.html', f: undefined });
+    // Pages are read; a POST to one is an unknown URL like any other.
+    expect(route('', '/home/group.html', {}, 'POST')).toEqual({ url: '/home/group.html', f: undefined });
   });
 
   it('still routes f=html on the resources that have pages', () => {

@@ -46,11 +46,11 @@ export function htmlRouting(contextPath: string) {
 const HOME_PAGE = /^\/home\/([a-z]{1,32})\.html$/;
 
 /**
- * A home page is a page whatever `f` says: it is served from the pages' routes as `f=html`, so the page session's
- * read rule (page-session.ts) applies to it as to every other page.
+ * A home page read (GET or HEAD) is a page whatever `f` says: it is served from the pages' routes as `f=html`, so the
+ * page session's read rule (page-session.ts) applies to it as to every other page.
  */
 function homePage(req: ArcgisRequest, contextPath: string, path: string, q: number): boolean {
-  if (!path.startsWith(contextPath)) return false;
+  if (!path.startsWith(contextPath) || (req.method !== 'GET' && req.method !== 'HEAD')) return false;
   const m = HOME_PAGE.exec(path.slice(contextPath.length));
   if (!m || !req.arcParams) return false;
   req.arcParams.f = 'html';

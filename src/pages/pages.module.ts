@@ -7,13 +7,13 @@ import { LayersModule } from '../layers/layers.module';
 import { CatalogController } from './catalog.controller';
 import { DirectoryController } from './directory.controller';
 import { DirectoryRepository } from './directory.repository';
-import { HomePagesController } from './home-pages.controller';
+import { GroupPagesController } from './group-pages.controller';
 import { PortalPagesController } from './portal.controller';
 
 /** The services catalog, the HTML services directory over the hosted feature services, and the portal's pages. */
 @Module({
   imports: [FeatureServerModule, LayersModule, ContentModule, GroupsModule, IdentityModule],
-  controllers: [CatalogController, DirectoryController, PortalPagesController, HomePagesController],
+  controllers: [CatalogController, DirectoryController, PortalPagesController, GroupPagesController],
   providers: [DirectoryRepository],
 })
 export class PagesModule {}

@@ -33,7 +33,7 @@ const ROWS = 50;
  */
 @Controller(`${PORTAL_HTML_ROUTES}/home`)
 @UseFilters(HtmlErrorsFilter)
-export class HomePagesController {
+export class GroupPagesController {
   constructor(
     private readonly groups: GroupsService,
     private readonly members: MembersService,
