@@ -29,6 +29,8 @@ const ASSETS: Record<string, string> = {
   'content.js': path.join(__dirname, 'assets', 'content.js'),
   'exports.js': path.join(__dirname, 'assets', 'exports.js'),
   'item-sharing.js': path.join(__dirname, 'assets', 'item-sharing.js'),
+  // The group, webhooks and users pages (group-pages.controller.ts).
+  ...Object.fromEntries(['home.css', 'home.js', 'group.js', 'webhooks.js', 'users.js'].map((f) => [f, path.join(__dirname, 'assets', f)])),
   'ol/ol.js': require.resolve('ol/dist/ol.js'),
   'ol/ol.css': require.resolve('ol/ol.css'),
 };

@@ -1292,6 +1292,8 @@ export const ROWS: Row[] = [
     },
     cells: [E499, E498, OK, ITEM, ITEM, ITEM, OK, ITEM, OK, ITEM, ITEM],
   },
+  // ── the group, webhooks and users pages (issue 30) ──
+  ...groupPageRows(),
 ];
 
 // ── item details: helpers ──
@@ -2023,6 +2025,49 @@ function webhookRows(): Row[] {
       setup: async (c) => ({ id: await freshWebhook(c) }),
       call: (c) => g(c, `portals/self/webhooks/${c.s.id}/notificationStatus`),
       cells: ONLY_ADMIN,
+    },
+  ];
+}
+
+/** The /home pages of issue 30 (part B): what each tab of a private group's page, and the admin pages, show whom. */
+function groupPageRows(): Row[] {
+  const home = (c: Ctx, name: string, params: Record<string, string> = {}) =>
+    htmlPage(`${c.f.t.root}/home`, `${name}.html`, params, c.token);
+  return [
+    {
+      route: 'home/group.html',
+      what: 'private group, Overview',
+      call: (c) => home(c, 'group', { id: c.f.group }),
+      done: (b) => b.html.includes('Your membership'),
+      cells: [GROUP, E498, OK, GROUP, OK, OK, OK, OK, GROUP, GROUP, GROUP],
+    },
+    {
+      route: 'home/group.html?tab=members',
+      what: 'private group, its members',
+      call: (c) => home(c, 'group', { id: c.f.group, tab: 'members' }),
+      done: (b) => b.html.includes('id="group-members"'),
+      cells: [GROUP, E498, OK, GROUP, OK, OK, OK, OK, GROUP, GROUP, GROUP],
+    },
+    {
+      route: 'home/group.html?tab=settings',
+      what: 'private group, the settings form',
+      call: (c) => home(c, 'group', { id: c.f.group, tab: 'settings' }),
+      done: (b) => b.html.includes('id="group-settings"'),
+      cells: [GROUP, E498, OK, GROUP, NOT, OK, OK, NOT, GROUP, GROUP, GROUP],
+    },
+    {
+      route: 'home/webhooks.html',
+      what: 'the webhooks page',
+      call: (c) => home(c, 'webhooks'),
+      done: (b) => b.html.includes('id="hook-table"'),
+      cells: [E499, E498, E403, E403, E403, E403, OK, E403, E403, E403, E403],
+    },
+    {
+      route: 'home/users.html',
+      what: 'the users page',
+      call: (c) => home(c, 'users'),
+      done: (b) => b.html.includes('id="user-table"'),
+      cells: [E499, E498, E403, E403, E403, E403, OK, E403, E403, E403, OK],
     },
   ];
 }
