@@ -11,6 +11,7 @@ export function webhooksPage(ctx: PageContext): HtmlReply {
   const { links } = ctx;
   return page(ctx, {
     title: 'Webhooks',
+    section: 'Webhooks',
     crumbs: [{ label: 'Webhooks', path: '/home/webhooks.html' }],
     json: false,
     styles: ['home.css'],
@@ -83,6 +84,7 @@ export function usersPage(ctx: PageContext): HtmlReply {
   const { links } = ctx;
   return page(ctx, {
     title: 'Users',
+    section: 'Users',
     crumbs: [{ label: 'Users', path: '/home/users.html' }],
     json: false,
     styles: ['home.css'],

@@ -261,6 +261,7 @@ export function groupHomePage(ctx: PageContext, v: GroupView): HtmlReply {
   const acts = ctx.csrf && v.rights.manage && v.tab !== 'overview';
   return page(ctx, {
     title: `Group: ${v.group.title}`,
+    section: 'Groups',
     crumbs: [{ label: v.group.title, path: groupPagePath(v.group.id) }],
     json: false,
     styles: ['home.css'],

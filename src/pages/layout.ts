@@ -8,8 +8,10 @@ export interface PageContext {
   username?: string;
   /** The page session's CSRF value, when the user came from the session (not from a token in the URL). */
   csrf?: string;
-  /** Whether the user administers the organisation (the Users and Webhooks pages). */
+  /** Whether the user may view the organisation's users (the Users page). */
   admin?: boolean;
+  /** Whether the user is a full administrator (the Webhooks page). */
+  fullAdmin?: boolean;
   /** The public path of this page (without query), for the page's own JSON link. */
   path: string;
 }
@@ -49,7 +51,7 @@ function userBox(ctx: PageContext): SafeHtml {
 }
 
 /** The site's sections: the same links on every page, the current one marked for screen readers. */
-export function siteNav(ctx: PageContext): { label: string; href: string; admin?: boolean }[] {
+export function siteNav(ctx: PageContext): { label: string; href: string; admin?: boolean; fullAdmin?: boolean }[] {
   const { links } = ctx;
   const all = [
     { label: 'Home', href: links.home() },
@@ -58,9 +60,9 @@ export function siteNav(ctx: PageContext): { label: string; href: string; admin?
     { label: 'Services directory', href: links.page(links.services()) },
     { label: 'Exports', href: links.homePage('exports') },
     { label: 'Users', href: links.homePage('users'), admin: true },
-    { label: 'Webhooks', href: links.homePage('webhooks'), admin: true },
+    { label: 'Webhooks', href: links.homePage('webhooks'), fullAdmin: true },
   ];
-  return all.filter((l) => !l.admin || ctx.admin);
+  return all.filter((l) => (!l.admin || ctx.admin) && (!l.fullAdmin || ctx.fullAdmin));
 }
 
 function navBar(ctx: PageContext, current?: string): SafeHtml {

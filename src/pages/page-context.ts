@@ -1,4 +1,4 @@
-import { can, Privilege } from '../core/auth/caller';
+import { can, isFullAdmin, Privilege } from '../core/auth/caller';
 import { AppConfig } from '../core/config/env';
 import { ArcgisRequest } from '../core/http/arcgis-request';
 import { Links } from './html';
@@ -23,6 +23,7 @@ export function pageContext(req: ArcgisRequest, config: Pick<AppConfig, 'context
     username: req.caller?.username,
     csrf: req.pageSession?.csrf,
     admin: can(req.caller, Privilege.AdminViewUsers),
+    fullAdmin: !!req.caller && isFullAdmin(req.caller),
     path,
   };
 }

@@ -1,4 +1,4 @@
-import { addItem } from '../support/client';
+import { addItem, createUser, post, uniq } from '../support/client';
 import { withApp } from '../support/harness';
 import { MARKUP } from '../support/sample-service';
 
@@ -82,6 +82,18 @@ describe('landing page and home pages', () => {
     expect(admin.body).toContain(`data-id="${id}"`);
     expect(admin.body).toContain('href="/portal/home/users.html"');
     expect(mine.body).not.toContain('href="/portal/home/users.html"');
+  });
+
+  it('links the Users page for user administrators and the Webhooks page for full administrators only', async () => {
+    const role = (await post(t.base, 'portals/self/createRole', { name: uniq('viewers') }, t.admin)).body;
+    const priv = JSON.stringify({ privileges: ['portal:admin:viewUsers', 'portal:user:createItem'] });
+    await post(t.base, `portals/self/roles/${role.id}/setPrivileges`, { privileges: priv }, t.admin);
+    const viewer = await createUser(t.base, t.admin, role.id);
+    const limited = await fetchText(`${t.root}/home/content.html?token=${viewer.token}`);
+    expect(limited.body).toContain('href="/portal/home/users.html"');
+    expect(limited.body).not.toContain('href="/portal/home/webhooks.html"');
+    const full = await fetchText(`${t.root}/home/content.html?token=${t.admin}`);
+    expect(full.body).toContain('href="/portal/home/webhooks.html"');
   });
 
   it('shows bad filter values as the envelope message', async () => {
