@@ -36,7 +36,12 @@ export function dataVersionTriggerSql(qualified: string): string {
  * has the version of the table it reads: every edit of its rows, through the view or not, is an edit of that table.
  */
 export function dataVersionSql(schema: string, table: string, p: SqlParams): string {
-  const rel = `to_regclass(format('%I.%I', ${p.add(schema)}::text, ${p.add(table)}::text))`;
+  return dataVersionOfSql(p.add(schema), p.add(table));
+}
+
+/** dataVersionSql for the schema and table that the SQL expressions `schema` and `table` name (columns of a join). */
+export function dataVersionOfSql(schema: string, table: string): string {
+  const rel = `to_regclass(format('%I.%I', ${schema}::text, ${table}::text))`;
   const base = tableReadSql('r.oid');
   const counted = `EXISTS (SELECT 1 FROM pg_trigger WHERE tgrelid = c.oid AND tgname = 'feature_data_version' AND tgenabled IN ('O', 'A'))`;
   return `SELECT CASE WHEN ${counted} THEN (SELECT coalesce(sum(n), 0) FROM feature_data_versions

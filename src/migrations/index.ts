@@ -19,6 +19,7 @@ import { FeatureAttachments1732470000000 } from './1732470000000-FeatureAttachme
 import { FeatureViews1732480000000 } from './1732480000000-FeatureViews';
 import { LayerAdmin1732490000000 } from './1732490000000-LayerAdmin';
 import { Webhooks1732500000000 } from './1732500000000-Webhooks';
+import { ServiceCacheMaxAge1732540000000 } from './1732540000000-ServiceCacheMaxAge';
 
 /** Listed explicitly so the CLI, the tests and the build all load the same classes, in order. */
 export const migrations = [
@@ -43,4 +44,5 @@ export const migrations = [
   FeatureViews1732480000000,
   LayerAdmin1732490000000,
   Webhooks1732500000000,
+  ServiceCacheMaxAge1732540000000,
 ];
