@@ -4,10 +4,12 @@
  * view as f=pbf tile queries (envelope, quantization in view mode, outFields=OBJECTID), panning and zooming about a
  * few places that everyone looks at, so that viewers ask for the same tiles. The cache is nginx with the configuration
  * operators install (deploy/nginx/arcgis-cache.conf), started unprivileged on loopback; the service's cacheMaxAge is
- * MAX_AGE seconds. The sides take turns for SECONDS each, ROUNDS rounds (each going first in turn); figures are
- * medians over the rounds. The cache is warmed once (every tile asked once) before the first round.
+ * MAX_AGE seconds (ArcGIS Online's default, 30). The sides take turns for SECONDS each, ROUNDS rounds (each going
+ * first in turn); figures are medians over the rounds. The cache is warmed once (every tile asked once) before the
+ * first round. Past max-age every viewer asking for a tile while its revalidation runs goes to the API too (nginx's
+ * cache lock covers new entries only, and serving the stale reply meanwhile is what the configuration avoids).
  *
- *   npm run bench:map        (POINTS=100000 VIEWERS=200 SECONDS=10 ROUNDS=3 MAX_AGE=5 THINK_MS=250)
+ *   npm run bench:map        (POINTS=100000 VIEWERS=200 SECONDS=10 ROUNDS=3 MAX_AGE=30 THINK_MS=250)
  *
  * Reported per side: viewer requests per second, requests that reached the API per second and their share of the
  * viewers' (the target: at most 10% through the cache), those the API answered 304, PostgreSQL and nginx CPU per
@@ -17,16 +19,17 @@ import { readFileSync } from 'node:fs';
 import * as http from 'node:http';
 import type { Server } from 'node:http';
 import { cpus, loadavg } from 'node:os';
+import { DataSource } from 'typeorm';
 import { startNginx } from '../test/support/nginx';
 import { form, pct, startBenchApp } from './support/bench-app';
 import { createPointLayer } from './support/point-layer';
-import { cpuMs, serverCpuMs } from './support/proc';
+import { cpuMs } from './support/proc';
 
 const POINTS = Number(process.env.POINTS ?? 100_000);
 const VIEWERS = Number(process.env.VIEWERS ?? 200);
 const SECONDS = Number(process.env.SECONDS ?? 10);
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
-const MAX_AGE = Number(process.env.MAX_AGE ?? 5);
+const MAX_AGE = Number(process.env.MAX_AGE ?? 30);
 /** A viewer's pause between two moves of its map. */
 const THINK_MS = Number(process.env.THINK_MS ?? 250);
 /** Tiles a browser asks for at once (its connections per host). */
@@ -139,6 +142,44 @@ function originCounter(server: Server) {
   return c;
 }
 
+/**
+ * CPU of the bench database's backends over a window, sampled: the API's pool closes idle connections (through the
+ * cache it is mostly idle), and a backend gone before the window's end would take its CPU out of a plain difference.
+ */
+function pgCpu(db: DataSource) {
+  const first = new Map<number, number>();
+  const last = new Map<number, number>();
+  let started = false;
+  const sample = async () => {
+    const pids: { pid: number }[] = await db.query(`SELECT pid FROM pg_stat_activity WHERE datname = current_database()`);
+    for (const { pid } of pids) {
+      try {
+        const ms = cpuMs(pid);
+        // A backend that appears during the window spent all its CPU within it.
+        if (!first.has(pid)) first.set(pid, started ? 0 : ms);
+        last.set(pid, ms);
+      } catch {
+        // ended meanwhile: its last sample stands
+      }
+    }
+  };
+  let timer: NodeJS.Timeout | undefined;
+  return {
+    async start() {
+      await sample();
+      started = true;
+      timer = setInterval(() => void sample().catch(() => undefined), 200);
+    },
+    async stop(): Promise<number> {
+      clearInterval(timer);
+      await sample();
+      let ms = 0;
+      for (const [pid, v] of last) ms += v - (first.get(pid) ?? 0);
+      return ms;
+    },
+  };
+}
+
 /** nginx's master and worker processes. */
 function nginxPids(master: number): number[] {
   const children = readFileSync(`/proc/${master}/task/${master}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
@@ -192,31 +233,24 @@ async function main() {
       await Promise.all(tiles.slice(i, i + PARALLEL).map((t) => getTile(warm, `${nginx.root}${layerPath}${t}`, 0)));
     warm.destroy();
 
-    const runs: Record<
-      Side,
-      {
-        rps: number;
-        originRps: number;
-        share: number;
-        notModified: number;
-        pg: number;
-        nginx: number;
-        p50: number;
-        p99: number;
-        failed: number;
-      }[]
-    > = {
+    type Run = Record<
+      'rps' | 'originRps' | 'share' | 'notModified' | 'pg' | 'nginx' | 'p50' | 'p99' | 'failed' | 'requests' | 'reached',
+      number
+    >;
+    const runs: Record<Side, Run[]> = {
       cache: [],
       origin: [],
     };
     for (let round = 0; round < ROUNDS; round++) {
       for (const side of (round % 2 ? ['origin', 'cache'] : ['cache', 'origin']) as Side[]) {
         const agent = new http.Agent({ keepAlive: true, maxSockets: VIEWERS * 2 });
-        const before = { ...origin, cpu: await serverCpuMs(b.db), nginx: nginxPids(nginx.pid).reduce((n, p) => n + cpuMs(p), 0) };
+        const pg = pgCpu(b.db);
+        await pg.start();
+        const before = { ...origin, nginx: nginxPids(nginx.pid).reduce((n, p) => n + cpuMs(p), 0) };
         const t0 = Date.now();
         const { times, failed } = await viewers(sides[side], layerPath, agent, t0 + SECONDS * 1000);
         const s = (Date.now() - t0) / 1000;
-        const cpu = await serverCpuMs(b.db);
+        const pgMs = await pg.stop();
         const ngx = nginxPids(nginx.pid).reduce((n, p) => n + cpuMs(p), 0);
         agent.destroy();
         times.sort((a, c) => a - c);
@@ -226,7 +260,9 @@ async function main() {
           originRps: reached / s,
           share: reached / Math.max(1, times.length + failed),
           notModified: origin.notModified - before.notModified,
-          pg: (cpu.pg - before.cpu.pg) / s,
+          pg: pgMs / s,
+          requests: times.length + failed,
+          reached,
           nginx: side === 'cache' ? (ngx - before.nginx) / s : 0,
           p50: pct(times, 50),
           p99: pct(times, 99),
@@ -247,7 +283,7 @@ async function main() {
     );
     console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
     for (const side of ['cache', 'origin'] as Side[]) {
-      const r = (k: keyof (typeof runs)['cache']) => median(runs[side].map((x) => x[k]));
+      const r = (k: keyof Run) => median(runs[side].map((x) => x[k]));
       console.log(
         `| ${side === 'cache' ? 'through nginx' : 'straight to the API'} | ${r('rps').toFixed(0)} | ${r('originRps').toFixed(1)} | ` +
           `${(r('share') * 100).toFixed(1)}% | ${r('notModified').toFixed(0)} | ${r('pg').toFixed(0)} | ${r('nginx').toFixed(0)} | ` +
@@ -255,9 +291,12 @@ async function main() {
       );
     }
     const p99 = (side: Side) => median(runs[side].map((x) => x.p99));
+    // Over all rounds, not their median: a round in which many replies expired counts with its weight.
+    const total = (k: 'requests' | 'reached') => runs.cache.reduce((n, x) => n + x[k], 0);
     console.log(
       `p99 through the cache ÷ straight: ${(p99('cache') / p99('origin')).toFixed(3)} (target <= 1); ` +
-        `share the API served through the cache: ${(median(runs.cache.map((x) => x.share)) * 100).toFixed(1)}% (target <= 10%)`,
+        `share the API served through the cache, all rounds: ${((100 * total('reached')) / total('requests')).toFixed(1)}% ` +
+        `of ${total('requests')} (target <= 10%)`,
     );
   } finally {
     await nginx.stop();
