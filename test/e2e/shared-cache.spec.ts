@@ -153,6 +153,10 @@ describe('a shared cache (nginx proxy_cache as docs/operations.md configures it)
       expect(direct.headers.etag).toBe(first.headers.etag);
       expect(direct.headers.vary).toMatch(/Authorization/);
       expect(pages).not.toHaveBeenCalled();
+      // The path in another case is the same query to the API, and cached as such.
+      const shouting = `${nginx.root}${new URL(l.layer).pathname.replace('FeatureServer', 'featureserver')}/QUERY?${new URLSearchParams(QUERY)}`;
+      expect(status(await rawGet(shouting))).toBe('MISS');
+      expect(status(await rawGet(shouting))).toBe('HIT');
     } finally {
       pages.mockRestore();
     }
