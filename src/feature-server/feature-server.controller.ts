@@ -1,9 +1,11 @@
-import { Controller, Inject, Param, Post, Req } from '@nestjs/common';
+import { Controller, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import type { Response } from 'express';
 import { Caller } from '../core/auth/caller';
 import { APP_CONFIG } from '../core/config/config.module';
 import { AppConfig } from '../core/config/env';
 import { Errors } from '../core/errors/arcgis-error';
 import { ArcgisRequest, publicRoot } from '../core/http/arcgis-request';
+import { publicReply } from '../core/http/cache';
 import { CurrentCaller, Formats, Operation, OptionalCaller, PageLink, Public } from '../core/http/decorators';
 import { UsernamePipe } from '../core/http/id-params';
 import { Params } from '../core/http/params.decorator';
@@ -129,8 +131,10 @@ export class FeatureServerController {
     @Param('name') name: string,
     @Param('layerId') layerId: string,
     @Params(QueryDto) p: QueryDto,
+    @Req() req: ArcgisRequest,
+    @Res({ passthrough: true }) res: Response,
   ) {
-    return this.queries.query(caller, name, layerId, p);
+    return this.queries.query(caller, name, layerId, p, caller ? undefined : publicReply(req, res));
   }
 
   @Public()

@@ -61,6 +61,17 @@ function maxRecordCount(raw: unknown): number {
   return n;
 }
 
+/**
+ * The one reading of `cacheMaxAge` (createService, updateDefinition): seconds a shared cache may serve the service's
+ * anonymous query replies, ArcGIS Online's 0-3600 range widened to a day.
+ */
+function cacheMaxAge(raw: unknown): number {
+  const n = Number(raw);
+  if (raw === null || raw === '' || typeof raw === 'boolean' || !Number.isInteger(n) || n < 0 || n > 86400)
+    throw Errors.badRequest('Invalid definition.', ["'cacheMaxAge' must be 0-86400 seconds."]);
+  return n;
+}
+
 const description = (v: unknown) => {
   if (typeof v !== 'string' || v.length > 64000)
     throw Errors.badRequest('Invalid definition.', ["'serviceDescription' must be text of at most 64000 characters."]);
@@ -80,6 +91,15 @@ const SERVICE_UPDATES: Record<string, (c: ServiceChange, v: unknown) => void> = 
   },
   description: (c, v) => {
     c.description = description(v);
+  },
+  cacheMaxAge: (c, v) => {
+    c.cacheMaxAge = cacheMaxAge(v);
+  },
+  // Where ArcGIS's admin JSON shows it; a definition read back and sent again carries the rest of adminServiceInfo.
+  adminServiceInfo: (c, v) => {
+    const info = v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+    if (!info) throw Errors.badRequest('Invalid definition.', ["'adminServiceInfo' must be a JSON object."]);
+    if (info.cacheMaxAge !== undefined) c.cacheMaxAge = cacheMaxAge(info.cacheMaxAge);
   },
 };
 
@@ -207,6 +227,7 @@ export class FeatureServerService {
       tags: tagList,
       capabilities: caps,
       maxRecordCount: maxRecords,
+      ...(cp.cacheMaxAge !== undefined ? { cacheMaxAge: cacheMaxAge(cp.cacheMaxAge) } : {}),
       spatialReference: { wkid, ...(wkid !== normaliseWkid(wkid) ? { latestWkid: normaliseWkid(wkid) } : {}) },
       status,
     };
@@ -227,16 +248,17 @@ export class FeatureServerService {
   /**
    * readable() with the layer `layerId` read in the same round trip (a query's lookups), and the stamp of both rows
    * (known-layers.ts); the layer is null when the service has none of that id, which the caller reports with
-   * layerMissing once it has checked the service.
+   * layerMissing once it has checked the service. `withVersion` adds the layer's data version (findServiceLayer).
    */
   async readableWithLayer(
     caller: Caller | undefined,
     name: string,
     layerId: string,
-  ): Promise<{ service: ServiceRow; layer: LayerRow | null; stamp: string | null }> {
-    const found = await this.repo.findServiceLayer(name, caller, layerNumber(layerId));
+    withVersion = false,
+  ): Promise<{ service: ServiceRow; layer: LayerRow | null; stamp: string | null; version?: string | null }> {
+    const found = await this.repo.findServiceLayer(name, caller, layerNumber(layerId), withVersion);
     if (!found?.visible) throw this.inaccessible(caller, name);
-    return { service: found.service, layer: found.layer, stamp: found.stamp };
+    return { service: found.service, layer: found.layer, stamp: found.stamp, version: found.version };
   }
 
   /** Definition changes and edits: the owner, or an administrator of the owner's organisation. */
@@ -339,7 +361,7 @@ export class FeatureServerService {
     return { success: true };
   }
 
-  /** The service's updateDefinition: capabilities, maxRecordCount, its description. */
+  /** The service's updateDefinition: capabilities, maxRecordCount, cacheMaxAge, its description. */
   async updateDefinition(caller: Caller | undefined, name: string, p: UpdateDefinitionDto) {
     const service = await this.writable(caller, name);
     const def = requiredJsonParam<Record<string, unknown>>('updateDefinition', p.updateDefinition);
@@ -424,6 +446,7 @@ export class FeatureServerService {
         name: service.name,
         type: 'FeatureServer',
         status: 'Started',
+        cacheMaxAge: service.cache_max_age ?? this.config.query.cacheMaxAgeS,
         database: { datasource: { name: service.schema_name } },
       },
       ...info,

@@ -1,5 +1,8 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { Caller } from '../core/auth/caller';
+import { APP_CONFIG } from '../core/config/config.module';
+import { AppConfig } from '../core/config/env';
+import { NotModified, PublicReply } from '../core/http/cache';
 import { SqlParams } from '../core/database/sql-params';
 import { ArcgisError, Errors } from '../core/errors/arcgis-error';
 import { JsonText } from '../core/http/json-text';
@@ -18,6 +21,7 @@ import { aggregateRequest, isAggregated } from './query/statistics';
 import { aggregateReply } from './query/statistics-reply';
 import { geometryOutput } from './query/geometry-params';
 import { compileWhere } from '../where/compile';
+import { replyEtag } from './reply-validator';
 
 /** Fields resolved case-insensitively, as ArcGIS does; `*` means all. */
 function resolveFields(layer: LayerRow, list: string | undefined): LayerField[] {
@@ -63,15 +67,22 @@ export class QueryService {
     private readonly data: FeatureDataRepository,
     private readonly gate: FeatureGate,
     private readonly pbf: PbfQueryService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  /** Database errors (the clause meeting the data, the statement timeout, a full pool) are mapped by FeatureDataRepository. */
-  query(caller: Caller | undefined, name: string, layerId: string, p: QueryDto) {
-    return this.gate.run(caller, () => this.run(caller, name, layerId, p));
+  /**
+   * Database errors (the clause meeting the data, the statement timeout, a full pool) are mapped by FeatureDataRepository.
+   * With `reply` (an anonymous request caches may answer), the reply gets the service's cacheMaxAge and a validator,
+   * checked against the request's If-None-Match before the page is built.
+   */
+  query(caller: Caller | undefined, name: string, layerId: string, p: QueryDto, reply?: PublicReply) {
+    return this.gate.run(caller, () => this.run(caller, name, layerId, p, reply));
   }
 
-  private async run(caller: Caller | undefined, name: string, layerId: string, p: QueryDto) {
-    const known = this.known.get(caller, name, layerId);
+  private async run(caller: Caller | undefined, name: string, layerId: string, p: QueryDto, reply?: PublicReply) {
+    // A cacheable reply takes the usual lookups, which read the data version with them, before any page is read: the
+    // remembered layer's page checks its definitions in the statement that reads the rows.
+    const known = reply ? undefined : this.known.get(caller, name, layerId);
     let early: { error: unknown } | undefined;
     if (known)
       try {
@@ -81,17 +92,25 @@ export class QueryService {
         // Nothing is told before the usual lookups have found the service visible and its definitions unchanged.
         early = { error };
       }
-    const { service, layer, stamp } = await this.queryable(caller, name, layerId);
+    const { service, layer, stamp, version } = await this.queryable(caller, name, layerId, !!reply);
     this.known.remember(caller, name, layerId, { service, layer, stamp });
     if (early && known?.stamp === stamp) throw early.error;
+    // A clause on the clock selects other rows as time passes, with no edit to change the validator.
+    const current = (spec: QuerySpec) =>
+      reply?.validate(
+        version == null || spec.whereReadsClock ? undefined : replyEtag(stamp, version),
+        service.cache_max_age ?? this.config.query.cacheMaxAgeS,
+      );
     if (isAggregated(p)) {
       // orderByFields names the aggregated reply's columns, not the layer's: aggregateRequest reads it.
       const spec = await this.spec(service, layer, { ...p, orderByFields: undefined }, false);
+      if (current(spec)) return new NotModified();
       const a = aggregateRequest(layer, p, spec.outFields);
       return aggregateReply(this.data, service.schema_name, layer, spec, a, p.f === 'pbf' ? 'pbf' : 'json');
     }
     const geojson = p.f === 'geojson';
     const spec = await this.spec(service, layer, p, geojson);
+    if (current(spec)) return new NotModified();
     const countOnly = boolParam('returnCountOnly', p.returnCountOnly, false);
     const idsOnly = boolParam('returnIdsOnly', p.returnIdsOnly, false);
     if (p.f === 'pbf')
@@ -119,13 +138,21 @@ export class QueryService {
     return (await this.pageReply(service, layer, spec, p, undefined, resumeScope(caller, stamp)))!;
   }
 
-  /** The service and layer a read of features names, once the caller may read them and the service allows queries. */
-  async queryable(caller: Caller | undefined, name: string, layerId: string): Promise<KnownLayer> {
-    const { service, layer, stamp } = await this.features.readableWithLayer(caller, name, layerId);
+  /**
+   * The service and layer a read of features names, once the caller may read them and the service allows queries;
+   * with `withVersion`, the layer's data version read with them (null when its edits are not counted).
+   */
+  async queryable(
+    caller: Caller | undefined,
+    name: string,
+    layerId: string,
+    withVersion = false,
+  ): Promise<KnownLayer & { version?: string | null }> {
+    const { service, layer, stamp, version } = await this.features.readableWithLayer(caller, name, layerId, withVersion);
     if (!service.capabilities.split(',').includes('Query'))
       throw Errors.badRequest('This service does not allow queries.', ["The service's capabilities do not include Query."]);
     if (!layer || stamp === null) throw this.features.layerMissing(service, layerId);
-    return { service, layer, stamp };
+    return { service, layer, stamp, version };
   }
 
   /**

@@ -36,13 +36,16 @@ export function dataVersionTriggerSql(qualified: string): string {
  * has the version of the table it reads: every edit of its rows, through the view or not, is an edit of that table.
  */
 export function dataVersionSql(schema: string, table: string, p: SqlParams): string {
-  const rel = `to_regclass(format('%I.%I', ${p.add(schema)}::text, ${p.add(table)}::text))`;
-  const base = tableReadSql('r.oid');
-  const counted = `EXISTS (SELECT 1 FROM pg_trigger WHERE tgrelid = c.oid AND tgname = 'feature_data_version' AND tgenabled IN ('O', 'A'))`;
-  return `SELECT CASE WHEN ${counted} THEN (SELECT coalesce(sum(n), 0) FROM feature_data_versions
-      WHERE schema_name = c.nspname AND table_name = c.relname)::text END AS v
-    FROM (SELECT ${rel} AS oid) r LEFT JOIN LATERAL (SELECT k.oid, k.relname::text, ns.nspname::text FROM pg_class k
-      JOIN pg_namespace ns ON ns.oid = k.relnamespace WHERE k.oid = ${base}) c ON true`;
+  return dataVersionOfSql(p.add(schema), p.add(table));
+}
+
+/**
+ * dataVersionSql for the schema and table that the SQL expressions `schema` and `table` name (columns of a join). The
+ * lookups are those of tableReadSql and the trigger's, in the function migration DataVersionFunction1732541000000
+ * made, whose plans PostgreSQL keeps per connection: planned in each statement, they cost more than they run.
+ */
+export function dataVersionOfSql(schema: string, table: string): string {
+  return `SELECT feature_data_version(${schema}::text, ${table}::text) AS v`;
 }
 
 /**

@@ -13,6 +13,7 @@ export interface ServiceChange {
   capabilities?: string;
   maxRecordCount?: number;
   description?: string;
+  cacheMaxAge?: number;
 }
 
 export interface LayerChange {
@@ -59,7 +60,7 @@ const LAYER_UPDATES: Record<string, (l: LayerRow, v: unknown, c: LayerChange) =>
 };
 
 /** Properties that are the service's here: a layer shows the service's value. */
-const SERVICE_ONLY = ['capabilities', 'maxRecordCount'];
+const SERVICE_ONLY = ['capabilities', 'maxRecordCount', 'cacheMaxAge'];
 
 const copy = (l: LayerRow): LayerRow => ({ ...l, fields: l.fields.map((f) => ({ ...f })), relationships: [...(l.relationships ?? [])] });
 

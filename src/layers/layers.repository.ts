@@ -5,6 +5,7 @@ import { ContentRepository } from '../content/content.repository';
 import { visibleSql } from '../content/item-sql';
 import { Caller } from '../core/auth/caller';
 import { SqlParams } from '../core/database/sql-params';
+import { dataVersionOfSql } from './data-version';
 import { DEFINITION_STAMP } from './known-layers';
 import { DefinitionChange } from './definition-change';
 import { addColumnSql, createTableSql, dropColumnSql, ident, LayerDefinition, widenColumnSql } from './layer-schema';
@@ -99,9 +100,20 @@ export class LayersRepository {
       );
       const schema = `svc_${s.itemId}`;
       await m.query(
-        `INSERT INTO feature_services (item_id, org_id, name, schema_name, max_record_count, capabilities, spatial_reference, description, is_view)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-        [s.itemId, s.orgId, s.name, schema, s.maxRecordCount, s.capabilities, s.spatialReference, s.description, s.isView ?? false],
+        `INSERT INTO feature_services (item_id, org_id, name, schema_name, max_record_count, capabilities, spatial_reference, description, is_view, cache_max_age)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+        [
+          s.itemId,
+          s.orgId,
+          s.name,
+          schema,
+          s.maxRecordCount,
+          s.capabilities,
+          s.spatialReference,
+          s.description,
+          s.isView ?? false,
+          s.cacheMaxAge ?? null,
+        ],
       );
       await m.query(`CREATE SCHEMA ${ident(schema)}`);
       return true;
@@ -123,29 +135,38 @@ export class LayersRepository {
    * findService, whether `caller` may see the service's item (ContentRepository.findVisibleItem's rule), and the layer
    * `layerId` of it with the stamp of both rows (known-layers.ts): what a query reads before its page, in one round
    * trip instead of three. The layer is only to be used once the service is known to be visible.
+   *
+   * With `withVersion`, also the layer's data version (data-version.ts) in the same snapshot, read only when the
+   * service is visible: what a cache's validator is made of (null when the table's edits are not counted).
    */
   async findServiceLayer(
     name: string,
     caller: Caller | undefined,
     layerId: number | undefined,
-  ): Promise<{ service: ServiceRow; visible: boolean; layer: LayerRow | null; stamp: string | null } | null> {
+    withVersion = false,
+  ): Promise<{ service: ServiceRow; visible: boolean; layer: LayerRow | null; stamp: string | null; version?: string | null } | null> {
     const p = new SqlParams();
     const byName = p.add(name);
+    const visible = visibleSql('i', caller, p);
+    const version = withVersion
+      ? `, CASE WHEN ${visible} THEN (SELECT v FROM (${dataVersionOfSql('s.schema_name', 'l.table_name')}) dv) END AS version`
+      : '';
     const layer =
       layerId === undefined
-        ? `(SELECT NULL::json AS layer, NULL::text AS stamp) l`
-        : `LATERAL (SELECT json_build_object(${LAYER_COLUMNS.map((c) => `'${c}', l.${c}`).join(', ')}) AS layer, ${DEFINITION_STAMP} AS stamp
+        ? `(SELECT NULL::json AS layer, NULL::text AS stamp, NULL::text AS version) l`
+        : `LATERAL (SELECT json_build_object(${LAYER_COLUMNS.map((c) => `'${c}', l.${c}`).join(', ')}) AS layer, ${DEFINITION_STAMP} AS stamp${version}
              FROM feature_layers l WHERE l.service_item_id = s.item_id AND l.layer_id = ${p.add(layerId)}) l`;
-    const rows: (ServiceRow & { '#visible': boolean; '#layer': LayerRow | null; '#stamp': string | null })[] = await this.db.query(
-      `SELECT s.*, i.owner_id, u.username AS owner, i.title, ${visibleSql('i', caller, p)} AS "#visible",
-              l.layer AS "#layer", l.stamp AS "#stamp"
+    type Row = ServiceRow & { '#visible': boolean; '#layer': LayerRow | null; '#stamp': string | null; '#version'?: string | null };
+    const rows: Row[] = await this.db.query(
+      `SELECT s.*, i.owner_id, u.username AS owner, i.title, ${visible} AS "#visible",
+              l.layer AS "#layer", l.stamp AS "#stamp"${withVersion ? ', l.version AS "#version"' : ''}
          FROM feature_services s JOIN items i ON i.id = s.item_id JOIN users u ON u.id = i.owner_id LEFT JOIN ${layer} ON true
         WHERE lower(s.name) = lower(${byName})`,
       p.values,
     );
     if (!rows.length) return null;
-    const { '#visible': visible, '#layer': found, '#stamp': stamp, ...service } = rows[0];
-    return { service, visible, layer: found, stamp };
+    const { '#visible': isVisible, '#layer': found, '#stamp': stamp, '#version': v, ...service } = rows[0];
+    return { service, visible: isVisible, layer: found, stamp, ...(withVersion ? { version: v ?? null } : {}) };
   }
 
   async findServiceByItem(itemId: string): Promise<ServiceRow | null> {
@@ -259,8 +280,8 @@ export class LayersRepository {
       if (s)
         await m.query(
           `UPDATE feature_services SET capabilities = coalesce($2, capabilities), max_record_count = coalesce($3, max_record_count),
-             description = coalesce($4, description), modified = now() WHERE item_id = $1`,
-          [service.item_id, s.capabilities ?? null, s.maxRecordCount ?? null, s.description ?? null],
+             description = coalesce($4, description), cache_max_age = coalesce($5, cache_max_age), modified = now() WHERE item_id = $1`,
+          [service.item_id, s.capabilities ?? null, s.maxRecordCount ?? null, s.description ?? null, s.cacheMaxAge ?? null],
         );
       if (change.deleteLayers?.length)
         await m.query(`DELETE FROM feature_layers WHERE service_item_id = $1 AND layer_id = ANY($2::int[])`, [

@@ -16,6 +16,8 @@ export interface ServiceRow {
   title: string;
   /** A hosted feature layer view: its layers read other services' layers (view-schema.ts). */
   is_view: boolean;
+  /** ArcGIS's cacheMaxAge in seconds; null follows CACHE_MAX_AGE_S (migration ServiceCacheMaxAge1732540000000). */
+  cache_max_age?: number | null;
 }
 
 export interface LayerRow {
@@ -51,6 +53,8 @@ export interface NewService {
   status?: 'processing' | 'completed';
   /** createService with isView=true: a view, whose layers are added with their sources. */
   isView?: boolean;
+  /** createParameters.cacheMaxAge; unset follows CACHE_MAX_AGE_S. */
+  cacheMaxAge?: number;
 }
 
 /** A layer of a view service with its source, as feature_view_layers holds it. */

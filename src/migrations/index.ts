@@ -20,6 +20,8 @@ import { FeatureViews1732480000000 } from './1732480000000-FeatureViews';
 import { LayerAdmin1732490000000 } from './1732490000000-LayerAdmin';
 import { Webhooks1732500000000 } from './1732500000000-Webhooks';
 import { JobsByOwner1732520000000 } from './1732520000000-JobsByOwner';
+import { ServiceCacheMaxAge1732540000000 } from './1732540000000-ServiceCacheMaxAge';
+import { DataVersionFunction1732541000000 } from './1732541000000-DataVersionFunction';
 
 /** Listed explicitly so the CLI, the tests and the build all load the same classes, in order. */
 export const migrations = [
@@ -45,4 +47,6 @@ export const migrations = [
   LayerAdmin1732490000000,
   Webhooks1732500000000,
   JobsByOwner1732520000000,
+  ServiceCacheMaxAge1732540000000,
+  DataVersionFunction1732541000000,
 ];

@@ -412,6 +412,14 @@ class EnvDto {
   QUERY_CLIENT_SHARE = 2;
 
   @Transform(toInt)
+  @IsInt({
+    message: 'CACHE_MAX_AGE_S must be an integer (seconds a shared cache may serve anonymous query replies; 0: revalidate each time)',
+  })
+  @Min(0)
+  @Max(86400)
+  CACHE_MAX_AGE_S = 0;
+
+  @Transform(toInt)
   @IsInt({ message: 'SEARCH_TIMEOUT_MS must be an integer' })
   @Min(100)
   @Max(3600000)
@@ -557,7 +565,13 @@ export interface AppConfig {
    * Feature queries and edits: their own connection pool, each statement cut after timeoutMs (API process only); one
    * client holds at most clientShare of its connections.
    */
-  query: { timeoutMs: number; poolSize: number; clientShare: number };
+  query: {
+    timeoutMs: number;
+    poolSize: number;
+    clientShare: number;
+    /** Seconds a cache may serve an anonymous query reply of a service whose cacheMaxAge is unset (0: revalidate). */
+    cacheMaxAgeS: number;
+  };
   /** Searches, content listings and pages: their own pool, each statement cut after timeoutMs (API process only). */
   search: { timeoutMs: number; poolSize: number; clientShare: number };
   /** Sign-in, token checks and /health: a pool no other work uses (API process only). */
@@ -627,7 +641,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       trustProxy: /^\d+$/.test(dto.TRUST_PROXY) ? Number(dto.TRUST_PROXY) : dto.TRUST_PROXY === 'false' ? false : dto.TRUST_PROXY,
     },
     publish: { maxUnpackedBytes: dto.PUBLISH_MAX_UNPACKED_MB * 1024 * 1024, maxFeatures: dto.PUBLISH_MAX_FEATURES },
-    query: { timeoutMs: dto.QUERY_TIMEOUT_MS, poolSize: dto.QUERY_POOL_SIZE, clientShare: dto.QUERY_CLIENT_SHARE },
+    query: {
+      timeoutMs: dto.QUERY_TIMEOUT_MS,
+      poolSize: dto.QUERY_POOL_SIZE,
+      clientShare: dto.QUERY_CLIENT_SHARE,
+      cacheMaxAgeS: dto.CACHE_MAX_AGE_S,
+    },
     search: { timeoutMs: dto.SEARCH_TIMEOUT_MS, poolSize: dto.SEARCH_POOL_SIZE, clientShare: dto.SEARCH_CLIENT_SHARE },
     auth: { poolSize: dto.AUTH_POOL_SIZE },
     geometry: {

@@ -58,3 +58,36 @@ export function cachePolicy() {
     next();
   };
 }
+
+/** What a handler returns when the client's copy is current (publicReply): the format interceptor sends a bodiless 304. */
+export class NotModified {}
+
+/** Lets a handler of public data give shared caches (a CDN, nginx's proxy_cache) a lifetime and a validator. */
+export interface PublicReply {
+  /**
+   * Marks the reply cacheable by anyone for `maxAgeS` seconds (0: each use revalidated) with the strong validator
+   * `etag`; true when the request's If-None-Match already names it, so the handler answers NotModified unbuilt.
+   */
+  validate(etag: string | undefined, maxAgeS: number): boolean;
+}
+
+/**
+ * A PublicReply for an anonymous read whose answer the URL alone decides (GET or HEAD, no credentials, no body); else
+ * undefined, and the reply stays as decide() makes it. Caches key on the URL, so only such a request may set one.
+ */
+export function publicReply(req: Request, res: Response): PublicReply | undefined {
+  if (req.method !== 'GET' && req.method !== 'HEAD') return undefined;
+  if (presentsCredentials(req) || req.headers['transfer-encoding'] || Number(req.headers['content-length'] ?? 0) > 0) return undefined;
+  return {
+    validate(etag, maxAgeS) {
+      res.setHeader('Cache-Control', maxAgeS > 0 ? `public, max-age=${maxAgeS}` : 'no-cache');
+      // decide() adds these to a 200; a 304 carries the headers the 200 would have (RFC 9110 15.4.5).
+      res.vary('Authorization');
+      res.vary('X-Esri-Authorization');
+      if (!etag) return false;
+      res.setHeader('ETag', etag);
+      // Express's own test against the ETag just set: If-None-Match, and no-cache in the request forcing a full reply.
+      return req.fresh;
+    },
+  };
+}

@@ -4,7 +4,7 @@ import type { Response } from 'express';
 import { map, Observable } from 'rxjs';
 import { Errors } from '../errors/arcgis-error';
 import { ALLOWED_F, ArcgisRequest, isPretty } from './arcgis-request';
-import { presentsCredentials } from './cache';
+import { NotModified, presentsCredentials } from './cache';
 import { NOT_ARCGIS_KEY, RAW_KEY } from './decorators';
 import { HTML_HEADERS, HtmlReply } from './html-reply';
 import { JsonText } from './json-text';
@@ -41,6 +41,10 @@ export class FormatInterceptor implements NestInterceptor {
       map((body) => {
         // A binary reply (f=pbf) carries its own type and length; Nest writes it as it is.
         if (body instanceof StreamableFile) return body;
+        if (body instanceof NotModified) {
+          res.status(304);
+          return undefined;
+        }
         if (body instanceof HtmlReply) {
           res.status(200).set(HTML_HEADERS);
           return body.html;

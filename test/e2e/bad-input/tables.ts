@@ -2762,6 +2762,24 @@ export const FEATURE_ADMIN_CASES: Record<string, Case> = {
     params: () => ({ updateDefinition: json({ syncEnabled: true }) }),
     want: () => ({ code: 400, message: INVALID_DEF, detail: "Unsupported service definition property 'syncEnabled'" }),
   },
+  'updateDefinition: cacheMaxAge -1': {
+    root: true,
+    path: adminSvc('updateDefinition'),
+    params: () => ({ updateDefinition: json({ cacheMaxAge: -1 }) }),
+    want: () => ({ code: 400, message: INVALID_DEF, detail: "'cacheMaxAge' must be 0-86400 seconds." }),
+  },
+  'updateDefinition: adminServiceInfo not an object': {
+    root: true,
+    path: adminSvc('updateDefinition'),
+    params: () => ({ updateDefinition: json({ adminServiceInfo: 'x' }) }),
+    want: () => ({ code: 400, message: INVALID_DEF, detail: "'adminServiceInfo' must be a JSON object." }),
+  },
+  'layer updateDefinition: cacheMaxAge on a layer': {
+    root: true,
+    path: admin0('updateDefinition'),
+    params: () => ({ updateDefinition: json({ cacheMaxAge: 10 }) }),
+    want: () => ({ code: 400, message: INVALID_DEF, detail: "'cacheMaxAge' is set on the service" }),
+  },
   'layer updateDefinition: missing': {
     root: true,
     path: admin0('updateDefinition'),
