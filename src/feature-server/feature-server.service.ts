@@ -124,6 +124,8 @@ function checkNewLayers(entries: { id?: number; def: LayerDefinition }[]): void 
 }
 
 /** A layer id as the URL names it, or undefined when it cannot name a layer. */
+/** applyEdits with useGlobalIds finds, keeps and deletes a layer's features by this field. */
+const hasGlobalId = (l: LayerRow) => l.fields.some((f) => f.type === 'esriFieldTypeGlobalID');
 const layerNumber = (layerId: string) => (/^\d{1,9}$/.test(layerId) ? Number(layerId) : undefined);
 
 export interface ResolvedLayer {
@@ -507,7 +509,8 @@ export class FeatureServerService {
       allowGeometryUpdates: true,
       units,
       syncEnabled: false,
-      supportsApplyEditsWithGlobalIds: false,
+      // applyEdits with useGlobalIds names features by their GlobalID: every layer and table needs one.
+      supportsApplyEditsWithGlobalIds: layers.length > 0 && layers.every(hasGlobalId),
       documentInfo: { Title: service.title, Author: service.owner, Comments: '', Subject: '', Category: '', Keywords: '' },
       enableZDefaults: false,
       layers: layers.filter((l) => l.kind === 'Feature Layer').map(brief),
@@ -661,7 +664,7 @@ export class FeatureServerService {
       supportsPagination: true,
       allowGeometryUpdates: true,
       supportsRollbackOnFailureParameter: true,
-      supportsApplyEditsWithGlobalIds: false,
+      supportsApplyEditsWithGlobalIds: hasGlobalId(layer),
       ...viewJson(service),
     };
   }
