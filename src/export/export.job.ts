@@ -89,10 +89,12 @@ export class ExportJobHandler implements JobHandler<ExportJobParams> {
     const attachments = p.includeAttachments
       ? await Promise.all(
           checked.map(async ({ layer, whereSql }) =>
-            (await this.attachments.forLayer(service.schema_name, layer, whereSql)).map(({ key, ...a }) => ({
-              ...a,
-              read: () => this.files.read(key),
-            })),
+            (await this.attachments.forLayer(service.schema_name, await this.features.attachmentsLayer(service, layer), whereSql)).map(
+              ({ key, ...a }) => ({
+                ...a,
+                read: () => this.files.read(key),
+              }),
+            ),
           ),
         )
       : undefined;

@@ -287,6 +287,11 @@ export class FeatureServerService {
     return layer;
   }
 
+  /** The layer as its attachments are kept: a view layer's are its source's (LayersRepository.attachmentsLayer). */
+  attachmentsLayer(service: ServiceRow, layer: LayerRow): Promise<LayerRow> {
+    return this.repo.attachmentsLayer(service, layer);
+  }
+
   layerMissing(service: ServiceRow, layerId: string) {
     return Errors.badRequest('Layer does not exist.', [`Service '${service.name}' has no layer '${layerId.slice(0, 32)}'.`]);
   }
