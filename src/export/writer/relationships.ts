@@ -43,7 +43,10 @@ export async function writeRelationships(run: Stage): Promise<void> {
       if (leftKey && rightKey) resolved.push({ ...r, left, right, leftKey, rightKey });
     }
     if (job.format === 'geopackage')
-      for (const r of resolved) {
+      for (const [i, r] of resolved.entries()) {
+        // `<origin>_<destination>`, numbered when two relationships join the same pair.
+        const pair = (x: (typeof resolved)[number]) => `${x.left}_${x.right}`.replace(/[^\p{L}\p{N}_]/gu, '_');
+        const twin = resolved.filter((x) => pair(x) === pair(r)).length > 1;
         const [lf, rf] = [ds.layers.get(r.left).fidColumn || 'fid', ds.layers.get(r.right).fidColumn || 'fid'];
         addGpkgRelation(ds, {
           base: r.left,
@@ -51,7 +54,7 @@ export async function writeRelationships(run: Stage): Promise<void> {
           related: r.right,
           relatedPrimaryColumn: rf,
           relationName: job.layers[r.destination].geometryType ? 'features' : 'attributes',
-          mapping: `${r.left}_${r.right}_${r.name}`.replace(/[^\p{L}\p{N}_]/gu, '_'),
+          mapping: twin ? `${pair(r)}_${i + 1}` : pair(r),
           pairs:
             `SELECT o.${sqlName(lf)}, d.${sqlName(rf)} FROM ${sqlName(r.left)} o JOIN ${sqlName(r.right)} d ` +
             `ON o.${sqlName(r.leftKey)} = d.${sqlName(r.rightKey)}`,
