@@ -83,6 +83,8 @@ describe('QGIS opens a layer with attachments and its related table', () => {
     const r = await open(f.view, 'Public places', 'Low visits');
     expect(r.listed).toEqual(['Public places']);
     expect(r.service).toMatchObject({ valid: true, count: 2, fields: ['OBJECTID', 'GlobalID', 'Name'], names: ['place-0', 'place-2'] });
+    // The view's attachments only: those of its two places.
+    expect(r.export).toMatchObject({ layer: { count: 2 }, table: { count: 4 }, attachments: { count: 2 } });
     expect(r.relations.related).toEqual(
       Object.fromEntries(
         f.publicOids.map((oid, i) => [
