@@ -11,6 +11,10 @@
  *
  *   npm run bench:export      (POINTS=1000000 POLYGONS=100000 SCALING=100000,1000000,5000000)
  *
+ * A view column: the points layer's formats exported from a hosted feature layer view showing half its rows (all its
+ * fields) against the same rows exported from the plain layer (its `where` naming them), the two taking turns
+ * (target: the view within 1.1× of the plain layer); BENCH_VIEW=0 skips it.
+ *
  * BENCH_REPEAT (default 3) rounds of the comparison, each case's sides taking turns, medians reported;
  * SCALING_REPEAT (default 3) rounds of the scaling table; SCALING='' skips it (loading 5M points takes about a
  * minute and the 5M exports two more). BENCH_FORMATS=CSV,Excel, BENCH_LAYERS=0|1 and SCALING_FORMATS=GeoPackage run a
@@ -26,6 +30,7 @@ import { Client } from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import { gdalPgConnection } from '../src/core/database/gdal-pg';
 import { BENCH_ADMIN, createHostedService, form, startBenchApp } from './support/bench-app';
+import { createView } from './support/point-layer';
 import { rssKb } from './support/proc';
 import { S3Side, startS3Side, transferMemory } from './support/s3-side';
 import { benchWorkerEnv, WORKER } from './support/worker-command';
@@ -38,6 +43,8 @@ const SCALING_REPEAT = Number(process.env.SCALING_REPEAT ?? 3);
 /** The S3 column: the same exports by a deployment storing item files in a bucket (s3rver); BENCH_S3=0 skips it. */
 const S3_FORMATS = process.env.BENCH_S3 === '0' ? [] : ['CSV', 'GeoPackage'];
 const S3_TARGET = 1.15;
+const VIEW_TARGET = 1.1;
+const WITH_VIEW = process.env.BENCH_VIEW !== '0';
 /** Size of the file uploaded to and downloaded from the S3 side's API while its memory is watched. */
 const TRANSFER_MB = Number(process.env.BENCH_TRANSFER_MB ?? 1024);
 
@@ -188,6 +195,9 @@ async function main() {
       }
     };
     const local = { base: b.base, token: b.token, itemId: created.itemId, pid: worker.pid!, db };
+    // The view of half the points (Pop is the row number), and the same rows of the plain layer by its where.
+    const half = `Pop <= ${Math.floor(POINTS / 2)}`;
+    const view = WITH_VIEW ? { ...local, itemId: (await createView(b, 'bench_export', 'bench_export_view', half)).itemId } : undefined;
     const viaService = async (layer: number, format: string, params: object = {}, side = local) => {
       workerPeak(side.pid, true);
       const t0 = Date.now();
@@ -241,6 +251,8 @@ async function main() {
           s3: [] as number[],
           s3Peak: [] as number[],
           s3ServerCpu: [] as number[],
+          plainHalf: [] as number[],
+          viewHalf: [] as number[],
         })),
       );
     for (let round = 0; round < REPEAT; round++) {
@@ -257,6 +269,11 @@ async function main() {
           (where === 's3' ? c.s3 : c.svc).push(svc.total);
           (where === 's3' ? c.s3Peak : c.peak).push(svc.peakKb);
         }
+        if (view && c.layer === 0)
+          for (const side of round % 2 ? ['view', 'plain'] : ['plain', 'view']) {
+            const r = side === 'view' ? await viaService(0, c.f.name, {}, view) : await viaService(0, c.f.name, { where: half });
+            (side === 'view' ? c.viewHalf : c.plainHalf).push(r.total);
+          }
         clean();
       }
       console.log(`round ${round + 1} of ${REPEAT} done (${s(Date.now() - started)} since start)`);
@@ -316,6 +333,17 @@ async function main() {
     );
     console.log('|---|---|---|---|---|---|---|---|---|');
     for (const r of comparison) console.log(r);
+    const viewed = cases.filter((c) => c.viewHalf.length);
+    if (viewed.length) {
+      console.log(`\nA view of half the points (${half}, all fields) against the same rows of the plain layer (its where), medians:\n`);
+      console.log('| Export | plain layer, where | view | view ÷ plain | target |');
+      console.log('|---|---|---|---|---|');
+      for (const c of viewed) {
+        const [plain, v] = [median(c.plainHalf), median(c.viewHalf)];
+        const ok = v / plain <= VIEW_TARGET;
+        console.log(`| ${c.f.name} | ${s(plain)} | ${s(v)} | ${(v / plain).toFixed(2)} | ≤ ${VIEW_TARGET} ${ok ? '✓' : '✗'} |`);
+      }
+    }
     if (scaling.length) {
       console.log(
         `\nHow cost grows (${SCALING_REPEAT === 1 ? 'one round' : `medians of ${SCALING_REPEAT} rounds`}; points, request → completed):\n`,

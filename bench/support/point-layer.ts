@@ -39,6 +39,11 @@ export async function createPointLayer(b: BenchApp, name: string, pageSize: numb
  * client makes one: createService with isView, then addToDefinition naming the source. Returns its service URL.
  */
 export async function createPointView(b: BenchApp, sourceName: string, name: string): Promise<string> {
+  return (await createView(b, sourceName, name, 'OBJECTID > 0')).url;
+}
+
+/** A view of layer 0 of `sourceName` showing all its fields and the rows `where` selects. */
+export async function createView(b: BenchApp, sourceName: string, name: string, where: string): Promise<{ url: string; itemId: string }> {
   const created = await form(`${b.base}/content/users/${BENCH_ADMIN.username}/createService`, {
     createParameters: JSON.stringify({ name }),
     outputType: 'featureService',
@@ -48,9 +53,9 @@ export async function createPointView(b: BenchApp, sourceName: string, name: str
   const viewLayerDefinition = { sourceServiceName: sourceName, sourceLayerId: 0, sourceLayerFields: '*' };
   await form(`${created.serviceurl.replace('/rest/services/', '/rest/admin/services/')}/addToDefinition`, {
     addToDefinition: JSON.stringify({
-      layers: [{ name: 'pts', viewDefinitionQuery: 'OBJECTID > 0', adminLayerInfo: { viewLayerDefinition } }],
+      layers: [{ name: 'pts', viewDefinitionQuery: where, adminLayerInfo: { viewLayerDefinition } }],
     }),
     token: b.token,
   });
-  return created.serviceurl;
+  return { url: created.serviceurl, itemId: created.itemId };
 }

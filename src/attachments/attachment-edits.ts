@@ -173,7 +173,7 @@ export class AttachmentEdits {
     await fs.mkdir(path.dirname(file), { recursive: true });
     await fs.writeFile(file, bytes, { flag: 'wx' });
     try {
-      return await this.attachments.store(t.service.item_id, name, file, bytes.length, keywords);
+      return await this.attachments.store(t.layer.service_item_id, name, file, bytes.length, keywords);
     } finally {
       await fs.rm(file, { force: true }).catch(() => undefined);
     }

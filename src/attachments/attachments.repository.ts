@@ -54,6 +54,11 @@ export interface AttachmentFilter {
 const COLUMNS = `a.id, a.object_id, a.global_id::text AS global_id, a.name, a.content_type, a.size::float8 AS size, a.keywords, a.storage_key`;
 const table = (schema: string, l: LayerRow) => `${ident(schema)}.${ident(l.table_name)}`;
 const oidColumn = (l: LayerRow) => ident(l.fields.find((f) => f.type === 'esriFieldTypeOID')!.column);
+/** Through a view, only the attachments of the features it shows (none of a row its filter leaves out). */
+const shown = (l: LayerRow, alias = '') =>
+  l.attachments_through
+    ? ` AND ${alias}object_id IN (SELECT ${oidColumn(l)} FROM ${ident(l.attachments_through.schema)}.${ident(l.attachments_through.table)})`
+    : '';
 const globalIdColumn = (l: LayerRow) => {
   const f = l.fields.find((x) => x.type === 'esriFieldTypeGlobalID');
   return f ? ident(f.column) : undefined;
@@ -110,7 +115,7 @@ export class AttachmentsRepository {
 
   async find(l: LayerRow, oid: number, id: number): Promise<AttachmentRow | null> {
     const rows: AttachmentRow[] = await this.db.query(
-      `SELECT ${COLUMNS} FROM feature_attachments a WHERE a.service_item_id = $1 AND a.layer_id = $2 AND a.object_id = $3 AND a.id = $4`,
+      `SELECT ${COLUMNS} FROM feature_attachments a WHERE a.service_item_id = $1 AND a.layer_id = $2 AND a.object_id = $3 AND a.id = $4${shown(l, 'a.')}`,
       [l.service_item_id, l.layer_id, oid, id],
     );
     return rows[0] ?? null;
@@ -118,7 +123,7 @@ export class AttachmentsRepository {
 
   listForFeature(l: LayerRow, oid: number): Promise<AttachmentRow[]> {
     return this.db.query(
-      `SELECT ${COLUMNS} FROM feature_attachments a WHERE a.service_item_id = $1 AND a.layer_id = $2 AND a.object_id = $3 ORDER BY a.id`,
+      `SELECT ${COLUMNS} FROM feature_attachments a WHERE a.service_item_id = $1 AND a.layer_id = $2 AND a.object_id = $3${shown(l, 'a.')} ORDER BY a.id`,
       [l.service_item_id, l.layer_id, oid],
     );
   }
@@ -133,7 +138,7 @@ export class AttachmentsRepository {
     const [rows]: [{ id: number; global_id: string; old_key: string; object_id: number }[], number] = await m.query(
       `UPDATE feature_attachments a SET name = ${p.add(f.name)}, content_type = ${p.add(f.contentType)}, size = ${p.add(f.size)},
               keywords = ${p.add(f.keywords)}, storage_key = ${p.add(f.key)}, modified = now()
-         FROM (SELECT id AS old_id, storage_key AS old_key FROM feature_attachments WHERE ${conds.join(' AND ')} FOR UPDATE) o
+         FROM (SELECT id AS old_id, storage_key AS old_key FROM feature_attachments WHERE ${conds.join(' AND ')}${shown(l)} FOR UPDATE) o
         WHERE a.id = o.old_id
         RETURNING a.id, a.global_id::text AS global_id, a.object_id, o.old_key`,
       p.values,
@@ -145,9 +150,9 @@ export class AttachmentsRepository {
   async delete(m: EntityManager, l: LayerRow, by: { oid: number; ids: number[] } | { globalIds: string[] }) {
     const [rows]: [{ id: number; global_id: string; storage_key: string }[], number] = await m.query(
       'ids' in by
-        ? `DELETE FROM feature_attachments WHERE service_item_id = $1 AND layer_id = $2 AND object_id = $3 AND id = ANY($4::int[])
+        ? `DELETE FROM feature_attachments WHERE service_item_id = $1 AND layer_id = $2 AND object_id = $3 AND id = ANY($4::int[])${shown(l)}
            RETURNING id, global_id::text AS global_id, storage_key`
-        : `DELETE FROM feature_attachments WHERE service_item_id = $1 AND layer_id = $2 AND global_id = ANY($3::uuid[])
+        : `DELETE FROM feature_attachments WHERE service_item_id = $1 AND layer_id = $2 AND global_id = ANY($3::uuid[])${shown(l)}
            RETURNING id, global_id::text AS global_id, storage_key`,
       'ids' in by ? [l.service_item_id, l.layer_id, by.oid, by.ids] : [l.service_item_id, l.layer_id, by.globalIds],
     );

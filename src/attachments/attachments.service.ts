@@ -86,7 +86,7 @@ export class AttachmentsService {
     const keywords = readKeywords(keywordsRaw);
     if (!(await this.repo.featureExists(service.schema_name, layer, oid))) throw unable(`Object ${oid} does not exist.`);
     this.checkRoom(await this.repo.usage(layer, oid), upload.size);
-    const stored = await this.store(service.item_id, upload.name, upload.path, upload.size, keywords);
+    const stored = await this.store(layer.service_item_id, upload.name, upload.path, upload.size, keywords);
     try {
       const row = await this.repo.transaction(async (m) => {
         this.checkRoom(await this.repo.usage(layer, oid, m), stored.size);
@@ -109,7 +109,7 @@ export class AttachmentsService {
     keywordsRaw: unknown,
     uploadId?: string,
   ) {
-    const { service, layer } = this.enabled(t);
+    const { layer } = this.enabled(t);
     const oid = readId('object id', oidRaw);
     if (!idRaw?.trim()) throw Errors.badRequest("'attachmentId' is required.");
     const id = readId('attachment id', idRaw);
@@ -118,7 +118,7 @@ export class AttachmentsService {
     const current = await this.repo.find(layer, oid, id);
     if (!current) throw unable(`Object ${oid} has no attachment ${id}.`);
     this.checkRoom(await this.repo.usage(layer, oid), upload.size - current.size, true);
-    const stored = await this.store(service.item_id, upload.name, upload.path, upload.size, keywords);
+    const stored = await this.store(layer.service_item_id, upload.name, upload.path, upload.size, keywords);
     let old: string | undefined;
     try {
       const r = await this.repo.transaction(async (m) => {

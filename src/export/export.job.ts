@@ -8,11 +8,12 @@ import { InvalidInputError } from '../core/errors/invalid-input';
 import { PermanentJobError } from '../core/jobs/failure';
 import { defineJob, JobContext, JobHandler, JobOutcome } from '../core/jobs/job-contract';
 import { LayersRepository } from '../layers/layers.repository';
+import { serviceRelationships } from '../layers/relationships';
 import { UserCallers } from '../identity/user-callers';
 import { FileStore } from '../core/storage/file-store';
 import { ExportAccess } from './export-access';
 import { checkLayers, exportJobParams, ExportJobParams } from './export-parameters';
-import { ExportAttachment, ExportLayerSource, ExportWriteError, writeExport } from './writer';
+import { ExportAttachment, ExportLayerSource, ExportRelationship, ExportWriteError, writeExport } from './writer';
 
 /**
  * An export: the layers of a hosted feature service written to one file, which becomes the result item's data.
@@ -42,7 +43,7 @@ export class ExportJobHandler implements JobHandler<ExportJobParams> {
 
   async run(p: ExportJobParams, ctx: JobContext): Promise<JobOutcome> {
     await this.stillAllowed(p);
-    const { layers, attachments } = await this.sources(p);
+    const { layers, attachments, relationships } = await this.sources(p);
     const file = await writeExport({
       format: p.format,
       layers,
@@ -57,6 +58,7 @@ export class ExportJobHandler implements JobHandler<ExportJobParams> {
       onProgress: (e) => ctx.progress(e.overall, `(layer ${e.layerIndex + 1} of ${e.layerCount}) ${e.message}`.trim()),
       escapeFormulas: p.escapeFormulas,
       attachments,
+      relationships,
     });
     // Access lost while the file was written: the file is dropped with the job's folder, never handed over; and
     // asked once more when the file is stored (on S3 the upload ends after this), right before the hand-over.
@@ -81,7 +83,9 @@ export class ExportJobHandler implements JobHandler<ExportJobParams> {
   }
 
   /** The layers as they are now, checked again by the spec the request passed. */
-  private async sources(p: ExportJobParams): Promise<{ layers: ExportLayerSource[]; attachments?: ExportAttachment[][] }> {
+  private async sources(
+    p: ExportJobParams,
+  ): Promise<{ layers: ExportLayerSource[]; attachments?: ExportAttachment[][]; relationships: ExportRelationship[] }> {
     const service = await this.features.findServiceByItem(p.serviceItemId);
     if (!service) throw new PermanentJobError('The feature service no longer exists.');
     const checked = checkLayers(p.layers, p.format, await this.features.layers(p.serviceItemId), 'job');
@@ -89,10 +93,12 @@ export class ExportJobHandler implements JobHandler<ExportJobParams> {
     const attachments = p.includeAttachments
       ? await Promise.all(
           checked.map(async ({ layer, whereSql }) =>
-            (await this.attachments.forLayer(service.schema_name, layer, whereSql)).map(({ key, ...a }) => ({
-              ...a,
-              read: () => this.files.read(key),
-            })),
+            (await this.attachments.forLayer(service.schema_name, await this.features.attachmentsLayer(service, layer), whereSql)).map(
+              ({ key, ...a }) => ({
+                ...a,
+                read: () => this.files.read(key),
+              }),
+            ),
           ),
         )
       : undefined;
@@ -111,6 +117,19 @@ export class ExportJobHandler implements JobHandler<ExportJobParams> {
       domainValues: l.useDomainDescriptions,
       fieldAliases: l.useFieldAliases,
     }));
-    return { layers, attachments };
+    // The service's relationships between two layers this export writes, for the formats that hold them.
+    const exported = checked.map((c) => c.layer);
+    const relationships = serviceRelationships(exported).map((r) => ({
+      name: r.name || `${r.originLayerId}_${r.destinationLayerId}_${r.id}`,
+      origin: exported.findIndex((l) => l.layer_id === r.originLayerId),
+      destination: exported.findIndex((l) => l.layer_id === r.destinationLayerId),
+      originKey: r.originPrimaryKey,
+      destinationKey: r.originForeignKey,
+      cardinality: r.cardinality,
+      composite: r.composite,
+      forwardLabel: r.forwardPathLabel,
+      backwardLabel: r.backwardPathLabel,
+    }));
+    return { layers, attachments, relationships };
   }
 }

@@ -19,16 +19,17 @@ export class FeatureAttachmentLayers extends AttachmentLayers {
   async readable(caller: Caller | undefined, name: string, layerId: string): Promise<AttachmentTarget> {
     const { service, layer } = await this.features.readableWithLayer(caller, name, layerId);
     if (!layer) throw this.features.layerMissing(service, layerId);
-    return { service, layer };
+    return { service, layer: await this.features.attachmentsLayer(service, layer) };
   }
 
-  writable(
+  async writable(
     caller: Caller | undefined,
     name: string,
     layerId: string,
     capability: 'Create' | 'Update' | 'Delete',
   ): Promise<AttachmentTarget> {
-    return this.edits.target(caller, name, layerId, capability);
+    const { service, layer } = await this.edits.target(caller, name, layerId, capability);
+    return { service, layer: await this.features.attachmentsLayer(service, layer) };
   }
 
   run<T>(caller: Caller | undefined, fn: () => Promise<T>): Promise<T> {

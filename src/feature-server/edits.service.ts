@@ -83,11 +83,12 @@ export class EditsService {
     if (ids) return { deleteResults: (await this.gate.run(caller, () => this.apply(service, layer, p, { deletes: ids }))).deletes };
     const sqlParams = new SqlParams();
     const where = compileWhere(p.where!.trim(), layer.fields, sqlParams);
+    const held = await this.features.attachmentsLayer(service, layer);
     let files: string[] = [];
     const deleted = await this.gate.run(caller, () =>
       this.data.transaction(async (m) => {
         const ids = await this.data.deleteWhere(m, service.schema_name, layer, where, sqlParams);
-        files = await this.attachments.dropForFeatures(m, layer, ids);
+        files = await this.attachments.dropForFeatures(m, held, ids);
         return ids;
       }),
     );
@@ -110,7 +111,8 @@ export class EditsService {
     const deletes = found ? [...found.values()] : (idList('deletes', p.deletes, MAX_EDITS) ?? []);
     const [adds, parsedUpdates] = await this.parse(layer, { adds: p.adds, updates: p.updates });
     const updates = useGlobalIds ? await this.byGlobalId(service, layer, parsedUpdates) : parsedUpdates;
-    const attachments = await this.attachmentEdits.prepare({ service, layer }, p.attachments, useGlobalIds);
+    const held = await this.features.attachmentsLayer(service, layer);
+    const attachments = await this.attachmentEdits.prepare({ service, layer: held }, p.attachments, useGlobalIds);
     const r = await this.gate
       .run(caller, () => this.apply(service, layer, p, { adds, updates, deletes, attachments }))
       .catch(async (e: unknown) => {
@@ -201,6 +203,7 @@ export class EditsService {
         failures.slice(0, 20).map((f) => (f.oid ? `Object ${f.oid}: ${f.description}` : f.description)),
       );
     }
+    const held = await this.features.attachmentsLayer(service, layer);
     return this.data
       .transaction(async (m) => {
         const r = {
@@ -210,10 +213,10 @@ export class EditsService {
         };
         const dropped = await this.attachments.dropForFeatures(
           m,
-          layer,
+          held,
           r.deletes.filter((d) => d.success).map((d) => d.objectId!),
         );
-        const att = edits.attachments ? await this.attachmentEdits.apply(m, { service, layer }, edits.attachments) : undefined;
+        const att = edits.attachments ? await this.attachmentEdits.apply(m, { service, layer: held }, edits.attachments) : undefined;
         const attFailed = att
           ? Object.values(att.results)
               .flat()

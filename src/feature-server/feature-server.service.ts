@@ -124,6 +124,8 @@ function checkNewLayers(entries: { id?: number; def: LayerDefinition }[]): void 
 }
 
 /** A layer id as the URL names it, or undefined when it cannot name a layer. */
+/** applyEdits with useGlobalIds finds, keeps and deletes a layer's features by this field. */
+const hasGlobalId = (l: LayerRow) => l.fields.some((f) => f.type === 'esriFieldTypeGlobalID');
 const layerNumber = (layerId: string) => (/^\d{1,9}$/.test(layerId) ? Number(layerId) : undefined);
 
 export interface ResolvedLayer {
@@ -283,6 +285,11 @@ export class FeatureServerService {
     const layer = id === undefined ? null : await this.repo.layer(service.item_id, id);
     if (!layer) throw this.layerMissing(service, layerId);
     return layer;
+  }
+
+  /** The layer as its attachments are kept: a view layer's are its source's (LayersRepository.attachmentsLayer). */
+  attachmentsLayer(service: ServiceRow, layer: LayerRow): Promise<LayerRow> {
+    return this.repo.attachmentsLayer(service, layer);
   }
 
   layerMissing(service: ServiceRow, layerId: string) {
@@ -507,7 +514,8 @@ export class FeatureServerService {
       allowGeometryUpdates: true,
       units,
       syncEnabled: false,
-      supportsApplyEditsWithGlobalIds: false,
+      // applyEdits with useGlobalIds names features by their GlobalID: every layer and table needs one.
+      supportsApplyEditsWithGlobalIds: layers.length > 0 && layers.every(hasGlobalId),
       documentInfo: { Title: service.title, Author: service.owner, Comments: '', Subject: '', Category: '', Keywords: '' },
       enableZDefaults: false,
       layers: layers.filter((l) => l.kind === 'Feature Layer').map(brief),
@@ -661,7 +669,7 @@ export class FeatureServerService {
       supportsPagination: true,
       allowGeometryUpdates: true,
       supportsRollbackOnFailureParameter: true,
-      supportsApplyEditsWithGlobalIds: false,
+      supportsApplyEditsWithGlobalIds: hasGlobalId(layer),
       ...viewJson(service),
     };
   }

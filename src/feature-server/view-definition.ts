@@ -150,6 +150,8 @@ export function parseViewLayer(ref: ViewSourceRef, source: LayerRow): ParsedView
       objectIdField: source.object_id_field,
       displayField: display,
       fields,
+      // The source's attachments, of the features the view shows (LayersRepository.attachmentsLayer).
+      hasAttachments: source.has_attachments,
     },
     view: {
       sourceServiceName: ref.sourceServiceName,
@@ -165,4 +167,25 @@ export function parseViewLayer(ref: ViewSourceRef, source: LayerRow): ParsedView
 /** What a view's service and layer JSON add, as ArcGIS Online describes a hosted view (nothing for other services). */
 export function viewJson(service: ServiceRow) {
   return service.is_view ? { isView: true, isUpdatableView: true, sourceSchemaChangesAllowed: true } : {};
+}
+
+/**
+ * The sources' relationships between layers the view shows both of, as ArcGIS keeps them in a view: each side
+ * renumbered to the view's layer ids, and kept only while its key field is one the view shows. Ids are given to the
+ * new layers here (as addLayers would) so that the sides can name each other.
+ */
+export function keepRelationships(
+  entries: { id?: number; def: LayerDefinition; view: { source: { itemId: string; layerId: number } } }[],
+  sources: LayerRow[],
+  existing: LayerRow[],
+): void {
+  let next = Math.max(-1, ...existing.map((l) => l.layer_id), ...entries.map((e) => e.id ?? -1)) + 1;
+  for (const e of entries) e.id ??= next++;
+  entries.forEach((e, i) => {
+    const kept = (sources[i].relationships ?? []).flatMap((r) => {
+      const related = entries.find((o) => o.view.source.itemId === e.view.source.itemId && o.view.source.layerId === r.relatedTableId);
+      return related && e.def.fields.some((f) => f.name === r.keyField) ? [{ ...r, relatedTableId: related.id! }] : [];
+    });
+    if (kept.length) e.def.relationships = kept;
+  });
 }

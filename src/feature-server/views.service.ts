@@ -3,10 +3,10 @@ import { Caller, isAdminFor, Privilege } from '../core/auth/caller';
 import { Errors } from '../core/errors/arcgis-error';
 import { requiredJsonParam } from '../core/http/param-values';
 import { LayerDefinitionError, LayersRepository } from '../layers/layers.repository';
-import { ServiceRow } from '../layers/types';
+import { LayerRow, ServiceRow } from '../layers/types';
 import { AddToDefinitionDto } from './feature-server.dto';
 import { FeatureServerService } from './feature-server.service';
-import { parseViewLayer, viewSourceRef } from './view-definition';
+import { keepRelationships, parseViewLayer, viewSourceRef } from './view-definition';
 
 /**
  * Hosted feature layer views: a view service (createService with isView=true) gets its layers from addToDefinition
@@ -39,6 +39,7 @@ export class FeatureViewsService {
     if (!refs.length)
       throw Errors.badRequest('Invalid layer definition.', ["'addToDefinition' needs at least one entry in 'layers' or 'tables'."]);
     const entries = [];
+    const sourceLayers: LayerRow[] = [];
     for (const ref of refs) {
       const source = await this.repo.findService(ref.sourceServiceName);
       // As in ArcGIS: only the source's owner or an administrator makes views of it, and a view is not a source.
@@ -50,6 +51,7 @@ export class FeatureViewsService {
       const layer = await this.repo.layer(source.item_id, ref.sourceLayerId);
       if (!layer) throw Errors.badRequest('Invalid layer definition.', [`Service '${source.name}' has no layer ${ref.sourceLayerId}.`]);
       const parsed = parseViewLayer(ref, layer);
+      sourceLayers.push(layer);
       const wkid = parsed.view.filter?.value.geometry.spatialReference.wkid;
       if (wkid !== undefined && !(await this.repo.sridExists(wkid)))
         throw Errors.badRequest('Invalid layer definition.', [`Layer '${parsed.def.name}': unknown wkid ${wkid} in the filter.`]);
@@ -71,6 +73,7 @@ export class FeatureViewsService {
         },
       });
     }
+    keepRelationships(entries, sourceLayers, await this.features.layersOf(view));
     try {
       return { success: true, layers: await this.repo.addLayers(view, entries) };
     } catch (e) {

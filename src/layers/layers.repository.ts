@@ -317,6 +317,8 @@ export class LayersRepository {
    * deleted layer's went with its table) and created for the relationships that work now.
    */
   private async syncCascades(m: EntityManager, service: ServiceRow, before: LayerRow[], after: LayerRow[]): Promise<void> {
+    // A view's relations are views: a delete through them reaches the source's tables, whose own triggers cascade.
+    if (service.is_view) return;
     const [had, want] = [before, after].map((layers) => cascades(layers));
     if (JSON.stringify(had.map(cascadeKey).sort()) === JSON.stringify(want.map(cascadeKey).sort())) return;
     const existing: { tgname: string; relname: string }[] = await m.query(
@@ -334,6 +336,25 @@ export class LayersRepository {
       `SELECT layer_id, source_item_id, source_layer_id, definition FROM feature_view_layers WHERE service_item_id = $1 ORDER BY layer_id`,
       [serviceItemId],
     );
+  }
+
+  /**
+   * The layer as attachments see it: a view layer shows its source layer's attachments (ArcGIS keeps them with the
+   * source), of the features its relation shows; any other layer is itself.
+   */
+  async attachmentsLayer(service: ServiceRow, layer: LayerRow): Promise<LayerRow> {
+    if (!service.is_view || !layer.has_attachments) return layer;
+    const [src]: { source_item_id: string; source_layer_id: number }[] = await this.db.query(
+      `SELECT source_item_id, source_layer_id FROM feature_view_layers WHERE service_item_id = $1 AND layer_id = $2`,
+      [service.item_id, layer.layer_id],
+    );
+    if (!src) return layer;
+    return {
+      ...layer,
+      service_item_id: src.source_item_id,
+      layer_id: src.source_layer_id,
+      attachments_through: { schema: service.schema_name, table: layer.table_name },
+    };
   }
 
   /** The services a view reads, once each. */

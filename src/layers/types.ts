@@ -35,6 +35,11 @@ export interface LayerRow {
   description?: string;
   relationships?: LayerRelationship[];
   has_attachments: boolean;
+  /**
+   * Set on a view layer as attachments see it (LayersRepository.attachmentsLayer): `service_item_id`/`layer_id` then
+   * name the source layer, whose attachments these are, and only those of features in this relation are reachable.
+   */
+  attachments_through?: { schema: string; table: string };
 }
 
 export interface NewService {

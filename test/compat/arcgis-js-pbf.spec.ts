@@ -67,6 +67,7 @@ import MapView from '@arcgis/core/views/MapView.js';
 import FeatureLayer from '@arcgis/core/layers/FeatureLayer.js';
 import * as reactiveUtils from '@arcgis/core/core/reactiveUtils.js';
 import IdentityManager from '@arcgis/core/identity/IdentityManager.js';
+import Feature from '@arcgis/core/widgets/Feature.js';
 esriConfig.assetsPath = '/node_modules/@arcgis/core/assets';
 const plain = (f) => ({ attributes: { ...f.attributes }, geometry: f.geometry && f.geometry.toJSON() });
 window.draw = async ({ points, polygons, token, server }) => {
@@ -203,6 +204,28 @@ window.attachments = async ({ url, objectIds, token, server }) => {
   const byFeature = await layer.queryAttachments({ objectIds, attachmentTypes: ['image/jpeg'] });
   const infos = Object.entries(byFeature).map(([oid, list]) => [Number(oid), list.map((a) => ({ name: a.name, contentType: a.contentType, size: a.size, url: a.url }))]);
   return { supportsAttachment: layer.capabilities.data.supportsAttachment, supportsQuery: layer.capabilities.operations.supportsQueryAttachments, infos };
+};
+// A feature's popup as the SDK renders it (the Feature widget a popup shows): a fields table of the layer's fields.
+window.popup = async ({ url, objectId, token, server }) => {
+  IdentityManager.registerToken({ server, token, ssl: false });
+  const layer = new FeatureLayer({ url, outFields: ['*'] });
+  await layer.load();
+  layer.popupTemplate = { title: '{Name}', content: [{ type: 'fields', fieldInfos: [{ fieldName: 'Name' }, { fieldName: 'Status' }] }] };
+  const [graphic] = (await layer.queryFeatures({ objectIds: [objectId], outFields: ['*'], returnGeometry: true })).features;
+  const div = document.createElement('div');
+  document.body.appendChild(div);
+  const widget = new Feature({ graphic, container: div, spatialReference: { wkid: 4326 } });
+  // The widget renders when it is ready, in a later frame: its text is read once the fields table is there.
+  const until = Date.now() + 60000;
+  let text = '';
+  while (Date.now() < until && !/Site status/.test(text)) {
+    await new Promise((r) => setTimeout(r, 100));
+    text = div.innerText;
+  }
+  const state = widget.viewModel.state;
+  widget.destroy();
+  div.remove();
+  return { code: graphic.attributes.Status, domain: layer.getFieldDomain('Status')?.toJSON(), state, lines: text.split(String.fromCharCode(10)).map((l) => l.trim()).filter(Boolean) };
 };
 window.ready = true;
 `;
@@ -661,6 +684,42 @@ describe('ArcGIS Maps SDK for JavaScript draws a hosted layer through f=pbf', ()
     expect(r.keys).toEqual(['Name', 'OBJECTID', 'Rank']);
     expect(r.ranks).toEqual(Array.from({ length: POINTS - 100 }, (_, i) => i + 100));
     expect(r.hidden).not.toBe('answered');
+  }, 120_000);
+
+  it("shows a coded-value field's description, not its code, in a feature's popup", async () => {
+    const domain = {
+      type: 'codedValue',
+      name: 'StatusCodes',
+      codedValues: [
+        { name: 'Open for visits', code: 1 },
+        { name: 'Closed for works', code: 2 },
+      ],
+    };
+    const svc = await createHostedService(t.base, owner, [
+      {
+        name: 'Sites',
+        geometryType: 'esriGeometryPoint',
+        fields: [
+          { name: 'Name', type: 'esriFieldTypeString', length: 40 },
+          { name: 'Status', type: 'esriFieldTypeSmallInteger', alias: 'Site status', domain },
+        ],
+      },
+    ]);
+    const layer = `${svc.serviceurl}/0`;
+    const feats = [{ attributes: { Name: 'Mill', Status: 2 }, geometry: { x: 1, y: 1 } }];
+    const oid = (await post(layer, 'addFeatures', { features: JSON.stringify(feats) }, owner.token)).body.addResults[0].objectId;
+    const r: any = await page.evaluate((args) => (globalThis as any).popup(args), {
+      url: layer,
+      objectId: oid,
+      token: owner.token,
+      server: `${t.root}/arcgis/rest/services`,
+    });
+    expect(pageErrors).toEqual([]);
+    expect(r.code).toBe(2);
+    expect(r.domain).toEqual(domain);
+    expect(r.state).toBe('ready');
+    // The title, then the fields table: each alias beside its value, the description in place of the code.
+    expect(r.lines).toEqual(['Mill', 'Name\tMill', 'Site status\tClosed for works']);
   }, 120_000);
 
   it("lists a feature's attachments through the SDK's queryAttachments", async () => {

@@ -8,6 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { startApp, TestApp } from '../support/app';
 import { adminToken, createHostedService, createUser, get, post, read } from '../support/client';
 import { startWorker } from '../support/worker';
+import { relationships } from '../support/gdal-relationships';
 
 /**
  * Exports that carry attachments (`exportParameters.includeAttachments`), read back with GDAL and unzipped: the
@@ -95,7 +96,8 @@ describe('exports with attachments', () => {
     ['GeoPackage', (f: string) => f],
     ['File Geodatabase', (f: string) => `/vsizip/${f}/${gdal.fs.readDir(`/vsizip/${f}`).find((e) => e.endsWith('.gdb'))}`],
   ])('writes a %s whose Sites__ATTACH table GDAL lists, with the bytes of the exported features only', async (format, open) => {
-    const ds = gdal.open(open(await runExport(format)));
+    const file = await runExport(format);
+    const ds = gdal.open(open(file));
     const names = ds.layers.map((l) => l.name);
     expect(names).toEqual(expect.arrayContaining(['Sites', 'Sites__ATTACH']));
     const table = ds.layers.get('Sites__ATTACH');
@@ -129,6 +131,20 @@ describe('exports with attachments', () => {
         relation_name: 'media',
         mapping_table_name: 'Sites__ATTACHREL',
       });
+    } else {
+      // ArcGIS's attachments: a composite relationship class to a `media` table, as ArcGIS itself writes it.
+      expect(relationships(open(file))).toEqual([
+        expect.objectContaining({
+          name: 'Sites__ATTACHREL',
+          left: 'Sites',
+          right: 'Sites__ATTACH',
+          cardinality: 1,
+          type: 0,
+          relatedType: 'media',
+          leftFields: ['OBJECTID'],
+          rightFields: ['REL_OBJECTID'],
+        }),
+      ]);
     }
     ds.close();
   });

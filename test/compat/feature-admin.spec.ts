@@ -457,7 +457,12 @@ describe('@esri/arcgis-rest-feature-service 4.10.2: admin definitions, getFeatur
     }
 
     it('a layer exported alone brings its related table along, whole (GeoPackage, CSV)', async () => {
-      expect(await exported('GeoPackage', { layers: [{ id: 0, where: "Name = 'a'" }] })).toEqual({ Sites: 1, Inspections: 4 });
+      // With the relationship's mapping table (the Related Tables Extension's): the exported site and its inspections.
+      expect(await exported('GeoPackage', { layers: [{ id: 0, where: "Name = 'a'" }] })).toEqual({
+        Sites: 1,
+        Inspections: 4,
+        Sites_Inspections: 2,
+      });
       const csv = await exported('CSV', { layers: [{ id: 0 }] });
       expect(Object.values(csv).sort()).toEqual([3, 4]);
     });

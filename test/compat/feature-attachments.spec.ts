@@ -79,6 +79,13 @@ describe('@esri/arcgis-rest-feature-service attachments', () => {
     expect((l.advancedQueryCapabilities as Record<string, unknown>).supportsQueryAttachments).toBe(true);
   });
 
+  it('the layer and its service advertise applyEdits with global ids, which the layer has', async () => {
+    const l = (await getLayer({ url: layer, authentication: auth })) as unknown as Record<string, unknown>;
+    expect(l).toMatchObject({ globalIdField: 'GlobalID', supportsApplyEditsWithGlobalIds: true });
+    const service = (await read(await fetch(`${layer.replace(/\/0$/, '')}?f=json&token=${token}`))).body;
+    expect(service.supportsApplyEditsWithGlobalIds).toBe(true);
+  });
+
   it('addAttachment, getAttachments, updateAttachment and deleteAttachments change what the feature holds', async () => {
     const photo = randomBytes(70_000);
     const added = await addAttachment({

@@ -12,6 +12,8 @@ import type { Dataset } from 'gdal-async';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { OgrArgs } from '../../core/gdal/ogr-args';
+import { addGpkgRelation, exec, sqlName, sqlText } from './gpkg/gpkg-relations';
+import { relateGeodatabaseAttachments } from './relationships';
 import { RunContext } from './engine';
 import { Progress } from './progress';
 import { ExportAttachment, ExportJob } from './types';
@@ -81,20 +83,6 @@ async function intoFolder({ job, plan, stage }: Stage): Promise<void> {
 /** A CSV cell, quoted; text a spreadsheet would run as a formula gets a leading quote, as the CSV export does. */
 const csvCell = (v: string) => `"${(/^[=+\-@\t\r]/.test(v) ? `'${v}` : v).replace(/"/g, '""')}"`;
 
-const sqlText = (s: string) => `'${s.replace(/'/g, "''")}'`;
-
-/**
- * A statement that returns no rows: gdal-async reports GDAL's NULL result set as an error with an empty message, so
- * only an error with a message (GDAL's own) is one.
- */
-function exec(ds: Dataset, sql: string): void {
-  try {
-    ds.executeSQL(sql);
-  } catch (e) {
-    if ((e as Error).message) throw e;
-  }
-}
-
 /** Creates `<layer>__ATTACH` in a GeoPackage open for update and fills it, one attachment at a time. */
 async function attachTable(ds: Dataset, job: ExportJob, table: string, description: string, list: ExportAttachment[]): Promise<void> {
   const q = `"${table.replace(/"/g, '""')}"`;
@@ -119,35 +107,20 @@ async function attachTable(ds: Dataset, job: ExportJob, table: string, descripti
   }
 }
 
-const RTE = 'http://www.geopackage.org/18-000.html';
-
 /**
  * The GeoPackage's own relation between a layer and its attachment table (the Related Tables Extension's `media`
  * relation, through a mapping table `<table>REL`), which GDAL reads as a relationship and QGIS as a relation.
  */
 function relate(ds: Dataset, layer: string, fidColumn: string, table: string): void {
-  const mapping = `${table}REL`;
-  const q = (s: string) => `"${s.replace(/"/g, '""')}"`;
-  exec(
-    ds,
-    `CREATE TABLE IF NOT EXISTS gpkgext_relations (id INTEGER PRIMARY KEY AUTOINCREMENT, base_table_name TEXT NOT NULL, ` +
-      `base_primary_column TEXT NOT NULL DEFAULT 'id', related_table_name TEXT NOT NULL, related_primary_column TEXT NOT NULL DEFAULT 'id', ` +
-      `relation_name TEXT NOT NULL, mapping_table_name TEXT NOT NULL UNIQUE)`,
-  );
-  exec(ds, `CREATE TABLE ${q(mapping)} (base_id INTEGER NOT NULL, related_id INTEGER NOT NULL)`);
-  exec(ds, `INSERT INTO ${q(mapping)} SELECT REL_OBJECTID, ATTACHMENTID FROM ${q(table)}`);
-  exec(ds, `INSERT INTO gpkg_contents (table_name, data_type, identifier) VALUES (${sqlText(mapping)}, 'attributes', ${sqlText(mapping)})`);
-  exec(
-    ds,
-    `INSERT INTO gpkgext_relations (base_table_name, base_primary_column, related_table_name, related_primary_column, relation_name, mapping_table_name) ` +
-      `VALUES (${sqlText(layer)}, ${sqlText(fidColumn)}, ${sqlText(table)}, 'ATTACHMENTID', 'media', ${sqlText(mapping)})`,
-  );
-  for (const name of ['gpkgext_relations', mapping])
-    exec(
-      ds,
-      `INSERT OR IGNORE INTO gpkg_extensions (table_name, column_name, extension_name, definition, scope) ` +
-        `VALUES (${sqlText(name)}, NULL, 'gpkg_related_tables', '${RTE}', 'read-write')`,
-    );
+  addGpkgRelation(ds, {
+    base: layer,
+    basePrimaryColumn: fidColumn,
+    related: table,
+    relatedPrimaryColumn: 'ATTACHMENTID',
+    relationName: 'media',
+    mapping: `${table}REL`,
+    pairs: `SELECT REL_OBJECTID, ATTACHMENTID FROM ${sqlName(table)}`,
+  });
 }
 
 /** The GeoPackage itself takes the tables, each related to its layer. */
@@ -205,4 +178,8 @@ async function intoGeodatabase({ job, plan, stage }: Stage): Promise<void> {
     }
   }
   await rm(scratch, { force: true });
+  await relateGeodatabaseAttachments(
+    gdb,
+    (job.attachments ?? []).flatMap((list, i) => (list.length ? [plan.layers[i].layerName] : [])),
+  );
 }

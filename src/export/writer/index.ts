@@ -11,7 +11,16 @@
 import { ExportJob, ExportOutput } from './types';
 
 export { ExportWriteError } from './errors';
-export type { ExportAttachment, ExportFormat, ExportJob, ExportLayerSource, ExportOutput, ExportProgress, ExportTarget } from './types';
+export type {
+  ExportAttachment,
+  ExportFormat,
+  ExportJob,
+  ExportLayerSource,
+  ExportOutput,
+  ExportProgress,
+  ExportRelationship,
+  ExportTarget,
+} from './types';
 
 /** Writes the export; the engines (and GDAL) are loaded on the first call, so the API, which only declares the job, never loads them. */
 export async function writeExport(job: ExportJob): Promise<ExportOutput> {

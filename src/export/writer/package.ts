@@ -31,6 +31,9 @@ export function startPackaging(run: OpenRun): (progress: Progress) => Promise<vo
       signal: job.signal,
       level: zipLevel,
       ahead: await ahead?.finish(),
+      // Attachments (photos, PDFs, Office files) are compressed already: deflating them again gains little, costs the
+      // worker several times the copy's time, and zlib's per-chunk memory grew with their number.
+      stored: (name) => name.startsWith('attachments/') && name !== 'attachments/index.csv',
     });
   };
 }

@@ -85,6 +85,21 @@ export interface ExportJob {
    * `<layer>__ATTACH` table, the rest an `attachments/` folder in the zip (attachments.ts). None when not asked for.
    */
   attachments?: ExportAttachment[][];
+  /** The relationships between exported layers (indexes into `layers`), for the formats that hold them. */
+  relationships?: ExportRelationship[];
+}
+
+/** A one-to-one or one-to-many relationship between two exported layers, by key fields (their names). */
+export interface ExportRelationship {
+  name: string;
+  origin: number;
+  destination: number;
+  originKey: string;
+  destinationKey: string;
+  cardinality: 'esriRelCardinalityOneToOne' | 'esriRelCardinalityOneToMany';
+  composite: boolean;
+  forwardLabel: string;
+  backwardLabel: string;
 }
 
 /** When a layer's shapefile is written in parts (shapefile-parts.ts), and how large its parts are at most. */

@@ -6,6 +6,7 @@ import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { EXPORT_FORMATS } from '../formats';
 import { writeAttachments } from './attachments';
+import { writeRelationships } from './relationships';
 import { copyEngine } from './copy/engine';
 import { ExportEngine, RunContext } from './engine';
 import { ExportWriteError } from './errors';
@@ -86,6 +87,7 @@ export async function writeExport(job: ExportJob): Promise<ExportOutput> {
     const finishPackaging = startPackaging(run);
     await engine.write({ ...run, measures, progress });
     run.closeSource();
+    await writeRelationships(run);
     await writeAttachments(run, progress);
     job.signal?.throwIfAborted();
     await finishPackaging(progress);

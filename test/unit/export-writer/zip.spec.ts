@@ -89,6 +89,16 @@ describe('zipDirectory', () => {
     if (level > 0) expect(zeros.compressed).toBeLessThan(zeros.size / 100);
   });
 
+  it('stores the entries `stored` names as they are and deflates the rest', async () => {
+    const zip = join(root, 'out-stored.zip');
+    await zipDirectory(src, zip, { level: 1, stored: (name) => name.endsWith('.shp') });
+    const read = readZip(zip);
+    expect(read.bad).toBeNull();
+    expect(read.entries.map(({ name, size, sha256 }) => ({ name, size, sha256 }))).toEqual(expected());
+    for (const e of read.entries) expect([e.name, e.method]).toEqual([e.name, e.name.endsWith('.shp') ? 0 : 8]);
+    expect(read.entries.find((e) => e.name === 'above.shp')!.compressed).toBe(MiB + 1);
+  });
+
   it('GDAL opens a layer inside the zip, including through ZIP64 records', async () => {
     for (const forceZip64 of [false, true]) {
       const zip = join(root, `gdal-${forceZip64}.zip`);

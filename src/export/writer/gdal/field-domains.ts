@@ -7,10 +7,10 @@
  * from a source that has them (PostgreSQL has none), and GDAL writes each format's own structures (a geodatabase's
  * domains are XML in its system tables), which hand-written SQL could reproduce for GeoPackage alone.
  */
-import { readFileSync } from 'node:fs';
 import { FieldDomain } from '../../../layers/field-domain';
 import { LayerField } from '../../../layers/layer-schema';
 import { ExportFormat } from '../types';
+import { gdalLibrary } from './gdal-c';
 
 /** The formats whose files hold field domains. */
 export const DOMAIN_FORMATS: readonly ExportFormat[] = ['geopackage', 'filegdb'];
@@ -51,23 +51,9 @@ interface Gdal {
 
 let gdal: Gdal | undefined;
 
-/**
- * The GDAL library gdal-async runs on, as the process mapped it (so both share one GDAL and its drivers), else
- * the system's.
- */
-function libraryPath(): string {
-  try {
-    return /\S*\/libgdal\.so[.\d]*$/m.exec(readFileSync('/proc/self/maps', 'utf8'))?.[0] ?? 'libgdal.so';
-  } catch {
-    return 'libgdal.so';
-  }
-}
-
 function load(): Gdal {
   if (gdal) return gdal;
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded by the worker's first export with domains
-  const koffi = require('koffi') as typeof import('koffi');
-  const lib = koffi.load(libraryPath());
+  const { koffi, lib } = gdalLibrary();
   // Types without names: koffi's names are global to the process, and a second load (a test runner's) would clash.
   const codedValue = koffi.struct({ pszCode: 'const char *', pszValue: 'const char *' });
   const date = koffi.struct({
@@ -83,7 +69,6 @@ function load(): Gdal {
   const field = koffi.pointer(
     koffi.union({ Integer: 'int', Integer64: 'int64_t', Real: 'double', Date: date, Bytes: koffi.array('uint8_t', 16) }),
   );
-  lib.func('void GDALAllRegister()')();
   gdal = {
     open: lib.func('void *GDALOpenEx(const char *, unsigned int, void *, void *, void *)'),
     close: lib.func('void GDALClose(void *)'),

@@ -64,6 +64,8 @@ export interface ZipOptions {
   forceZip64?: boolean;
   /** Chunks ZipAhead deflated while the files were written; each is checked against the final file. */
   ahead?: DeflatedAhead;
+  /** Entries (by their path in the zip) stored as they are, whatever `level` says. */
+  stored?: (name: string) => boolean;
 }
 
 interface Entry {
@@ -270,7 +272,7 @@ export async function zipDirectory(dir: string, zipPath: string, opts: ZipOption
   try {
     let pos = 0;
     for (const rel of await listEntries(dir)) {
-      const [entry, next] = await addEntry(out, join(dir, ...rel.split('/')), rel, pos, level, opts);
+      const [entry, next] = await addEntry(out, join(dir, ...rel.split('/')), rel, pos, opts.stored?.(rel) ? 0 : level, opts);
       entries.push(entry);
       pos = next;
     }
