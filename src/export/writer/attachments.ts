@@ -10,6 +10,7 @@ import { createWriteStream } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import type { Dataset } from 'gdal-async';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { pipeline } from 'node:stream/promises';
 import { OgrArgs } from '../../core/gdal/ogr-args';
 import { addGpkgRelation, exec, sqlName, sqlText } from './gpkg/gpkg-relations';
@@ -83,27 +84,41 @@ async function intoFolder({ job, plan, stage }: Stage): Promise<void> {
 /** A CSV cell, quoted; text a spreadsheet would run as a formula gets a leading quote, as the CSV export does. */
 const csvCell = (v: string) => `"${(/^[=+\-@\t\r]/.test(v) ? `'${v}` : v).replace(/"/g, '""')}"`;
 
-/** Creates `<layer>__ATTACH` in a GeoPackage open for update and fills it, one attachment at a time. */
-async function attachTable(ds: Dataset, job: ExportJob, table: string, description: string, list: ExportAttachment[]): Promise<void> {
-  const q = `"${table.replace(/"/g, '""')}"`;
+/** Creates an empty `<layer>__ATTACH` attributes table in a GeoPackage open for update. */
+function attachTable(ds: Dataset, table: string, description: string): void {
   exec(
     ds,
-    `CREATE TABLE ${q} (ATTACHMENTID INTEGER PRIMARY KEY, GLOBALID TEXT NOT NULL, REL_OBJECTID INTEGER NOT NULL, REL_GLOBALID TEXT, ` +
-      `CONTENT_TYPE TEXT NOT NULL, ATT_NAME TEXT NOT NULL, DATA_SIZE INTEGER NOT NULL, DATA BLOB)`,
+    `CREATE TABLE ${sqlName(table)} (ATTACHMENTID INTEGER PRIMARY KEY, GLOBALID TEXT NOT NULL, REL_OBJECTID INTEGER NOT NULL, ` +
+      `REL_GLOBALID TEXT, CONTENT_TYPE TEXT NOT NULL, ATT_NAME TEXT NOT NULL, DATA_SIZE INTEGER NOT NULL, DATA BLOB)`,
   );
   exec(
     ds,
     `INSERT INTO gpkg_contents (table_name, data_type, identifier, description) VALUES (${sqlText(table)}, 'attributes', ${sqlText(table)}, ${sqlText(description)})`,
   );
-  for (const a of list) {
-    job.signal?.throwIfAborted();
-    // SQLite takes a BLOB whole: one file in memory at a time.
-    const data = Buffer.concat(await (await a.read()).toArray());
-    exec(
-      ds,
-      `INSERT INTO ${q} VALUES (${a.id}, ${sqlText(`{${a.globalId.toUpperCase()}}`)}, ${a.objectId}, ` +
-        `${a.parentGlobalId ? sqlText(`{${a.parentGlobalId.toUpperCase()}}`) : 'NULL'}, ${sqlText(a.contentType)}, ${sqlText(a.name)}, ${data.length}, X'${data.toString('hex')}')`,
-    );
+}
+
+/**
+ * Fills the tables attachTable made, in the GeoPackage at `file` once GDAL has closed it, one attachment in memory at
+ * a time. SQLite's own binding takes each file as a bound blob; through GDAL it would be SQL text of twice its size
+ * in hexadecimal, parsed on the event loop.
+ */
+async function fillAttachTables(file: string, job: ExportJob, tables: { table: string; list: ExportAttachment[] }[]): Promise<void> {
+  const db = new DatabaseSync(file);
+  try {
+    db.exec('BEGIN');
+    for (const { table, list } of tables) {
+      const insert = db.prepare(`INSERT INTO ${sqlName(table)} VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
+      for (const a of list) {
+        job.signal?.throwIfAborted();
+        // SQLite takes a BLOB whole: one file in memory at a time.
+        const data = Buffer.concat(await (await a.read()).toArray());
+        const parent = a.parentGlobalId ? `{${a.parentGlobalId.toUpperCase()}}` : null;
+        insert.run(a.id, `{${a.globalId.toUpperCase()}}`, a.objectId, parent, a.contentType, a.name, data.length, data);
+      }
+    }
+    db.exec('COMMIT');
+  } finally {
+    db.close();
   }
 }
 
@@ -126,18 +141,30 @@ function relate(ds: Dataset, layer: string, fidColumn: string, table: string): v
 /** The GeoPackage itself takes the tables, each related to its layer. */
 async function intoGeoPackage({ job, plan, stage }: Stage): Promise<void> {
   const gdal = await import('gdal-async');
-  const ds = await gdal.openAsync(join(stage, plan.layers[0].dataset), 'r+');
+  const file = join(stage, plan.layers[0].dataset);
+  const tables = withAttachments(job, plan);
+  const ds = await gdal.openAsync(file, 'r+');
   try {
-    for (const [i, list] of (job.attachments ?? []).entries()) {
-      const layerName = plan.layers[i].layerName;
-      if (!list.length) continue;
-      const table = `${layerName}__ATTACH`;
-      await attachTable(ds, job, table, `Attachments of ${layerName}`, list);
-      relate(ds, layerName, ds.layers.get(layerName).fidColumn || 'fid', table);
-    }
+    for (const t of tables) attachTable(ds, t.table, `Attachments of ${t.layerName}`);
   } finally {
     ds.close();
   }
+  await fillAttachTables(file, job, tables);
+  // The relation's mapping table is filled from the rows just written.
+  const again = await gdal.openAsync(file, 'r+');
+  try {
+    for (const t of tables) relate(again, t.layerName, again.layers.get(t.layerName).fidColumn || 'fid', t.table);
+  } finally {
+    again.close();
+  }
+}
+
+/** The layers that have attachments, with their `<layer>__ATTACH` table's name. */
+function withAttachments(job: ExportJob, plan: Stage['plan']): { layerName: string; table: string; list: ExportAttachment[] }[] {
+  return (job.attachments ?? []).flatMap((list, i) => {
+    const layerName = plan.layers[i].layerName;
+    return list.length ? [{ layerName, table: `${layerName}__ATTACH`, list }] : [];
+  });
 }
 
 /**
@@ -147,20 +174,17 @@ async function intoGeoPackage({ job, plan, stage }: Stage): Promise<void> {
 async function intoGeodatabase({ job, plan, stage }: Stage): Promise<void> {
   const gdal = await import('gdal-async');
   const scratch = join(stage, 'attachments.gpkg');
-  const tables: string[] = [];
+  const tables = withAttachments(job, plan);
   // A vector dataset: no raster bands (createAsync, unlike create, needs the sizes given).
   const src = await gdal.drivers.get('GPKG').createAsync(scratch, 0, 0, 0, gdal.GDT_Unknown);
   try {
-    for (const [i, list] of (job.attachments ?? []).entries()) {
-      const table = `${plan.layers[i].layerName}__ATTACH`;
-      if (list.length) await attachTable(src, job, table, `Attachments of ${plan.layers[i].layerName}`, list);
-      if (list.length) tables.push(table);
-    }
+    for (const t of tables) attachTable(src, t.table, `Attachments of ${t.layerName}`);
   } finally {
     src.close();
   }
+  await fillAttachTables(scratch, job, tables);
   const gdb = join(stage, plan.layers[0].dataset);
-  for (const table of tables) {
+  for (const { table } of tables) {
     job.signal?.throwIfAborted();
     const from = await gdal.openAsync(scratch);
     try {
@@ -180,6 +204,6 @@ async function intoGeodatabase({ job, plan, stage }: Stage): Promise<void> {
   await rm(scratch, { force: true });
   await relateGeodatabaseAttachments(
     gdb,
-    (job.attachments ?? []).flatMap((list, i) => (list.length ? [plan.layers[i].layerName] : [])),
+    tables.map((t) => t.layerName),
   );
 }
