@@ -1,11 +1,15 @@
 /**
- * The features of a FeatureCollection page written straight into one reused buffer: the same bytes protobufjs writes
- * (test/unit/pbf-writer.spec.ts compares them), without an object per value and a fork per nested message, which made
- * protobufjs's encoding cost more than PostgreSQL building the page.
+ * The features of a FeatureCollection page written straight into one reused buffer from the page's binary columns
+ * (page-columns.ts): the same bytes protobufjs writes (test/unit/pbf-writer.spec.ts compares them), without an object
+ * per value and a fork per nested message, which made protobufjs's encoding cost more than PostgreSQL building the page.
  */
 import { FieldType, GeometryType } from '../../layers/layer-schema';
-import { GridGeoJson } from './grid';
+import { COLUMN_KIND, PbfPage } from './page-columns';
 import { PbfGeometry, pbfGeometry } from './pbf-features';
+
+const EMPTY = Buffer.alloc(0);
+const EMPTY_INTS = new Int32Array(0);
+const EMPTY_DOUBLES = new Float64Array(0);
 
 /** Grown on demand and kept: a page is written synchronously, so one buffer serves every request in turn. */
 let buf = Buffer.allocUnsafe(1 << 20);
@@ -90,34 +94,16 @@ function close(mark: number): void {
   pos = end;
 }
 
-function string(s: string): void {
-  const mark = open(0x0a);
-  room(s.length * 3);
-  pos += buf.write(s, pos, 'utf8');
-  close(mark);
-}
-
 function tagged(tag: number): void {
   room(1);
   buf[pos++] = tag;
 }
 
-/** A number from an f=pbf page's JSON, where NaN and the infinities come as strings (page-sql.ts, pbfValue). */
-const num = (v: unknown) => (typeof v === 'number' ? v : Number(v));
-
-/** Each field type's Value member (feature-collection.proto), written from the page's JSON value. */
-const VALUE: Record<FieldType, (v: unknown) => void> = {
-  esriFieldTypeOID: (v) => (tagged(0x28), varint32(v as number)),
-  esriFieldTypeSmallInteger: (v) => (tagged(0x20), varint32(((v as number) << 1) ^ ((v as number) >> 31))),
-  esriFieldTypeInteger: (v) => (tagged(0x20), varint32(((v as number) << 1) ^ ((v as number) >> 31))),
-  esriFieldTypeBigInteger: (v) => (tagged(0x40), varint64(num(v), true)),
-  esriFieldTypeSingle: (v) => (tagged(0x15), room(4), (pos = buf.writeFloatLE(num(v), pos))),
-  esriFieldTypeDouble: (v) => (tagged(0x19), room(8), (pos = buf.writeDoubleLE(num(v), pos))),
-  esriFieldTypeString: (v) => string(v as string),
-  esriFieldTypeDate: (v) => (tagged(0x40), varint64(num(v), true)),
-  esriFieldTypeGUID: (v) => string(v as string),
-  esriFieldTypeGlobalID: (v) => string(v as string),
-};
+/** A double as protobufjs writes it: a NaN read from the page may carry a sign or payload, which JavaScript's has not. */
+function double(v: number): void {
+  room(8);
+  pos = buf.writeDoubleLE(v === v ? v : NaN, pos);
+}
 
 function geometry(tag: number, g: PbfGeometry): void {
   const mark = open(tag);
@@ -134,43 +120,148 @@ function geometry(tag: number, g: PbfGeometry): void {
   close(mark);
 }
 
+/** The Value member each field type is written as (feature-collection.proto). */
+const As = { Uint: 0, Sint: 1, Sint64: 2, Float: 3, Double: 4, String: 5 } as const;
+
+const AS: Record<FieldType, number> = {
+  esriFieldTypeOID: As.Uint,
+  esriFieldTypeSmallInteger: As.Sint,
+  esriFieldTypeInteger: As.Sint,
+  esriFieldTypeBigInteger: As.Sint64,
+  esriFieldTypeSingle: As.Float,
+  esriFieldTypeDouble: As.Double,
+  esriFieldTypeString: As.String,
+  esriFieldTypeDate: As.Sint64,
+  esriFieldTypeGUID: As.String,
+  esriFieldTypeGlobalID: As.String,
+};
+
+/** A column of big-endian float8 as numbers: copied to an aligned buffer and swapped at once, then read by index. */
+function float64s(c: Buffer | null): Float64Array {
+  const out = new Float64Array((c?.length ?? 0) >> 3);
+  if (c) Buffer.from(out.buffer).fill(c, 0, out.length * 8).swap64();
+  return out;
+}
+
+function int32s(c: Buffer | null): Int32Array {
+  const out = new Int32Array((c?.length ?? 0) >> 2);
+  if (c) Buffer.from(out.buffer).fill(c, 0, out.length * 4).swap32();
+  return out;
+}
+
+/** A big-endian int4 of a text column (its value's byte length). */
+const int4 = (c: Buffer, p: number) => (c[p] << 24) | (c[p + 1] << 16) | (c[p + 2] << 8) | c[p + 3];
+
+/** A text value of `len` bytes at `p` of its column, as a Value's stringValue. */
+function text(c: Buffer, p: number, len: number): void {
+  tagged(0x0a);
+  varint32(len);
+  room(len);
+  // Buffer.copy costs more than the loop for the short strings most attributes are.
+  if (len > 64) c.copy(buf, pos, p, p + len);
+  else for (let k = 0; k < len; k++) buf[pos + k] = c[p + k];
+  pos += len;
+}
+
 /**
- * FeatureResult.features (field 15) from an f=pbf page's rows (page-sql.ts): each row the values in `fields` order;
- * then, when `geometryType` is given, the geometry ([x, y] for a point, grid GeoJSON for the others, null for none);
- * then the grid centroid's GeoJSON when `centroids` is set.
+ * FeatureResult.features (field 15) from an f=pbf page as PostgreSQL sends it (page-columns.ts): each field's value
+ * from its column, then, when `geometryType` is given, the geometry, and the centroid when `centroids` is set. The
+ * bytes returned are overwritten by the next call.
  */
-export function writeFeatures(rows: unknown[][], fields: { type: FieldType }[], geometryType?: GeometryType, centroids = false): Buffer {
-  const values = fields.map((f) => VALUE[f.type]);
+export function writeFeatures(page: PbfPage, fields: { type: FieldType }[], geometryType?: GeometryType, centroids = false): Buffer {
+  const as = fields.map((f) => AS[f.type]);
   const n = fields.length;
+  const slots = page.columns.length;
+  // Each column read by the view that suits it: numbers by index, text by byte offset; `at` is where each is.
+  const ints = page.columns.map((c, i) => (i < n && COLUMN_KIND[fields[i].type] === 'int4' ? int32s(c) : EMPTY_INTS));
+  const doubles = page.columns.map((c, i) =>
+    (i < n && COLUMN_KIND[fields[i].type] === 'float8') || (i === n && geometryType === 'esriGeometryPoint') ? float64s(c) : EMPTY_DOUBLES,
+  );
+  const texts = page.columns.map((c) => c ?? EMPTY);
+  const at = new Array<number>(slots).fill(0);
+  const nulls = page.nulls ?? EMPTY;
+  let next = 0;
+  let nextRow = nulls.length ? int4(nulls, 0) : 0;
   pos = 0;
-  for (const r of rows) {
+  for (let row = 1; row <= page.count; row++) {
+    // Where this feature's null flags are, when it has a null.
+    let flags = -1;
+    if (row === nextRow) {
+      flags = next + 4;
+      next = flags + slots;
+      nextRow = next < nulls.length ? int4(nulls, next) : 0;
+    }
     const feature = open(0x7a); // FeatureResult.features = 15
     for (let i = 0; i < n; i++) {
-      const v = r[i];
       const mark = open(0x0a); // Feature.attributes = 1; null is an empty Value
-      if (v !== null && v !== undefined) values[i](v);
+      if (flags < 0 || nulls[flags + i] === 0) {
+        const k = at[i]++;
+        switch (as[i]) {
+          case As.Uint:
+            tagged(0x28);
+            varint32(ints[i][k]);
+            break;
+          case As.Sint: {
+            const v = ints[i][k];
+            tagged(0x20);
+            varint32((v << 1) ^ (v >> 31));
+            break;
+          }
+          case As.Sint64:
+            tagged(0x40);
+            varint64(doubles[i][k], true);
+            break;
+          case As.Float:
+            tagged(0x15);
+            room(4);
+            pos = buf.writeFloatLE(doubles[i][k], pos);
+            break;
+          case As.Double:
+            tagged(0x19);
+            double(doubles[i][k]);
+            break;
+          case As.String: {
+            const c = texts[i];
+            const len = int4(c, k);
+            text(c, k + 4, len);
+            at[i] = k + 4 + len;
+            break;
+          }
+        }
+      }
       close(mark);
     }
-    const g = r[n];
-    if (geometryType === 'esriGeometryPoint') {
-      // A point has no lengths: its one vertex is the geometry.
-      if (Array.isArray(g)) {
+    if (geometryType && (flags < 0 || nulls[flags + n] === 0)) {
+      if (geometryType === 'esriGeometryPoint') {
+        // A point has no lengths: its one vertex is the geometry.
+        const k = at[n];
         const mark = open(0x12); // Feature.geometry = 2
         const inner = open(0x1a);
-        varint64(num(g[0]), true);
-        varint64(num(g[1]), true);
+        varint64(doubles[n][k], true);
+        varint64(doubles[n][k + 1], true);
         close(inner);
         close(mark);
+        at[n] = k + 2;
+      } else {
+        const c = texts[n];
+        const p = at[n];
+        const len = int4(c, p);
+        const parts = pbfGeometry(geometryType, c.toString('latin1', p + 4, p + 4 + len));
+        if (parts) geometry(0x12, parts);
+        at[n] = p + 4 + len;
       }
-    } else if (geometryType) {
-      const parts = pbfGeometry(geometryType, g as GridGeoJson | null);
-      if (parts) geometry(0x12, parts);
     }
-    if (centroids) {
-      const c = pbfGeometry('esriGeometryPoint', r[geometryType ? n + 1 : n] as GridGeoJson | null);
-      if (c) geometry(0x22, c); // Feature.centroid = 4
+    const ci = geometryType ? n + 1 : n;
+    if (centroids && (flags < 0 || nulls[flags + ci] === 0)) {
+      const c = texts[ci];
+      const p = at[ci];
+      const len = int4(c, p);
+      const centroid = pbfGeometry('esriGeometryPoint', c.toString('latin1', p + 4, p + 4 + len));
+      if (centroid) geometry(0x22, centroid); // Feature.centroid = 4
+      at[ci] = p + 4 + len;
     }
     close(feature);
   }
-  return Buffer.from(buf.subarray(0, pos));
+  // A view of the shared buffer, good until the next page: the caller copies it into the reply at once.
+  return buf.subarray(0, pos);
 }

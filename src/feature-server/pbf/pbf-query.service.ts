@@ -57,7 +57,7 @@ export class PbfQueryService {
     // As with f=json: returnExceededLimitFeatures=false (the SDK's tile queries) answers a selection larger than one
     // page with no features and the flag, so the client splits the tile instead of drawing part of it.
     const some = !exceeded || boolParam('returnExceededLimitFeatures', p.returnExceededLimitFeatures, true);
-    const rows = some && page.features ? (JSON.parse(`[${page.features}]`) as unknown[][]) : [];
+    const features = some ? page.pbf! : { count: 0, columns: [], nulls: null };
     return reply(
       encodeFeatureResult({
         objectIdFieldName: layer.object_id_field,
@@ -68,7 +68,7 @@ export class PbfQueryService {
         exceededTransferLimit: exceeded,
         transform,
         fields: spec.outFields,
-        rows,
+        page: features,
         rowGeometry: withGeometry ? layer.geometry_type! : undefined,
         centroids,
       }),
