@@ -107,7 +107,9 @@ function encodeFeatureResultHead(r: PbfFeatureResult): Buffer {
 
 /** protobufjs's encoding of the whole result, features included: the reference feature-writer.ts is tested against. */
 export function encodeFeatureResultWithProtobufjs(r: PbfFeatureResult): Buffer {
-  return encode({ featureResult: { ...featureResultMessage(r), features: pbfFeatures(r.rows ?? [], r.fields, r.rowGeometry, r.centroids) } });
+  return encode({
+    featureResult: { ...featureResultMessage(r), features: pbfFeatures(r.rows ?? [], r.fields, r.rowGeometry, r.centroids) },
+  });
 }
 
 function featureResultMessage(r: PbfFeatureResult): object {

@@ -94,17 +94,6 @@ function close(mark: number): void {
   pos = end;
 }
 
-function tagged(tag: number): void {
-  room(1);
-  buf[pos++] = tag;
-}
-
-/** A double as protobufjs writes it: a NaN read from the page may carry a sign or payload, which JavaScript's has not. */
-function double(v: number): void {
-  room(8);
-  pos = buf.writeDoubleLE(v === v ? v : NaN, pos);
-}
-
 function geometry(tag: number, g: PbfGeometry): void {
   const mark = open(tag);
   if (g.lengths.length) {
@@ -139,34 +128,54 @@ const AS: Record<FieldType, number> = {
 /** A column of big-endian float8 as numbers: copied to an aligned buffer and swapped at once, then read by index. */
 function float64s(c: Buffer | null): Float64Array {
   const out = new Float64Array((c?.length ?? 0) >> 3);
-  if (c) Buffer.from(out.buffer).fill(c, 0, out.length * 8).swap64();
+  if (c) c.copy(Buffer.from(out.buffer), 0, 0, out.length * 8);
+  Buffer.from(out.buffer).swap64();
   return out;
 }
 
 function int32s(c: Buffer | null): Int32Array {
   const out = new Int32Array((c?.length ?? 0) >> 2);
-  if (c) Buffer.from(out.buffer).fill(c, 0, out.length * 4).swap32();
+  if (c) c.copy(Buffer.from(out.buffer), 0, 0, out.length * 4);
+  Buffer.from(out.buffer).swap32();
   return out;
 }
 
 /** A big-endian int4 of a text column (its value's byte length). */
 const int4 = (c: Buffer, p: number) => (c[p] << 24) | (c[p + 1] << 16) | (c[p + 2] << 8) | c[p + 3];
 
-/** A text value of `len` bytes at `p` of its column, as a Value's stringValue. */
-function text(c: Buffer, p: number, len: number): void {
-  tagged(0x0a);
-  varint32(len);
-  room(len);
-  // Buffer.copy costs more than the loop for the short strings most attributes are.
-  if (len > 64) c.copy(buf, pos, p, p + len);
-  else for (let k = 0; k < len; k++) buf[pos + k] = c[p + k];
-  pos += len;
+/** The unsigned varint of `v` (an int32, as protobufjs writes uint32) at `p` of `b`; returns the position after it. */
+function putVarint32(b: Buffer, p: number, v: number): number {
+  v >>>= 0;
+  while (v > 127) {
+    b[p++] = (v & 127) | 128;
+    v >>>= 7;
+  }
+  b[p++] = v;
+  return p;
 }
+
+/** varint64 (above) at `p` of `b`, zig-zagged; returns the position after it. */
+function putSint64(b: Buffer, p: number, v: number): number {
+  pos = p;
+  varint64(v, true);
+  return pos;
+}
+
+/** Where a float or double is turned into its little-endian bytes; a NaN is written as JavaScript's own, as protobufjs
+ * writes it, not with the sign or payload it may have had in the database. */
+const scratch = new Float64Array(1);
+const scratchBytes = new Uint8Array(scratch.buffer);
+const scratch32 = new Float32Array(1);
+const scratch32Bytes = new Uint8Array(scratch32.buffer);
+
+/** At most the bytes a feature takes beside its strings and shapes: 13 per number attribute, the feature's own framing. */
+const featureBound = (n: number) => 16 + 13 * n + 32;
 
 /**
  * FeatureResult.features (field 15) from an f=pbf page as PostgreSQL sends it (page-columns.ts): each field's value
  * from its column, then, when `geometryType` is given, the geometry, and the centroid when `centroids` is set. The
- * bytes returned are overwritten by the next call.
+ * bytes returned are overwritten by the next call. The loop keeps the buffer and position in locals, with room made
+ * once per feature: calls per value were most of the writer's time.
  */
 export function writeFeatures(page: PbfPage, fields: { type: FieldType }[], geometryType?: GeometryType, centroids = false): Buffer {
   const as = fields.map((f) => AS[f.type]);
@@ -180,9 +189,11 @@ export function writeFeatures(page: PbfPage, fields: { type: FieldType }[], geom
   const texts = page.columns.map((c) => c ?? EMPTY);
   const at = new Array<number>(slots).fill(0);
   const nulls = page.nulls ?? EMPTY;
+  const bound = featureBound(n);
   let next = 0;
   let nextRow = nulls.length ? int4(nulls, 0) : 0;
-  pos = 0;
+  let b = buf;
+  let p = 0;
   for (let row = 1; row <= page.count; row++) {
     // Where this feature's null flags are, when it has a null.
     let flags = -1;
@@ -191,77 +202,134 @@ export function writeFeatures(page: PbfPage, fields: { type: FieldType }[], geom
       next = flags + slots;
       nextRow = next < nulls.length ? int4(nulls, next) : 0;
     }
-    const feature = open(0x7a); // FeatureResult.features = 15
+    if (p + bound > b.length) {
+      pos = p;
+      room(bound);
+      b = buf;
+    }
+    b[p++] = 0x7a; // FeatureResult.features = 15
+    const feature = p++;
     for (let i = 0; i < n; i++) {
-      const mark = open(0x0a); // Feature.attributes = 1; null is an empty Value
-      if (flags < 0 || nulls[flags + i] === 0) {
-        const k = at[i]++;
-        switch (as[i]) {
-          case As.Uint:
-            tagged(0x28);
-            varint32(ints[i][k]);
-            break;
-          case As.Sint: {
-            const v = ints[i][k];
-            tagged(0x20);
-            varint32((v << 1) ^ (v >> 31));
-            break;
+      if (flags >= 0 && nulls[flags + i] !== 0) {
+        b[p++] = 0x0a; // Feature.attributes = 1; null is an empty Value
+        b[p++] = 0;
+        continue;
+      }
+      const k = at[i]++;
+      switch (as[i]) {
+        case As.Uint: {
+          b[p++] = 0x0a;
+          const mark = p++;
+          b[p++] = 0x28;
+          p = putVarint32(b, p, ints[i][k]);
+          b[mark] = p - mark - 1;
+          break;
+        }
+        case As.Sint: {
+          const v = ints[i][k];
+          b[p++] = 0x0a;
+          const mark = p++;
+          b[p++] = 0x20;
+          p = putVarint32(b, p, (v << 1) ^ (v >> 31));
+          b[mark] = p - mark - 1;
+          break;
+        }
+        case As.Sint64: {
+          b[p++] = 0x0a;
+          const mark = p++;
+          b[p++] = 0x40;
+          p = putSint64(b, p, doubles[i][k]);
+          b[mark] = p - mark - 1;
+          break;
+        }
+        case As.Float: {
+          b[p++] = 0x0a;
+          b[p++] = 5;
+          b[p++] = 0x15;
+          const v = doubles[i][k];
+          scratch32[0] = v === v ? v : NaN;
+          for (let j = 0; j < 4; j++) b[p++] = scratch32Bytes[j];
+          break;
+        }
+        case As.Double: {
+          b[p++] = 0x0a;
+          b[p++] = 9;
+          b[p++] = 0x19;
+          const v = doubles[i][k];
+          scratch[0] = v === v ? v : NaN;
+          for (let j = 0; j < 8; j++) b[p++] = scratchBytes[j];
+          break;
+        }
+        case As.String: {
+          const c = texts[i];
+          const len = int4(c, k);
+          const from = k + 4;
+          at[i] = from + len;
+          // Value.stringValue = 1: its tag, length and bytes, inside the attribute's tag and length.
+          const inner = 1 + (len < 128 ? 1 : len < 16384 ? 2 : len < 2097152 ? 3 : len < 268435456 ? 4 : 5) + len;
+          if (p + inner + 10 + bound > b.length) {
+            pos = p;
+            room(inner + 10 + bound);
+            b = buf;
           }
-          case As.Sint64:
-            tagged(0x40);
-            varint64(doubles[i][k], true);
-            break;
-          case As.Float:
-            tagged(0x15);
-            room(4);
-            pos = buf.writeFloatLE(doubles[i][k], pos);
-            break;
-          case As.Double:
-            tagged(0x19);
-            double(doubles[i][k]);
-            break;
-          case As.String: {
-            const c = texts[i];
-            const len = int4(c, k);
-            text(c, k + 4, len);
-            at[i] = k + 4 + len;
-            break;
-          }
+          b[p++] = 0x0a;
+          p = putVarint32(b, p, inner);
+          b[p++] = 0x0a;
+          p = putVarint32(b, p, len);
+          // Buffer.copy costs more than the loop for the short strings most attributes are.
+          if (len > 64) c.copy(b, p, from, from + len);
+          else for (let j = 0; j < len; j++) b[p + j] = c[from + j];
+          p += len;
+          break;
         }
       }
-      close(mark);
     }
     if (geometryType && (flags < 0 || nulls[flags + n] === 0)) {
       if (geometryType === 'esriGeometryPoint') {
         // A point has no lengths: its one vertex is the geometry.
         const k = at[n];
-        const mark = open(0x12); // Feature.geometry = 2
-        const inner = open(0x1a);
-        varint64(doubles[n][k], true);
-        varint64(doubles[n][k + 1], true);
-        close(inner);
-        close(mark);
+        b[p++] = 0x12; // Feature.geometry = 2
+        const mark = p++;
+        b[p++] = 0x1a; // Geometry.coords = 3, packed sint64
+        const inner = p++;
+        p = putSint64(b, p, doubles[n][k]);
+        p = putSint64(b, p, doubles[n][k + 1]);
+        b[inner] = p - inner - 1;
+        b[mark] = p - mark - 1;
         at[n] = k + 2;
       } else {
         const c = texts[n];
-        const p = at[n];
-        const len = int4(c, p);
-        const parts = pbfGeometry(geometryType, c.toString('latin1', p + 4, p + 4 + len));
-        if (parts) geometry(0x12, parts);
-        at[n] = p + 4 + len;
+        const from = at[n];
+        const len = int4(c, from);
+        const parts = pbfGeometry(geometryType, c.toString('latin1', from + 4, from + 4 + len));
+        at[n] = from + 4 + len;
+        if (parts) {
+          pos = p;
+          geometry(0x12, parts);
+          p = pos;
+          b = buf;
+        }
       }
     }
     const ci = geometryType ? n + 1 : n;
     if (centroids && (flags < 0 || nulls[flags + ci] === 0)) {
       const c = texts[ci];
-      const p = at[ci];
-      const len = int4(c, p);
-      const centroid = pbfGeometry('esriGeometryPoint', c.toString('latin1', p + 4, p + 4 + len));
-      if (centroid) geometry(0x22, centroid); // Feature.centroid = 4
-      at[ci] = p + 4 + len;
+      const from = at[ci];
+      const len = int4(c, from);
+      const centroid = pbfGeometry('esriGeometryPoint', c.toString('latin1', from + 4, from + 4 + len));
+      at[ci] = from + 4 + len;
+      if (centroid) {
+        pos = p;
+        geometry(0x22, centroid); // Feature.centroid = 4
+        p = pos;
+        b = buf;
+      }
     }
+    pos = p;
     close(feature);
+    p = pos;
+    b = buf;
   }
   // A view of the shared buffer, good until the next page: the caller copies it into the reply at once.
-  return buf.subarray(0, pos);
+  return buf.subarray(0, p);
 }

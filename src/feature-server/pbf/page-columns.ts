@@ -59,8 +59,10 @@ export function pageOfRows(rows: unknown[][], fields: { type: FieldType }[], geo
       const b = Buffer.alloc(kind === 'int4' ? 4 : kind === 'float8' ? 8 : kind === 'xy' ? 16 : 0);
       if (kind === 'int4') b.writeInt32BE((v as number) | 0);
       else if (kind === 'float8') b.writeDoubleBE(num(v));
-      else if (kind === 'xy') (b.writeDoubleBE(num((v as unknown[])[0])), b.writeDoubleBE(num((v as unknown[])[1]), 8));
-      else {
+      else if (kind === 'xy') {
+        b.writeDoubleBE(num((v as unknown[])[0]));
+        b.writeDoubleBE(num((v as unknown[])[1]), 8);
+      } else {
         const text = Buffer.from(typeof v === 'string' ? v : JSON.stringify(v), 'utf8');
         const len = Buffer.alloc(4);
         len.writeInt32BE(text.length);

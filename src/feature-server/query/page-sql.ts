@@ -165,8 +165,8 @@ export function pageSql(l: LayerRow, q: QuerySpec, format: PageFormat, window: s
   const shape = withGeometry ? `coalesce(${geometry(l.geometry_type!, format, fromXy)}, 'null')` : `'null'`;
   const feature =
     format === 'geojson'
-        ? joined([`'{"type":"Feature","id":'`, `oid::text`, `',"geometry":'`, shape, `',"properties":'`, attributes(q.outFields), `'}'`])
-        : esriFeature(q, withGeometry ? shape : undefined, centroids);
+      ? joined([`'{"type":"Feature","id":'`, `oid::text`, `',"geometry":'`, shape, `',"properties":'`, attributes(q.outFields), `'}'`])
+      : esriFeature(q, withGeometry ? shape : undefined, centroids);
   // The levels hand the rows on in the page's order, with no join or sort between them and the aggregate, which
   // takes them as they come (an ORDER BY ord here cost a sort of the texts); row_number() counts them in that order,
   // and the one past the page is left out of the text and only counted, and its object id is where the next page
