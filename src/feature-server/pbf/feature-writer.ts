@@ -5,6 +5,7 @@
  */
 import { FieldType, GeometryType } from '../../layers/layer-schema';
 import { COLUMN_KIND, PbfPage } from './page-columns';
+import { pointOnGrid } from './grid';
 import { PbfGeometry, pbfGeometry } from './pbf-features';
 
 const EMPTY = Buffer.alloc(0);
@@ -190,6 +191,8 @@ export function writeFeatures(page: PbfPage, fields: { type: FieldType }[], geom
   const at = new Array<number>(slots).fill(0);
   const nulls = page.nulls ?? EMPTY;
   const bound = featureBound(n);
+  const onGrid = page.pointGrid && pointOnGrid(page.pointGrid);
+  const xy = new Float64Array(2);
   let next = 0;
   let nextRow = nulls.length ? int4(nulls, 0) : 0;
   let b = buf;
@@ -288,12 +291,14 @@ export function writeFeatures(page: PbfPage, fields: { type: FieldType }[], geom
       if (geometryType === 'esriGeometryPoint') {
         // A point has no lengths: its one vertex is the geometry.
         const k = at[n];
+        if (onGrid) onGrid(doubles[n][k], doubles[n][k + 1], xy);
+        else xy.set(doubles[n].subarray(k, k + 2));
         b[p++] = 0x12; // Feature.geometry = 2
         const mark = p++;
         b[p++] = 0x1a; // Geometry.coords = 3, packed sint64
         const inner = p++;
-        p = putSint64(b, p, doubles[n][k]);
-        p = putSint64(b, p, doubles[n][k + 1]);
+        p = putSint64(b, p, xy[0]);
+        p = putSint64(b, p, xy[1]);
         b[inner] = p - inner - 1;
         b[mark] = p - mark - 1;
         at[n] = k + 2;

@@ -9,6 +9,7 @@
  * slot (the fields, then the geometry, then the centroid), 1 for null.
  */
 import { FieldType, GeometryType } from '../../layers/layer-schema';
+import { PbfTransform } from './grid';
 
 /** What a field's column holds: int4 (big-endian), float8 (big-endian), or text as int4 byte length + UTF-8 bytes. */
 export type ColumnKind = 'int4' | 'float8' | 'text';
@@ -35,6 +36,8 @@ export interface PbfPage {
   count: number;
   columns: (Buffer | null)[];
   nulls: Buffer | null;
+  /** Points come in the reply's spatial reference, to be put on this grid (grid.ts, pointOnGrid); else on it already. */
+  pointGrid?: PbfTransform;
 }
 
 /** A number from a page's values as tests and tools give them, where NaN and the infinities may come as strings. */

@@ -9,7 +9,7 @@
 import { GEOMETRY_COLUMN, GeometryType, ident, LayerField } from '../../layers/layer-schema';
 import { LayerRow } from '../../layers/types';
 import { QuerySpec } from './query-spec';
-import { gridGeoJson, gridSnapped } from '../pbf/grid';
+import { gridGeoJson } from '../pbf/grid';
 import { COLUMN_KIND, ColumnKind } from '../pbf/page-columns';
 import { centroidGeometry, outputGeometry, withCentroid } from './geometry-sql';
 import { coordinatesOf, esriGeometry, jsCoordinates, jsonDate, jsonNumber, jsonOrdinate, sqlText } from './json-sql';
@@ -130,13 +130,14 @@ function pageRows(l: LayerRow, q: QuerySpec, window: string, oid: string, format
   const fromXy = withGeometry && l.geometry_type === 'esriGeometryPoint' && !q.quantize && q.decimals === undefined;
   if (q.quantize) {
     const grid: string[] = [];
-    // f=pbf reads a point as its two numbers, from the snapped point: printing it as GeoJSON first costs more.
+    // f=pbf reads a point as its two numbers in the reply's reference, which feature-writer.ts puts on the grid as
+    // PostGIS would (grid.ts, pointOnGrid): printing it as GeoJSON, or moving and snapping it here, costs more.
     const xy = format === 'pbf' && withGeometry && l.geometry_type === 'esriGeometryPoint';
-    if (xy) grid.push(`${gridSnapped('g', q.quantize, q.p)} AS gs`);
+    if (xy && q.outSrid === l.srid) levels[0] += `, ST_X(${ident(GEOMETRY_COLUMN)}) AS gx, ST_Y(${ident(GEOMETRY_COLUMN)}) AS gy`;
+    else if (xy) grid.push('ST_X(g) AS gx, ST_Y(g) AS gy');
     else if (withGeometry) grid.push(`${gridGeoJson('g', q.quantize, q.p)} AS gq`);
     if (centroid) grid.push(`${gridGeoJson('ct', q.quantize, q.p)} AS cq`);
     if (grid.length) levels.push(`*, ${grid.join(', ')}`);
-    if (xy) levels.push('*, ST_X(gs) AS gx, ST_Y(gs) AS gy');
   } else if (fromXy) {
     // Points in the layer's own reference are read where the shape is; a reprojected one is reprojected once.
     if (q.outSrid === l.srid) levels[0] += `, ST_X(${ident(GEOMETRY_COLUMN)}) AS x, ST_Y(${ident(GEOMETRY_COLUMN)}) AS y`;
