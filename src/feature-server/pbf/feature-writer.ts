@@ -4,13 +4,12 @@
  * per value and a fork per nested message, which made protobufjs's encoding cost more than PostgreSQL building the page.
  */
 import { FieldType, GeometryType } from '../../layers/layer-schema';
-import { COLUMN_KIND, PbfPage } from './page-columns';
+import { PbfPage } from './page-columns';
 import { pointOnGrid } from './grid';
 import { PbfGeometry, pbfGeometry } from './pbf-features';
 
 const EMPTY = Buffer.alloc(0);
-const EMPTY_INTS = new Int32Array(0);
-const EMPTY_DOUBLES = new Float64Array(0);
+const EMPTY_VIEW = new DataView(new ArrayBuffer(0));
 
 /** Grown on demand and kept: a page is written synchronously, so one buffer serves every request in turn. */
 let buf = Buffer.allocUnsafe(1 << 20);
@@ -126,21 +125,6 @@ const AS: Record<FieldType, number> = {
   esriFieldTypeGlobalID: As.String,
 };
 
-/** A column of big-endian float8 as numbers: copied to an aligned buffer and swapped at once, then read by index. */
-function float64s(c: Buffer | null): Float64Array {
-  const out = new Float64Array((c?.length ?? 0) >> 3);
-  if (c) c.copy(Buffer.from(out.buffer), 0, 0, out.length * 8);
-  Buffer.from(out.buffer).swap64();
-  return out;
-}
-
-function int32s(c: Buffer | null): Int32Array {
-  const out = new Int32Array((c?.length ?? 0) >> 2);
-  if (c) c.copy(Buffer.from(out.buffer), 0, 0, out.length * 4);
-  Buffer.from(out.buffer).swap32();
-  return out;
-}
-
 /** A big-endian int4 of a text column (its value's byte length). */
 const int4 = (c: Buffer, p: number) => (c[p] << 24) | (c[p + 1] << 16) | (c[p + 2] << 8) | c[p + 3];
 
@@ -182,11 +166,9 @@ export function writeFeatures(page: PbfPage, fields: { type: FieldType }[], geom
   const as = fields.map((f) => AS[f.type]);
   const n = fields.length;
   const slots = page.columns.length;
-  // Each column read by the view that suits it: numbers by index, text by byte offset; `at` is where each is.
-  const ints = page.columns.map((c, i) => (i < n && COLUMN_KIND[fields[i].type] === 'int4' ? int32s(c) : EMPTY_INTS));
-  const doubles = page.columns.map((c, i) =>
-    (i < n && COLUMN_KIND[fields[i].type] === 'float8') || (i === n && geometryType === 'esriGeometryPoint') ? float64s(c) : EMPTY_DOUBLES,
-  );
+  // Numbers are read where they lie, big-endian, through a view of their column; text by byte offset. `at` is where
+  // each column's next value is: its index for numbers, its byte offset for text.
+  const views = page.columns.map((c) => (c ? new DataView(c.buffer, c.byteOffset, c.length) : EMPTY_VIEW));
   const texts = page.columns.map((c) => c ?? EMPTY);
   const at = new Array<number>(slots).fill(0);
   const nulls = page.nulls ?? EMPTY;
@@ -224,12 +206,12 @@ export function writeFeatures(page: PbfPage, fields: { type: FieldType }[], geom
           b[p++] = 0x0a;
           const mark = p++;
           b[p++] = 0x28;
-          p = putVarint32(b, p, ints[i][k]);
+          p = putVarint32(b, p, views[i].getInt32(k * 4));
           b[mark] = p - mark - 1;
           break;
         }
         case As.Sint: {
-          const v = ints[i][k];
+          const v = views[i].getInt32(k * 4);
           b[p++] = 0x0a;
           const mark = p++;
           b[p++] = 0x20;
@@ -241,7 +223,7 @@ export function writeFeatures(page: PbfPage, fields: { type: FieldType }[], geom
           b[p++] = 0x0a;
           const mark = p++;
           b[p++] = 0x40;
-          p = putSint64(b, p, doubles[i][k]);
+          p = putSint64(b, p, views[i].getFloat64(k * 8));
           b[mark] = p - mark - 1;
           break;
         }
@@ -249,7 +231,7 @@ export function writeFeatures(page: PbfPage, fields: { type: FieldType }[], geom
           b[p++] = 0x0a;
           b[p++] = 5;
           b[p++] = 0x15;
-          const v = doubles[i][k];
+          const v = views[i].getFloat64(k * 8);
           scratch32[0] = v === v ? v : NaN;
           for (let j = 0; j < 4; j++) b[p++] = scratch32Bytes[j];
           break;
@@ -258,7 +240,7 @@ export function writeFeatures(page: PbfPage, fields: { type: FieldType }[], geom
           b[p++] = 0x0a;
           b[p++] = 9;
           b[p++] = 0x19;
-          const v = doubles[i][k];
+          const v = views[i].getFloat64(k * 8);
           scratch[0] = v === v ? v : NaN;
           for (let j = 0; j < 8; j++) b[p++] = scratchBytes[j];
           break;
@@ -291,8 +273,13 @@ export function writeFeatures(page: PbfPage, fields: { type: FieldType }[], geom
       if (geometryType === 'esriGeometryPoint') {
         // A point has no lengths: its one vertex is the geometry.
         const k = at[n];
-        if (onGrid) onGrid(doubles[n][k], doubles[n][k + 1], xy);
-        else xy.set(doubles[n].subarray(k, k + 2));
+        const x = views[n].getFloat64(k * 8);
+        const y = views[n].getFloat64(k * 8 + 8);
+        if (onGrid) onGrid(x, y, xy);
+        else {
+          xy[0] = x;
+          xy[1] = y;
+        }
         b[p++] = 0x12; // Feature.geometry = 2
         const mark = p++;
         b[p++] = 0x1a; // Geometry.coords = 3, packed sint64
