@@ -2,7 +2,8 @@
  * How PostgreSQL hands an f=pbf page to feature-writer.ts: one binary column per field (and for the geometry and the
  * centroid), each the page's values one after another as the type's send function writes them, plus a list of the
  * features that have nulls. Nothing is printed as text and parsed back, which cost more than encoding the protocol
- * buffer: a value is read where it lies, and a string's bytes are copied into the reply as they came.
+ * buffer: a value is read where it lies, and a string's bytes are copied into the reply as they came. The protocol
+ * buffer itself is not written in SQL: a varint or a little-endian double takes a function call per byte there.
  *
  * Every column holds a value for each feature that has one, in the page's order; a null takes no room, and the nulls
  * column says which they were: for each feature with a null, its place on the page (int4, from 1) and one byte per
