@@ -139,10 +139,22 @@ function putVarint32(b: Buffer, p: number, v: number): number {
   return p;
 }
 
-/** varint64 (above) at `p` of `b`, zig-zagged; returns the position after it. */
-function putSint64(b: Buffer, p: number, v: number): number {
+/**
+ * varint64 (above), zig-zagged, at `p` of `b`; returns the position after it. Whole numbers within ±2^30 (grid
+ * coordinates, most integers) take the 32-bit way, which gives the same bytes.
+ */
+function putSint64(b: Buffer, p: number, value: number): number {
+  if ((value | 0) === value && value >= -1073741824 && value < 1073741824) {
+    let z = value >= 0 ? value * 2 : -value * 2 - 1;
+    while (z > 127) {
+      b[p++] = (z & 127) | 128;
+      z >>>= 7;
+    }
+    b[p++] = z;
+    return p;
+  }
   pos = p;
-  varint64(v, true);
+  varint64(value, true);
   return pos;
 }
 
