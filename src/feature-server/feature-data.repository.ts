@@ -10,6 +10,7 @@ import { LayerRow } from '../layers/types';
 import { featureDbError } from './query-errors';
 import { layerBoxSql, layersBoxSql } from './layer-extent-sql';
 import { gridEsriJson } from './pbf/grid';
+import { PbfPage } from './pbf/page-columns';
 import { featureRowsSql, PageFormat, pageSql, quantizedPageSql } from './query/page-sql';
 import { RelatedJoin, relatedCountsSql, relatedFrom, relatedWindow } from './query/related-sql';
 import { PreparedStatements } from './query/prepared-statements';
@@ -48,6 +49,15 @@ const oidColumn = (l: LayerRow) => ident(l.fields.find((f) => f.type === 'esriFi
 interface Resume {
   unchanged: string;
   point?: ResumePoint;
+}
+
+/** An f=pbf page's columns as the statement names them (query/page-sql.ts): `c0`, `c1`… and `nulls`. */
+type PbfColumns = Record<`c${number}`, Buffer | null> & { nulls?: Buffer | null };
+
+function pbfPage(row: PbfColumns, count: number): PbfPage {
+  const columns: (Buffer | null)[] = [];
+  for (let i = 0; `c${i}` in row; i++) columns.push(row[`c${i}`]);
+  return { count, columns, nulls: row.nulls ?? null };
 }
 
 /** Layer data, on the feature pool (statement timeout, own connection budget; see FeatureDatabaseModule). */
@@ -175,7 +185,7 @@ export class FeatureDataRepository {
 
   /**
    * One page of features as JSON text built by PostgreSQL (f=json, f=geojson): the features array's contents, and the
-   * number of rows read, which is `limit + 1` when more remain.
+   * number of rows read, which is `limit + 1` when more remain. An f=pbf page comes as `pbf` instead (page-columns.ts).
    *
    * With `guard` (SQL, parameters in `q.p`), the statement checks it once before anything else and reads no row of
    * the layer unless it holds; `ok` tells which (known-layers.ts).
@@ -191,7 +201,7 @@ export class FeatureDataRepository {
     format: PageFormat,
     guard?: string,
     scope?: string,
-  ): Promise<{ ok: boolean; rows: number; features: string; resumed?: boolean }> {
+  ): Promise<{ ok: boolean; rows: number; features: string; resumed?: boolean; pbf?: PbfPage }> {
     if (q.quantize && format === 'esri') return { ok: true, ...(await this.quantizedPage(schema, l, q)) };
     const check = guard && '(SELECT ok FROM "#guard")';
     const r = this.resumeOf(schema, l, q, scope);
@@ -206,11 +216,17 @@ export class FeatureDataRepository {
       sql = `WITH ${ctes.join(', ')} SELECT ${ok} AS ok, page.*${seen} FROM (${sql}) page`;
     }
     const [page] = await this.pageQuery<
-      { ok: boolean; n: number; features: string; next: number | null; version?: string | null; resumed?: boolean }[]
+      ({ ok: boolean; n: number; features: string; next: number | null; version?: string | null; resumed?: boolean } & PbfColumns)[]
     >(sql, q.p.values);
     if (r && page.version != null && page.next != null)
       this.resumePoints.remember(r.key, { offset: q.offset + q.limit, oid: page.next, version: page.version });
-    return { ok: page.ok ?? true, rows: page.n, features: page.features, ...(r && page.ok ? { resumed: !!page.resumed } : {}) };
+    return {
+      ok: page.ok ?? true,
+      rows: page.n,
+      features: page.features ?? '',
+      ...(r && page.ok ? { resumed: !!page.resumed } : {}),
+      ...(format === 'pbf' ? { pbf: pbfPage(page, Math.min(page.n, q.limit)) } : {}),
+    };
   }
 
   /**

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { loadSync, Type } from 'protobufjs';
 import { FieldType, GeometryType } from '../../layers/layer-schema';
 import { writeFeatures } from './feature-writer';
+import { pageOfRows, PbfPage } from './page-columns';
 import { PbfTransform } from './grid';
 import { pbfFeatures } from './pbf-features';
 
@@ -46,8 +47,10 @@ export interface PbfFeatureResult {
   exceededTransferLimit: boolean;
   transform?: PbfTransform;
   fields: { name: string; type: FieldType; alias: string }[];
-  /** The page's rows, as feature-writer.ts's writeFeatures reads them, with `rowGeometry` and `centroids`. */
-  rows: unknown[][];
+  /** The page as PostgreSQL sent it (page-columns.ts), with `rowGeometry` and `centroids`. */
+  page?: PbfPage;
+  /** Or its rows, as pbf-features.ts reads them (tests and tools; pageOfRows turns them into the page). */
+  rows?: unknown[][];
   rowGeometry?: GeometryType;
   centroids?: boolean;
 }
@@ -70,7 +73,8 @@ function varintSize(n: number): number {
 /** The FeatureResult's features, written by feature-writer.ts, spliced after protobufjs's encoding of the rest. */
 export function encodeFeatureResult(r: PbfFeatureResult): Buffer {
   const head = encodeFeatureResultHead(r);
-  const features = writeFeatures(r.rows, r.fields, r.rowGeometry, r.centroids);
+  const page = r.page ?? pageOfRows(r.rows ?? [], r.fields, r.rowGeometry, r.centroids);
+  const features = writeFeatures(page, r.fields, r.rowGeometry, r.centroids);
   // head is FeatureCollection.queryResult (tag 0x12, length) > QueryResult.featureResult (tag 0x0a, length) > fields.
   let at = 1;
   while (head[at++] & 128);
@@ -103,7 +107,9 @@ function encodeFeatureResultHead(r: PbfFeatureResult): Buffer {
 
 /** protobufjs's encoding of the whole result, features included: the reference feature-writer.ts is tested against. */
 export function encodeFeatureResultWithProtobufjs(r: PbfFeatureResult): Buffer {
-  return encode({ featureResult: { ...featureResultMessage(r), features: pbfFeatures(r.rows, r.fields, r.rowGeometry, r.centroids) } });
+  return encode({
+    featureResult: { ...featureResultMessage(r), features: pbfFeatures(r.rows ?? [], r.fields, r.rowGeometry, r.centroids) },
+  });
 }
 
 function featureResultMessage(r: PbfFeatureResult): object {

@@ -28,6 +28,30 @@ export function gridSnapped(g: string, t: PbfTransform, p: SqlParams): string {
   return `ST_SnapToGrid(${grid}, 1)`;
 }
 
+/**
+ * A point (`x`, `y` in the transform's spatial reference) on the grid as gridSnapped puts it, for f=pbf pages of
+ * points, which PostgreSQL hands over unmoved because moving and snapping each there cost more than the arithmetic
+ * here: the same operations in the same order as PostGIS's ST_Affine (a·x + b·y + xoff, with the coefficients the SQL
+ * computes) and ST_SnapToGrid (rint), so every double comes out the same. `out` receives the column and the row.
+ */
+export function pointOnGrid(t: PbfTransform): (x: number, y: number, out: Float64Array) => void {
+  const flip = t.originPosition === 'upperLeft';
+  const a = 1 / t.scale;
+  const e = (flip ? -1 : 1) / t.scale;
+  const xoff = -t.xTranslate / t.scale;
+  const yoff = flip ? t.yTranslate / t.scale : -t.yTranslate / t.scale;
+  return (x, y, out) => {
+    out[0] = rint(a * x + 0 * y + xoff);
+    out[1] = rint(0 * x + e * y + yoff);
+  };
+}
+
+/** C's rint, which ST_SnapToGrid rounds with: halves to the even neighbour, where Math.round takes them up. */
+export function rint(v: number): number {
+  const r = Math.round(v);
+  return r - v === 0.5 && r % 2 !== 0 ? r - 1 : r;
+}
+
 /** GeoJSON text of `g` on the grid (gridSnapped), or NULL when nothing is left of it. */
 export function gridGeoJson(g: string, t: PbfTransform, p: SqlParams): string {
   return `ST_AsGeoJSON(${gridSnapped(g, t, p)}, 0)`;

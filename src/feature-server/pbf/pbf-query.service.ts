@@ -13,6 +13,8 @@ import { defaultTransform } from './quantization';
 
 export const PBF_CONTENT_TYPE = 'application/x-protobuf';
 
+const EMPTY_PAGE = { count: 0, columns: [], nulls: null };
+
 const reply = (bytes: Buffer) => new StreamableFile(bytes, { type: PBF_CONTENT_TYPE, length: bytes.length });
 
 /**
@@ -57,7 +59,9 @@ export class PbfQueryService {
     // As with f=json: returnExceededLimitFeatures=false (the SDK's tile queries) answers a selection larger than one
     // page with no features and the flag, so the client splits the tile instead of drawing part of it.
     const some = !exceeded || boolParam('returnExceededLimitFeatures', p.returnExceededLimitFeatures, true);
-    const rows = some && page.features ? (JSON.parse(`[${page.features}]`) as unknown[][]) : [];
+    const features = some
+      ? { ...page.pbf!, pointGrid: withGeometry && layer.geometry_type === 'esriGeometryPoint' ? transform : undefined }
+      : EMPTY_PAGE;
     return reply(
       encodeFeatureResult({
         objectIdFieldName: layer.object_id_field,
@@ -68,7 +72,7 @@ export class PbfQueryService {
         exceededTransferLimit: exceeded,
         transform,
         fields: spec.outFields,
-        rows,
+        page: features,
         rowGeometry: withGeometry ? layer.geometry_type! : undefined,
         centroids,
       }),

@@ -2,13 +2,15 @@
  * The statement that writes one page of a query reply as JSON text: the features array's contents, comma-separated,
  * plus the number of rows read (one more than the page when more remain). Replies used to be built in JavaScript
  * from rows; this writes the same bytes in PostgreSQL, so rows never cross into the event loop one by one. An f=pbf
- * page comes the same way, each feature a JSON array of its values (pbfValue) that JavaScript parses in one go and
- * encodes: read as one row per feature, node-postgres spent a noticeable share of the page on them.
+ * page comes as one row too, of binary columns that feature-writer.ts encodes from (page-columns.ts): read as one row
+ * per feature, node-postgres spent a noticeable share of the page on them, and as JSON text, printing the numbers and
+ * parsing them back cost more than the encoding.
  */
 import { GEOMETRY_COLUMN, GeometryType, ident, LayerField } from '../../layers/layer-schema';
 import { LayerRow } from '../../layers/types';
 import { QuerySpec } from './query-spec';
-import { gridGeoJson, gridSnapped } from '../pbf/grid';
+import { gridGeoJson } from '../pbf/grid';
+import { COLUMN_KIND, ColumnKind } from '../pbf/page-columns';
 import { centroidGeometry, outputGeometry, withCentroid } from './geometry-sql';
 import { coordinatesOf, esriGeometry, jsCoordinates, jsonDate, jsonNumber, jsonOrdinate, sqlText } from './json-sql';
 
@@ -30,7 +32,9 @@ function prepared(f: LayerField, c: string, format: PageFormat): string {
       return `${c}::text::float8`;
     case 'esriFieldTypeGUID':
     case 'esriFieldTypeGlobalID':
-      return `'"{' || upper(${c}::text) || '}"'`;
+      return format === 'pbf' ? `textsend('{' || upper(${c}::text) || '}')` : `'"{' || upper(${c}::text) || '}"'`;
+    case 'esriFieldTypeString':
+      return format === 'pbf' ? `textsend(${c})` : c;
     default:
       return c;
   }
@@ -52,27 +56,6 @@ function json(f: LayerField, i: number): string {
       return `coalesce(${v}::text, 'null')`;
   }
 }
-
-/**
- * The prepared value `v<i>` as the JSON value an f=pbf page carries (pbf-features.ts reads it back): text, integers
- * and GUIDs as f=json writes them; numbers JSON cannot hold (NaN, ±Infinity) as strings, which JavaScript's Number()
- * reads as they were, and a double's text is the shortest that reads back as the same double.
- */
-function pbfValue(f: LayerField, i: number): string {
-  switch (f.type) {
-    case 'esriFieldTypeDate':
-    case 'esriFieldTypeBigInteger':
-    case 'esriFieldTypeSingle':
-    case 'esriFieldTypeDouble':
-      return pbfNumber(`v${i}`);
-    default:
-      return json(f, i);
-  }
-}
-
-/** A float8 column as JSON for pbfValue; NaN fails `v - v = 0` (PostgreSQL's NaN equals only itself), as infinities do. */
-const pbfNumber = (v: string) =>
-  `CASE WHEN ${v} - ${v} = 0 THEN ${v}::text WHEN ${v} IS NULL THEN 'null' ELSE '"' || ${v}::text || '"' END`;
 
 /**
  * Text pieces joined: || is the cheapest, but a long chain copies the growing row once per piece, so wide layers
@@ -147,13 +130,14 @@ function pageRows(l: LayerRow, q: QuerySpec, window: string, oid: string, format
   const fromXy = withGeometry && l.geometry_type === 'esriGeometryPoint' && !q.quantize && q.decimals === undefined;
   if (q.quantize) {
     const grid: string[] = [];
-    // f=pbf reads a point as its two numbers, from the snapped point: printing it as GeoJSON first costs more.
+    // f=pbf reads a point as its two numbers in the reply's reference, which feature-writer.ts puts on the grid as
+    // PostGIS would (grid.ts, pointOnGrid): printing it as GeoJSON, or moving and snapping it here, costs more.
     const xy = format === 'pbf' && withGeometry && l.geometry_type === 'esriGeometryPoint';
-    if (xy) grid.push(`${gridSnapped('g', q.quantize, q.p)} AS gs`);
+    if (xy && q.outSrid === l.srid) levels[0] += `, ST_X(${ident(GEOMETRY_COLUMN)}) AS gx, ST_Y(${ident(GEOMETRY_COLUMN)}) AS gy`;
+    else if (xy) grid.push('ST_X(g) AS gx, ST_Y(g) AS gy');
     else if (withGeometry) grid.push(`${gridGeoJson('g', q.quantize, q.p)} AS gq`);
     if (centroid) grid.push(`${gridGeoJson('ct', q.quantize, q.p)} AS cq`);
     if (grid.length) levels.push(`*, ${grid.join(', ')}`);
-    if (xy) levels.push('*, ST_X(gs) AS gx, ST_Y(gs) AS gy');
   } else if (fromXy) {
     // Points in the layer's own reference are read where the shape is; a reprojected one is reprojected once.
     if (q.outSrid === l.srid) levels[0] += `, ST_X(${ident(GEOMETRY_COLUMN)}) AS x, ST_Y(${ident(GEOMETRY_COLUMN)}) AS y`;
@@ -178,13 +162,12 @@ function pageRows(l: LayerRow, q: QuerySpec, window: string, oid: string, format
  */
 export function pageSql(l: LayerRow, q: QuerySpec, format: PageFormat, window: string, oid: string): string {
   const { rows, withGeometry, centroids, fromXy } = pageRows(l, q, window, oid, format);
-  const shape = withGeometry && format !== 'pbf' ? `coalesce(${geometry(l.geometry_type!, format, fromXy)}, 'null')` : `'null'`;
+  if (format === 'pbf') return pbfPageSql(l, q, rows, withGeometry, centroids);
+  const shape = withGeometry ? `coalesce(${geometry(l.geometry_type!, format, fromXy)}, 'null')` : `'null'`;
   const feature =
-    format === 'pbf'
-      ? pbfFeature(l, q, withGeometry, centroids)
-      : format === 'geojson'
-        ? joined([`'{"type":"Feature","id":'`, `oid::text`, `',"geometry":'`, shape, `',"properties":'`, attributes(q.outFields), `'}'`])
-        : esriFeature(q, withGeometry ? shape : undefined, centroids);
+    format === 'geojson'
+      ? joined([`'{"type":"Feature","id":'`, `oid::text`, `',"geometry":'`, shape, `',"properties":'`, attributes(q.outFields), `'}'`])
+      : esriFeature(q, withGeometry ? shape : undefined, centroids);
   // The levels hand the rows on in the page's order, with no join or sort between them and the aggregate, which
   // takes them as they come (an ORDER BY ord here cost a sort of the texts); row_number() counts them in that order,
   // and the one past the page is left out of the text and only counted, and its object id is where the next page
@@ -217,20 +200,43 @@ export function featureRowsSql(l: LayerRow, q: QuerySpec, window: string, oid: s
 }
 
 /**
- * An f=pbf feature as a JSON array: its values in outFields order, then the geometry on the grid when it is returned (a
- * point as [x, y], another shape as its GeoJSON) and the centroid's GeoJSON when asked for; null for none.
+ * An f=pbf page as page-columns.ts describes it: a binary column per field, the geometry and the centroid, each the
+ * values of the page's features in order (string_agg skips nulls), and the nulls column for the features that have one.
  */
-function pbfFeature(l: LayerRow, q: QuerySpec, withGeometry: boolean, centroids: boolean): string {
-  const items = q.outFields.map(pbfValue);
+function pbfPageSql(l: LayerRow, q: QuerySpec, rows: string, withGeometry: boolean, centroids: boolean): string {
+  const kinds = q.outFields.map((f) => COLUMN_KIND[f.type]);
+  const slots = kinds.map((kind, i) => ({ read: `v${i}`, value: pbfColumn(kind, `v${i}`), isNull: `v${i} IS NULL` }));
   if (withGeometry)
-    items.push(
+    slots.push(
       l.geometry_type === 'esriGeometryPoint'
-        ? `CASE WHEN gx IS NULL THEN 'null' ELSE '[' || ${pbfNumber('gx')} || ',' || ${pbfNumber('gy')} || ']' END`
-        : `coalesce(gq, 'null')`,
+        ? { read: 'gx, gy', value: 'float8send(gx) || float8send(gy)', isNull: 'gx IS NULL' }
+        : { read: 'gq', value: pbfText('gq'), isNull: 'gq IS NULL' },
     );
-  if (centroids) items.push(`coalesce(cq, 'null')`);
-  return joined([`'['`, ...items.flatMap((item, i) => (i ? [`','`, item] : [item])), `']'`]);
+  if (centroids) slots.push({ read: 'cq', value: pbfText('cq'), isNull: 'cq IS NULL' });
+  const limit = q.p.add(q.limit);
+  const columns = slots.map((s, i) => `string_agg(${s.value}, ''::bytea) FILTER (WHERE ord <= ${limit}) AS c${i}`);
+  const flags = joined(slots.map((s) => `CASE WHEN ${s.isNull} THEN '01' ELSE '00' END`));
+  const nulls = slots.length
+    ? `string_agg(int4send(ord::int) || decode(${flags}, 'hex'), ''::bytea) FILTER (WHERE ord <= ${limit} AND (${slots.map((s) => s.isNull).join(' OR ')}))`
+    : 'NULL::bytea';
+  return `SELECT count(*)::int AS n, ${[...columns, `${nulls} AS nulls`].join(', ')}, min(oid) FILTER (WHERE ord > ${limit}) AS next
+    FROM (SELECT row_number() OVER () AS ord, ${['oid', ...slots.map((s) => s.read)].join(', ')} FROM ${rows}) x`;
 }
+
+/** A prepared value's bytes in its column (page-columns.ts); text fields are prepared as their bytes (textsend). */
+function pbfColumn(kind: ColumnKind, v: string): string {
+  switch (kind) {
+    case 'int4':
+      return `int4send(${v}::int4)`;
+    case 'float8':
+      return `float8send(${v})`;
+    case 'text':
+      return `int4send(length(${v})) || ${v}`;
+  }
+}
+
+/** Text (grid GeoJSON, which is ASCII) as its length and bytes. */
+const pbfText = (t: string) => `int4send(octet_length(${t})) || textsend(${t})`;
 
 /**
  * A quantized f=json page: per row, in the page's order, the feature's text up to its attributes (`f`) and its
