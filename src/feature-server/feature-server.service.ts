@@ -250,17 +250,17 @@ export class FeatureServerService {
   /**
    * readable() with the layer `layerId` read in the same round trip (a query's lookups), and the stamp of both rows
    * (known-layers.ts); the layer is null when the service has none of that id, which the caller reports with
-   * layerMissing once it has checked the service. `withVersion` adds the layer's data version (findServiceLayer).
+   * layerMissing once it has checked the service. `withVersion` adds the layer's data version and a view layer's clause (findServiceLayer).
    */
   async readableWithLayer(
     caller: Caller | undefined,
     name: string,
     layerId: string,
     withVersion = false,
-  ): Promise<{ service: ServiceRow; layer: LayerRow | null; stamp: string | null; version?: string | null }> {
+  ): Promise<{ service: ServiceRow; layer: LayerRow | null; stamp: string | null; version?: string | null; viewWhere?: string | null }> {
     const found = await this.repo.findServiceLayer(name, caller, layerNumber(layerId), withVersion);
     if (!found?.visible) throw this.inaccessible(caller, name);
-    return { service: found.service, layer: found.layer, stamp: found.stamp, version: found.version };
+    return { service: found.service, layer: found.layer, stamp: found.stamp, version: found.version, viewWhere: found.viewWhere };
   }
 
   /** Definition changes and edits: the owner, or an administrator of the owner's organisation. */

@@ -21,6 +21,12 @@ export function featureDbError(err: unknown, timeoutMs: number, what: 'query' | 
   // 54xxx: program limits (too many arguments, stack depth, too many columns); the request is too big to run.
   if (typeof code === 'string' && code.startsWith('54'))
     return Errors.badRequest('Unable to complete operation.', ['The query is too complex for the database; simplify the where clause.']);
+  // PostGIS's reprojection refusing a coordinate (XX000 "transform: Invalid coordinate", "...exceeded limits"): data
+  // stored far outside its spatial reference, which the caller asked to see in another; the request's, not a fault.
+  if (code === 'XX000' && /^transform: /.test(message))
+    return Errors.badRequest('Unable to complete operation.', [
+      `Features cannot be projected to the requested spatial reference (${message.slice('transform: '.length, 120)}).`,
+    ]);
   // 53xxx (out of memory, disk, connections) and a full feature pool: the server is busy, try again.
   if ((typeof code === 'string' && code.startsWith('53')) || POOL_WAIT.test(message)) {
     return new ArcgisError(503, 'Unable to complete operation.', ['The server is too busy to run this query now; try again shortly.']);

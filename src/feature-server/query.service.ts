@@ -20,7 +20,7 @@ import { boolParam, envelopeParam, idList, intParam, invalidQuery, srRequest } f
 import { aggregateRequest, isAggregated } from './query/statistics';
 import { aggregateReply } from './query/statistics-reply';
 import { geometryOutput } from './query/geometry-params';
-import { compileWhere } from '../where/compile';
+import { compileWhere, whereReadsClock } from '../where/compile';
 import { replyEtag } from './reply-validator';
 
 /** Fields resolved case-insensitively, as ArcGIS does; `*` means all. */
@@ -92,13 +92,15 @@ export class QueryService {
         // Nothing is told before the usual lookups have found the service visible and its definitions unchanged.
         early = { error };
       }
-    const { service, layer, stamp, version } = await this.queryable(caller, name, layerId, !!reply);
+    const { service, layer, stamp, version, viewWhere } = await this.queryable(caller, name, layerId, !!reply);
     this.known.remember(caller, name, layerId, { service, layer, stamp });
     if (early && known?.stamp === stamp) throw early.error;
-    // A clause on the clock selects other rows as time passes, with no edit to change the validator.
+    // A clause on the clock, the request's or a view layer's, selects other rows as time passes, with no edit to change
+    // the validator: a 304 would keep rows the view no longer shows.
+    const clock = (spec: QuerySpec) => spec.whereReadsClock || (!!viewWhere && whereReadsClock(viewWhere));
     const current = (spec: QuerySpec) =>
       reply?.validate(
-        version == null || spec.whereReadsClock ? undefined : replyEtag(stamp, version),
+        version == null || clock(spec) ? undefined : replyEtag(stamp, version),
         service.cache_max_age ?? this.config.query.cacheMaxAgeS,
       );
     if (isAggregated(p)) {
@@ -140,19 +142,20 @@ export class QueryService {
 
   /**
    * The service and layer a read of features names, once the caller may read them and the service allows queries;
-   * with `withVersion`, the layer's data version read with them (null when its edits are not counted).
+   * with `withVersion`, the layer's data version read with them (null when its edits are not counted) and, for a view
+   * layer, its viewDefinitionQuery.
    */
   async queryable(
     caller: Caller | undefined,
     name: string,
     layerId: string,
     withVersion = false,
-  ): Promise<KnownLayer & { version?: string | null }> {
-    const { service, layer, stamp, version } = await this.features.readableWithLayer(caller, name, layerId, withVersion);
+  ): Promise<KnownLayer & { version?: string | null; viewWhere?: string | null }> {
+    const { service, layer, stamp, version, viewWhere } = await this.features.readableWithLayer(caller, name, layerId, withVersion);
     if (!service.capabilities.split(',').includes('Query'))
       throw Errors.badRequest('This service does not allow queries.', ["The service's capabilities do not include Query."]);
     if (!layer || stamp === null) throw this.features.layerMissing(service, layerId);
-    return { service, layer, stamp, version };
+    return { service, layer, stamp, version, viewWhere };
   }
 
   /**

@@ -144,29 +144,51 @@ export class LayersRepository {
     caller: Caller | undefined,
     layerId: number | undefined,
     withVersion = false,
-  ): Promise<{ service: ServiceRow; visible: boolean; layer: LayerRow | null; stamp: string | null; version?: string | null } | null> {
+  ): Promise<{
+    service: ServiceRow;
+    visible: boolean;
+    layer: LayerRow | null;
+    stamp: string | null;
+    version?: string | null;
+    viewWhere?: string | null;
+  } | null> {
     const p = new SqlParams();
     const byName = p.add(name);
     const visible = visibleSql('i', caller, p);
+    // A view layer's clause goes with the version: rows it selects by the clock change with no edit to count.
     const version = withVersion
-      ? `, CASE WHEN ${visible} THEN (SELECT v FROM (${dataVersionOfSql('s.schema_name', 'l.table_name')}) dv) END AS version`
+      ? `, CASE WHEN ${visible} THEN (SELECT v FROM (${dataVersionOfSql('s.schema_name', 'l.table_name')}) dv) END AS version,
+         (SELECT vl.definition->>'viewDefinitionQuery' FROM feature_view_layers vl
+           WHERE vl.service_item_id = l.service_item_id AND vl.layer_id = l.layer_id) AS view_where`
       : '';
     const layer =
       layerId === undefined
-        ? `(SELECT NULL::json AS layer, NULL::text AS stamp, NULL::text AS version) l`
+        ? `(SELECT NULL::json AS layer, NULL::text AS stamp, NULL::text AS version, NULL::text AS view_where) l`
         : `LATERAL (SELECT json_build_object(${LAYER_COLUMNS.map((c) => `'${c}', l.${c}`).join(', ')}) AS layer, ${DEFINITION_STAMP} AS stamp${version}
              FROM feature_layers l WHERE l.service_item_id = s.item_id AND l.layer_id = ${p.add(layerId)}) l`;
-    type Row = ServiceRow & { '#visible': boolean; '#layer': LayerRow | null; '#stamp': string | null; '#version'?: string | null };
+    type Row = ServiceRow & {
+      '#visible': boolean;
+      '#layer': LayerRow | null;
+      '#stamp': string | null;
+      '#version'?: string | null;
+      '#view_where'?: string | null;
+    };
     const rows: Row[] = await this.db.query(
       `SELECT s.*, i.owner_id, u.username AS owner, i.title, ${visible} AS "#visible",
-              l.layer AS "#layer", l.stamp AS "#stamp"${withVersion ? ', l.version AS "#version"' : ''}
+              l.layer AS "#layer", l.stamp AS "#stamp"${withVersion ? ', l.version AS "#version", l.view_where AS "#view_where"' : ''}
          FROM feature_services s JOIN items i ON i.id = s.item_id JOIN users u ON u.id = i.owner_id LEFT JOIN ${layer} ON true
         WHERE lower(s.name) = lower(${byName})`,
       p.values,
     );
     if (!rows.length) return null;
-    const { '#visible': isVisible, '#layer': found, '#stamp': stamp, '#version': v, ...service } = rows[0];
-    return { service, visible: isVisible, layer: found, stamp, ...(withVersion ? { version: v ?? null } : {}) };
+    const { '#visible': isVisible, '#layer': found, '#stamp': stamp, '#version': v, '#view_where': viewWhere, ...service } = rows[0];
+    return {
+      service,
+      visible: isVisible,
+      layer: found,
+      stamp,
+      ...(withVersion ? { version: v ?? null, viewWhere: viewWhere ?? null } : {}),
+    };
   }
 
   async findServiceByItem(itemId: string): Promise<ServiceRow | null> {

@@ -7,7 +7,7 @@
  * detail line naming the problem and its 1-based position.
  */
 import { SqlParams } from '../core/database/sql-params';
-import { WhereField, WhereNode } from './ast';
+import { children, WhereField, WhereNode } from './ast';
 import { checkTree } from './check';
 import { whereError } from './errors';
 import { tokenize } from './lexer';
@@ -49,6 +49,23 @@ export function parseWhereTree(where: string, opts: WhereOptions = {}): WhereNod
     maxDepth: opts.maxDepth ?? WHERE_LIMITS.maxDepth,
     maxInList: opts.maxInList ?? WHERE_LIMITS.maxInList,
   });
+}
+
+/**
+ * Whether a clause reads the clock (CURRENT_DATE, CURRENT_TIMESTAMP), so that the rows it selects change with no edit:
+ * such a selection has no validator. A clause that does not parse is taken to read it, which only costs a validator.
+ */
+export function whereReadsClock(where: string): boolean {
+  // The lexer needs the word, so a clause without it cannot read the clock and is not parsed.
+  if (!/current_(date|timestamp)/i.test(where)) return false;
+  let tree: WhereNode;
+  try {
+    tree = parseWhereTree(where);
+  } catch {
+    return true;
+  }
+  const walk = (n: WhereNode): boolean => n.kind === 'current' || children(n).some(walk);
+  return walk(tree);
 }
 
 /** Parses and checks a clause against the layer's fields; returns the typed tree. */

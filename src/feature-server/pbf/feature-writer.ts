@@ -292,14 +292,17 @@ export function writeFeatures(page: PbfPage, fields: { type: FieldType }[], geom
           xy[0] = x;
           xy[1] = y;
         }
-        b[p++] = 0x12; // Feature.geometry = 2
-        const mark = p++;
-        b[p++] = 0x1a; // Geometry.coords = 3, packed sint64
-        const inner = p++;
-        p = putSint64(b, p, xy[0]);
-        p = putSint64(b, p, xy[1]);
-        b[inner] = p - inner - 1;
-        b[mark] = p - mark - 1;
+        // A point off the grid (past the largest double: grid.ts, gridCoordinates) has no geometry, as other shapes.
+        if (Number.isFinite(xy[0]) && Number.isFinite(xy[1])) {
+          b[p++] = 0x12; // Feature.geometry = 2
+          const mark = p++;
+          b[p++] = 0x1a; // Geometry.coords = 3, packed sint64
+          const inner = p++;
+          p = putSint64(b, p, xy[0]);
+          p = putSint64(b, p, xy[1]);
+          b[inner] = p - inner - 1;
+          b[mark] = p - mark - 1;
+        }
         at[n] = k + 2;
       } else {
         const c = texts[n];

@@ -72,7 +72,8 @@ function deltas(part: Xy[]): Xy[] {
 }
 
 /**
- * The vertex of a point's grid GeoJSON, `{"type":"Point","coordinates":[x,y]}`, or undefined when it is empty (`[]`).
+ * The vertex of a point's grid GeoJSON, `{"type":"Point","coordinates":[x,y]}`, or undefined when it is empty (`[]`)
+ * or off the grid (gridCoordinates).
  * Read by position rather than JSON.parse, which a page of points would call thousands of times; PostGIS writes the
  * coordinates as JSON numbers, which Number reads as JSON.parse does. A third ordinate, if any, is left out.
  */
@@ -83,7 +84,24 @@ export function gridPoint(geojson: string): Xy | undefined {
   const close = geojson.indexOf(']', comma);
   const next = geojson.indexOf(',', comma + 1);
   const end = next >= 0 && next < close ? next : close;
-  return [Number(geojson.slice(open + 1, comma)), Number(geojson.slice(comma + 1, end))];
+  const x = Number(geojson.slice(open + 1, comma));
+  const y = Number(geojson.slice(comma + 1, end));
+  return Number.isFinite(x) && Number.isFinite(y) ? [x, y] : undefined;
+}
+
+/**
+ * The coordinates of grid GeoJSON text, or undefined when a vertex fell off the grid: a tolerance far finer than the
+ * data (the caller's quantizationParameters) or coordinates far outside their spatial reference put it past the
+ * largest double, which PostGIS writes as Infinity (or NaN), and JSON has no such number. Such a feature is drawn
+ * without geometry rather than with a vertex moved, and the page is not lost to a parse error.
+ */
+function gridCoordinates(geojson: string): unknown {
+  try {
+    return (JSON.parse(geojson) as { coordinates: unknown }).coordinates;
+  } catch (e) {
+    if (/Infinity|NaN/.test(geojson)) return undefined;
+    throw e;
+  }
 }
 
 /** Grid GeoJSON as PostgreSQL's text, or already parsed (f=pbf pages arrive as one JSON document). */
@@ -100,7 +118,8 @@ export function gridParts(type: GeometryType, geojson: GridGeoJson | null): Xy[]
     const xy = typeof geojson === 'string' ? gridPoint(geojson) : (geojson.coordinates as number[]);
     return xy?.length ? [[[xy[0], xy[1]]]] : undefined;
   }
-  const c = typeof geojson === 'string' ? (JSON.parse(geojson) as { coordinates: unknown }).coordinates : geojson.coordinates;
+  const c = typeof geojson === 'string' ? gridCoordinates(geojson) : geojson.coordinates;
+  if (c === undefined) return undefined;
   let parts: Xy[][];
   switch (type) {
     case 'esriGeometryMultipoint':

@@ -62,9 +62,11 @@ export function pbfGeometry(type: GeometryType, geojson: GridGeoJson | null): Pb
   return out;
 }
 
-/** A point page's [x, y] on the grid (page-sql.ts), or undefined for null (no geometry, or an empty one). */
+/** A point page's [x, y] on the grid (page-sql.ts), or undefined for null (no geometry, or an empty one) or off it. */
 function pbfPoint(xy: unknown): PbfGeometry | undefined {
-  return Array.isArray(xy) ? { lengths: [], coords: [num(xy[0]), num(xy[1])] } : undefined;
+  if (!Array.isArray(xy)) return undefined;
+  const coords = [num(xy[0]), num(xy[1])];
+  return coords.every(Number.isFinite) ? { lengths: [], coords } : undefined;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { SqlParams } from '../../../src/core/database/sql-params';
-import { compileWhere, renderWhereSql, whereRuntimeError } from '../../../src/where/compile';
+import { compileWhere, renderWhereSql, whereReadsClock, whereRuntimeError } from '../../../src/where/compile';
 import { FIELDS, rejection } from './fixtures';
 
 function compiled(where: string, alias?: string) {
@@ -42,6 +42,14 @@ describe('compileWhere', () => {
     expect(clock("pop > 5 AND name = 'CURRENT_DATE'")).toBe(false);
     expect(clock("pop > 5 OR CURRENT_DATE > DATE '2020-01-01'")).toBe(true);
     expect(clock('EXTRACT(YEAR FROM CURRENT_TIMESTAMP) > 2000')).toBe(true);
+  });
+
+  it('whereReadsClock tells the same of a stored clause of a view layer without its fields', () => {
+    expect(whereReadsClock("pop > 5 AND name = 'CURRENT_DATE'")).toBe(false);
+    expect(whereReadsClock("Kind = 'public'")).toBe(false);
+    expect(whereReadsClock("pop > 5 OR current_date > DATE '2020-01-01'")).toBe(true);
+    expect(whereReadsClock('Ends > CURRENT_TIMESTAMP()')).toBe(true);
+    expect(whereReadsClock('EXTRACT(YEAR FROM CURRENT_TIMESTAMP) > 2000')).toBe(true);
   });
 
   it('adds no parameters when the clause is rejected', () => {
