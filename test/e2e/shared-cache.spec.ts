@@ -275,6 +275,13 @@ describe('a shared cache (nginx proxy_cache as docs/operations.md configures it)
         expect(r.headers.etag).toBeUndefined();
       }
     expect((await l.cached()).body).toBe(anonymous.body);
+    // The API decodes the parameter's name, so a percent-encoded letter anywhere in it is still a token to the cache.
+    for (const key of ['tok%65n', 't%6Fken', '%74%6F%6B%65%6E'])
+      for (let i = 0; i < 2; i++) {
+        const r = await rawGet(`${nginx.root}${new URL(l.layer).pathname}/query?${new URLSearchParams(QUERY)}&${key}=${owner.token}`, {});
+        expect(status(r)).toBe('BYPASS');
+        expect(r.headers['cache-control']).toBe('private, no-store');
+      }
 
     // A layer only its owner may read: the owner's replies, however the token comes, are not kept for anyone.
     const own = await layer(2, false);
