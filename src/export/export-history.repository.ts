@@ -5,6 +5,8 @@ import { DataSource } from 'typeorm';
 /** One export job as the exports page and the item page list it. */
 export interface ExportRecord {
   jobId: string;
+  /** Whose job it is (its cancelJob URL names them). */
+  owner: string;
   status: 'queued' | 'processing' | 'completed' | 'failed' | 'cancelled';
   statusMessage: string;
   format: string;
@@ -19,7 +21,7 @@ export interface ExportRecord {
   finished: number | null;
 }
 
-const COLUMNS = `j.id AS "jobId", j.status, j.status_message AS "statusMessage", coalesce(j.params->>'format', '') AS format,
+const COLUMNS = `j.id AS "jobId", o.username AS owner, j.status, j.status_message AS "statusMessage", coalesce(j.params->>'format', '') AS format,
   j.source_item_id AS "sourceItemId",
   CASE WHEN s.owner_id = j.owner_id OR s.access = 'public' OR (s.access = 'org' AND s.org_id = o.org_id) THEN s.title END AS "sourceTitle",
   j.result_item_id AS "resultItemId", r.title AS "resultTitle", CASE WHEN j.status = 'completed' THEN r.size END AS size,

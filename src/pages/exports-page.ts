@@ -27,7 +27,7 @@ function progress(r: ExportRecord): SafeHtml | string {
     : html`<progress max="100" value="${p}" aria-label="${label}">${p}%</progress> ${p}%`;
 }
 
-function row(ctx: PageContext, owner: string, r: ExportRecord): SafeHtml {
+function row(ctx: PageContext, r: ExportRecord): SafeHtml {
   const { links } = ctx;
   const source = r.sourceTitle ?? r.sourceItemId ?? 'deleted item';
   const done = r.status === 'completed' && r.resultItemId;
@@ -51,7 +51,7 @@ function row(ctx: PageContext, owner: string, r: ExportRecord): SafeHtml {
           ? html`<button
               type="button"
               class="cancel-job"
-              data-url="${links.base}/sharing/rest/content/users/${encodeURIComponent(owner)}/items/${r.resultItemId}/cancelJob"
+              data-url="${links.base}/sharing/rest/content/users/${encodeURIComponent(r.owner)}/items/${r.resultItemId}/cancelJob"
               data-job-id="${r.jobId}"
             >
               Cancel export of ${source}
@@ -63,7 +63,7 @@ function row(ctx: PageContext, owner: string, r: ExportRecord): SafeHtml {
 }
 
 /** Export jobs as a table (the exports page, an item's export history); exports.js keeps running rows up to date. */
-export function exportTable(ctx: PageContext, owner: string, records: ExportRecord[]): SafeHtml {
+export function exportTable(ctx: PageContext, records: ExportRecord[]): SafeHtml {
   if (!records.length) return html`<p class="none">No exports.</p>`;
   return html`<table class="exports" data-running="${records.some((r) => RUNNING.has(r.status))}">
     <thead>
@@ -79,7 +79,7 @@ export function exportTable(ctx: PageContext, owner: string, records: ExportReco
       </tr>
     </thead>
     <tbody>
-      ${records.map((r) => row(ctx, owner, r))}
+      ${records.map((r) => row(ctx, r))}
     </tbody>
   </table>`;
 }
@@ -99,7 +99,7 @@ export function exportsPage(
     section: 'Exports',
     scripts: ['exports.js'],
     body: html`<p id="exports-status" class="status" role="status" tabindex="-1"></p>
-      <div id="exports" class="export-jobs">${exportTable(ctx, list.username, list.rows)}</div>
+      <div id="exports" class="export-jobs">${exportTable(ctx, list.rows)}</div>
       <nav class="pager" aria-label="Pages">
         <span>${list.total} export(s)</span>
         ${prev ? html`<a rel="prev" href="${links.homePage('exports', { ...params, start: String(prev) })}">Newer</a>` : ''}

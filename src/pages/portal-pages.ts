@@ -148,8 +148,7 @@ export function itemPage(ctx: PageContext, item: Item, groups: Group[], exportCh
                 : html`<p class="none">None that you can see.</p>`
             }`
     }
-    ${exportChoices ? exportForm(ctx, item, exportChoices) : ''}
-    ${extras.exports ? exportHistory(ctx, ctx.username ?? item.owner, extras.exports) : ''}`,
+    ${exportChoices ? exportForm(ctx, item, exportChoices) : ''} ${extras.exports ? exportHistory(ctx, extras.exports) : ''}`,
     scripts: [
       ...(exportChoices ? ['export.js'] : []),
       ...(extras.targets ? ['item-sharing.js'] : []),

@@ -75,8 +75,8 @@ export function sharingPanel(ctx: PageContext, item: Item, groups: Group[], targ
   </section>`;
 }
 
-export function exportHistory(ctx: PageContext, owner: string, records: ExportRecord[]): SafeHtml {
+export function exportHistory(ctx: PageContext, records: ExportRecord[]): SafeHtml {
   return html`<h2>Exports of this item</h2>
     <p id="exports-status" class="status" role="status" tabindex="-1"></p>
-    <div class="export-jobs">${exportTable(ctx, owner, records)}</div>`;
+    <div class="export-jobs">${exportTable(ctx, records)}</div>`;
 }
