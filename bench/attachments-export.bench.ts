@@ -11,7 +11,6 @@
  * in SQL: the export reads each through the store as it reads any attachment, and the bench needs 1 MB of disk for
  * its inputs (the outputs are written in full, about MANY × ATTACHMENT_MB, and removed after each export).
  */
-import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, linkSync, mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -19,7 +18,7 @@ import * as path from 'node:path';
 import { Client } from 'pg';
 import { BENCH_ADMIN, createHostedService, form, startBenchApp } from './support/bench-app';
 import { cpuMs, rssKb } from './support/proc';
-import { benchWorkerEnv, WORKER } from './support/worker-command';
+import { spawnBenchWorker } from './support/worker-command';
 
 const MANY = Number(process.env.MANY ?? 10_000);
 const FEW = Number(process.env.FEW ?? 100);
@@ -43,18 +42,7 @@ async function main() {
   if (!existsSync(path.resolve(__dirname, '../dist/src/worker.js')))
     throw new Error('run `npm run build` first (the worker runs from dist)');
   const b = await startBenchApp({ WORKER_CONCURRENCY: '1' });
-  const worker = spawn(process.execPath, [...WORKER.flags, WORKER.script], {
-    cwd: path.resolve(__dirname, '..'),
-    env: {
-      ...process.env,
-      ...benchWorkerEnv(),
-      DATABASE_URL: b.config.databaseUrl,
-      DATA_DIR: b.config.dataDir,
-      QUEUE_PREFIX: b.config.queuePrefix,
-      LOG_LEVEL: 'warn',
-    },
-    stdio: 'inherit',
-  });
+  const worker = spawnBenchWorker(b.config);
   const db = new Client({ connectionString: b.config.databaseUrl });
   await db.connect();
   try {

@@ -20,7 +20,7 @@
  * minute and the 5M exports two more). BENCH_FORMATS=CSV,Excel, BENCH_LAYERS=0|1 and SCALING_FORMATS=GeoPackage run a
  * subset; BENCH_ARENAS sets the worker's MALLOC_ARENA_MAX (default 2, as the worker is started).
  */
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -33,7 +33,7 @@ import { BENCH_ADMIN, createHostedService, form, startBenchApp } from './support
 import { createView } from './support/point-layer';
 import { rssKb } from './support/proc';
 import { S3Side, startS3Side, transferMemory } from './support/s3-side';
-import { benchWorkerEnv, WORKER } from './support/worker-command';
+import { spawnBenchWorker } from './support/worker-command';
 
 const POINTS = Number(process.env.POINTS ?? 1_000_000);
 const POLYGONS = Number(process.env.POLYGONS ?? 100_000);
@@ -88,19 +88,7 @@ async function main() {
   const out = mkdtempSync(path.join(tmpdir(), 'export-bench-'));
   // BENCH_WORKER_FLAGS adds node flags to the worker's (--trace-gc, --cpu-prof) to see where its time and memory go.
   const flags = process.env.BENCH_WORKER_FLAGS?.split(' ').filter(Boolean) ?? [];
-  const worker = spawn(process.execPath, [...WORKER.flags, ...flags, WORKER.script], {
-    cwd: path.resolve(__dirname, '..'),
-    // As `npm run start:worker` runs it.
-    env: {
-      ...process.env,
-      ...benchWorkerEnv(),
-      DATABASE_URL: b.config.databaseUrl,
-      DATA_DIR: b.config.dataDir,
-      QUEUE_PREFIX: b.config.queuePrefix,
-      LOG_LEVEL: 'warn',
-    },
-    stdio: 'inherit',
-  });
+  const worker = spawnBenchWorker(b.config, flags);
   const db = new Client({ connectionString: b.config.databaseUrl });
   await db.connect();
   let s3: S3Side | undefined;
