@@ -8,6 +8,7 @@ import { ADMIN } from '../support/app';
 import { launchChromium, watchRequests } from '../support/browser';
 import { addItem, createGroup, createUser, get, post, uniq } from '../support/client';
 import { withApp } from '../support/harness';
+import { clearWebhooks } from '../support/webhook-state';
 import { startReceiver } from '../support/receiver';
 import { waitFor } from '../support/wait-for';
 
@@ -44,6 +45,7 @@ describe('group, webhooks and users pages in Chromium', () => {
   const hookName = uniq('pages_hook');
 
   beforeAll(async () => {
+    await clearWebhooks(t.db);
     browser = await launchChromium();
     groupTitle = uniq('Field teams');
     group = await createGroup(t.base, owner.token, { title: groupTitle });

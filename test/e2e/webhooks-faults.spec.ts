@@ -3,6 +3,7 @@ import { createServer } from 'node:net';
 import * as path from 'node:path';
 import { addItem, createGroup, post } from '../support/client';
 import { withApp } from '../support/harness';
+import { clearWebhooks } from '../support/webhook-state';
 import { startReceiver } from '../support/receiver';
 import { waitFor } from '../support/wait-for';
 import { spawnWorker } from '../support/worker';
@@ -25,8 +26,7 @@ describe('webhook delivery survives killed processes', () => {
   let hook: string;
 
   beforeAll(async () => {
-    // Suites of one run share the database: start with no webhook another suite left (active, its receiver gone).
-    await t.db.query(`DELETE FROM webhooks`);
+    await clearWebhooks(t.db);
     rx = await startReceiver();
     group = await createGroup(t.base, owner.token);
     const r = await post(

@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import { ADMIN } from '../support/app';
 import { addItem, createGroup, createUser, get, post } from '../support/client';
 import { withApp } from '../support/harness';
+import { clearWebhooks } from '../support/webhook-state';
 import { Received, startReceiver } from '../support/receiver';
 import { sampleService } from '../support/sample-service';
 import { waitFor } from '../support/wait-for';
@@ -28,8 +29,7 @@ describe('organization webhooks', () => {
   const hooks = 'portals/self/webhooks';
 
   beforeAll(async () => {
-    // Suites of one run share the database: start with no webhook another suite left (active, its receiver gone).
-    await t.db.query(`DELETE FROM webhooks`);
+    await clearWebhooks(t.db);
     rx = await startReceiver();
     g1 = await createGroup(t.base, owner.token);
     g2 = await createGroup(t.base, owner.token);
