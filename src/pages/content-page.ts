@@ -164,7 +164,7 @@ export function contentPage(ctx: PageContext, list: OwnerItems, p: OwnerItemsDto
     crumbs: [{ label: title, path: ctx.path, href: links.homePage('content') }],
     json: false,
     section: 'My content',
-    scripts: ctx.csrf ? ['content.js'] : [],
+    scripts: ctx.csrf ? ['home.js', 'content.js'] : [],
     body: html`<div
       id="content-app"
       data-owner="${list.username}"

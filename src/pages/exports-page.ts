@@ -97,7 +97,7 @@ export function exportsPage(
     crumbs: [{ label: 'Exports', path: ctx.path, href: links.homePage('exports') }],
     json: false,
     section: 'Exports',
-    scripts: ['exports.js'],
+    scripts: ['home.js', 'exports.js'],
     body: html`<p id="exports-status" class="status" role="status" tabindex="-1"></p>
       <div id="exports" class="export-jobs">${exportTable(ctx, list.rows)}</div>
       <nav class="pager" aria-label="Pages">

@@ -150,6 +150,7 @@ export function itemPage(ctx: PageContext, item: Item, groups: Group[], exportCh
     }
     ${exportChoices ? exportForm(ctx, item, exportChoices) : ''} ${extras.exports ? exportHistory(ctx, extras.exports) : ''}`,
     scripts: [
+      ...(exportChoices || extras.targets || extras.exports?.length ? ['home.js'] : []),
       ...(exportChoices ? ['export.js'] : []),
       ...(extras.targets ? ['item-sharing.js'] : []),
       ...(extras.exports?.length ? ['exports.js'] : []),

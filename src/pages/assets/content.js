@@ -132,7 +132,7 @@
       return;
     }
     var ids = Array.from(sel.keys());
-    var params = new URLSearchParams({ f: 'json', items: ids.join(','), groups: groups.map((g) => g.value).join(',') });
+    var params = new URLSearchParams({ items: ids.join(','), groups: groups.map((g) => g.value).join(',') });
     if (level === 'org') params.set('org', 'true');
     if (level === 'everyone') params.set('everyone', 'true');
     var titles = new Map(
@@ -143,21 +143,11 @@
     problem.textContent = 'Sending…';
     $('share-submit').disabled = true;
     try {
-      var reply = await fetch(mode === 'share' ? d.share : d.unshare, {
-        method: 'POST',
-        body: params,
-        credentials: 'same-origin',
-        headers: { 'X-CSRF-Token': document.body.dataset.csrf || '' },
-      });
-      var body = await reply.json();
-      if (body.error) {
-        problem.textContent = body.error.message + ' ' + (body.error.details || []).join(' ');
-        return;
-      }
+      var body = await window.homePages.call(mode === 'share' ? d.share : d.unshare, params);
       close();
       render(body.results || [], titles);
     } catch (err) {
-      problem.textContent = 'The request failed: ' + err.message;
+      problem.textContent = err.envelope ? err.message : 'The request failed: ' + err.message;
     } finally {
       $('share-submit').disabled = false;
     }

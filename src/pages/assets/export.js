@@ -1,5 +1,5 @@
-// The export form of a hosted service's item: calls `export` as a client would (POST), authenticated by the page
-// session's cookie and its CSRF value in X-CSRF-Token, then follows the job with `status` until it completes or
+// The export form of a hosted service's item: calls `export` as a client would (POST, through home.js), authenticated
+// by the page session's cookie and its CSRF value, then follows the job with `status` until it completes or
 // fails, and offers the result's data (a plain link: the cookie authenticates its download). Text goes in with
 // textContent only; links are built from the ids the server returned.
 /* global document, window */
@@ -15,19 +15,6 @@
   function say(text, isError) {
     status.textContent = text;
     status.className = isError ? 'status error' : 'status';
-  }
-
-  async function call(url, params) {
-    params.set('f', 'json');
-    var reply = await fetch(url, {
-      method: 'POST',
-      body: params,
-      credentials: 'same-origin',
-      headers: { 'X-CSRF-Token': document.body.dataset.csrf || '' },
-    });
-    var body = await reply.json();
-    if (body.error) throw new Error(body.error.message + ' ' + (body.error.details || []).join(' '));
-    return body;
   }
 
   function link(href, text) {
@@ -63,11 +50,11 @@
     if (el.title.value.trim()) params.set('title', el.title.value.trim());
     say('Starting the export…');
     try {
-      var job = await call(d.export, params);
+      var job = await window.homePages.call(d.export, params);
       var statusUrl = d.status + encodeURIComponent(job.exportItemId) + '/status';
       var started = Date.now();
       for (;;) {
-        var s = await call(statusUrl, new URLSearchParams({ jobId: job.jobId, jobType: 'export' }));
+        var s = await window.homePages.call(statusUrl, new URLSearchParams({ jobId: job.jobId, jobType: 'export' }));
         if (s.status === 'completed') break;
         if (s.status === 'failed') throw new Error(s.statusMessage || 'The export failed.');
         say('Exporting: ' + (s.statusMessage || s.status));

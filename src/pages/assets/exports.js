@@ -49,14 +49,7 @@
     if (!button) return;
     button.disabled = true;
     try {
-      var reply = await fetch(button.dataset.url, {
-        method: 'POST',
-        body: new URLSearchParams({ f: 'json', jobId: button.dataset.jobId, jobType: 'export' }),
-        credentials: 'same-origin',
-        headers: { 'X-CSRF-Token': document.body.dataset.csrf || '' },
-      });
-      var body = await reply.json();
-      if (body.error) throw new Error(body.error.message + ' ' + (body.error.details || []).join(' '));
+      await window.homePages.call(button.dataset.url, { jobId: button.dataset.jobId, jobType: 'export' });
       say('Export cancelled.');
     } catch (err) {
       say('Could not cancel: ' + err.message);

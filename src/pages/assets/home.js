@@ -1,10 +1,13 @@
-// What the group, webhooks and users pages share: calling a REST operation as a client does (authenticated by the page
-// session's cookie and its CSRF value in X-CSRF-Token; an error is the envelope's message), and a modal dialog that
-// keeps focus inside it and gives it back where it was.
+// What the pages' scripts share: calling a REST operation as a client does (authenticated by the page session's cookie
+// and its CSRF value in X-CSRF-Token; an error is the envelope's message), and a modal dialog that keeps focus inside
+// it and gives it back where it was.
 /* global document, window */
 'use strict';
 (function () {
-  /** Calls `url` with `params` (f=json added); resolves to the reply, or rejects with the envelope's message. */
+  /**
+   * Calls `url` with `params` (f=json added); resolves to the reply, or rejects with the envelope's message (an error
+   * marked `envelope`) or with what kept the reply from arriving.
+   */
   async function call(url, params, method) {
     var body = new URLSearchParams(params || {});
     body.set('f', 'json');
@@ -25,7 +28,9 @@
       var details = (json.error.details || []).filter(function (d) {
         return d && d !== json.error.message;
       });
-      throw new Error(json.error.message + (details.length ? ' ' + details.join(' ') : ''));
+      var err = new Error(json.error.message + (details.length ? ' ' + details.join(' ') : ''));
+      err.envelope = true;
+      throw err;
     }
     return json;
   }

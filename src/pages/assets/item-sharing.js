@@ -10,20 +10,12 @@
   var status = document.getElementById('sharing-status');
 
   async function send(url, params, done) {
-    params.set('f', 'json');
     params.set('items', d.itemId);
     status.textContent = 'Saving…';
     status.className = 'status';
     try {
-      var reply = await fetch(url, {
-        method: 'POST',
-        body: params,
-        credentials: 'same-origin',
-        headers: { 'X-CSRF-Token': document.body.dataset.csrf || '' },
-      });
-      var body = await reply.json();
+      var body = await window.homePages.call(url, params);
       var r = body.results && body.results[0];
-      if (body.error) throw new Error(body.error.message + ' ' + (body.error.details || []).join(' '));
       if (!r || !r.success) throw new Error((r && r.error && r.error.message) || 'The change was refused.');
       status.textContent = done;
       window.location.reload();
