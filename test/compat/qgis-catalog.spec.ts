@@ -1,20 +1,16 @@
-import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { promisify } from 'node:util';
 import { startApp, TestApp } from '../support/app';
 import { adminToken, createUser } from '../support/client';
+import { requireQgis, runQgisScript } from '../support/qgis';
 import { sampleService, SampleService } from '../support/sample-service';
-
-const run = promisify(execFile);
 
 /**
  * QGIS (Debian's python3-qgis and qgis-providers) browses the catalog with its own ArcGIS REST browser items, as a
- * person expanding the connection in the Browser panel, and opens a layer it found there. Debian's python, not a
- * pyenv one; each run gets its own profile, cache and auth database, so runs never share QGIS state.
+ * person expanding the connection in the Browser panel, and opens a layer it found there. Each run gets its own
+ * profile, cache and auth database, so runs never share QGIS state.
  */
-const PYTHON = process.env.QGIS_PYTHON ?? '/usr/bin/python3';
 
 interface Browsed {
   services: Record<string, { path: string; layers: { name: string; uri: string; provider: string }[] }>;
@@ -36,7 +32,7 @@ describe('QGIS browses the services catalog', () => {
   let home: string;
 
   beforeAll(async () => {
-    if (!existsSync(PYTHON)) throw new Error(`No ${PYTHON}: install Debian's python3-qgis and qgis-providers.`);
+    requireQgis();
     t = await startApp();
     owner = await createUser(t.base, await adminToken(t.base), 'org_publisher');
     pub = await sampleService(t.base, owner, 'public');
@@ -48,21 +44,7 @@ describe('QGIS browses the services catalog', () => {
   afterEach(() => rmSync(home, { recursive: true, force: true }));
   afterAll(() => t?.close());
 
-  async function browse(...args: string[]): Promise<Browsed> {
-    const env = {
-      ...process.env,
-      HOME: home,
-      XDG_CACHE_HOME: path.join(home, 'cache'),
-      XDG_RUNTIME_DIR: home,
-      QGIS_AUTH_DB_DIR_PATH: home,
-      QT_QPA_PLATFORM: 'offscreen',
-    };
-    const { stdout } = await run(PYTHON, [path.join(__dirname, 'qgis', 'browse_catalog.py'), `${t.root}/arcgis/rest/services`, ...args], {
-      env,
-      timeout: 120_000,
-    });
-    return JSON.parse(stdout.trim().split('\n').pop()!) as Browsed;
-  }
+  const browse = (...args: string[]) => runQgisScript<Browsed>('browse_catalog.py', [`${t.root}/arcgis/rest/services`, ...args], home);
 
   it('anonymous: lists the public service down to its layers, not the private one', async () => {
     const b = await browse();

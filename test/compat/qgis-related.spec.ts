@@ -1,16 +1,12 @@
-import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { promisify } from 'node:util';
 import { withApp } from '../support/harness';
+import { requireQgis, runQgisScript } from '../support/qgis';
 import { exportToFile } from '../support/view-service';
 import { viewRelatedFixture, ViewRelatedFixture } from '../support/view-related';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the script's JSON */
-
-const run = promisify(execFile);
-const PYTHON = process.env.QGIS_PYTHON ?? '/usr/bin/python3';
 
 /**
  * QGIS (Debian's python3-qgis 3.22) opens a layer with attachments from the service through its Browser, and the
@@ -25,7 +21,7 @@ describe('QGIS opens a layer with attachments and its related table', () => {
   let home: string;
 
   beforeAll(async () => {
-    if (!existsSync(PYTHON)) throw new Error(`No ${PYTHON}: install Debian's python3-qgis and qgis-providers.`);
+    requireQgis();
     f = await viewRelatedFixture(t.base, owner, 4);
     home = mkdtempSync(path.join(tmpdir(), 'qgis-home-'));
   }, 60_000);
@@ -36,20 +32,7 @@ describe('QGIS opens a layer with attachments and its related table', () => {
       exportParameters: JSON.stringify({ includeAttachments: true }),
     });
     const name = /services\/([^/]+)\/FeatureServer/.exec(service.url)![1];
-    const env = {
-      ...process.env,
-      HOME: home,
-      XDG_CACHE_HOME: path.join(home, 'cache'),
-      XDG_RUNTIME_DIR: home,
-      QGIS_AUTH_DB_DIR_PATH: home,
-      QT_QPA_PLATFORM: 'offscreen',
-    };
-    const script = path.join(__dirname, 'qgis', 'open_related.py');
-    const { stdout } = await run(PYTHON, [script, `${t.root}/arcgis/rest/services`, owner.token, name, layer, gpkg, table], {
-      env,
-      timeout: 120_000,
-    });
-    return JSON.parse(stdout.trim().split('\n').pop()!);
+    return runQgisScript('open_related.py', [`${t.root}/arcgis/rest/services`, owner.token, name, layer, gpkg, table], home);
   }
 
   it('opens the layer with attachments from the service, and relates the export’s table and attachments to it', async () => {

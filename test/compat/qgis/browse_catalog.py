@@ -13,12 +13,10 @@ import sys
 os.environ.setdefault('QT_QPA_PLATFORM', 'offscreen')
 
 from qgis.PyQt.QtGui import QColor  # noqa: E402
+from afs_connection import afs_connection, start_qgis  # noqa: E402
 from qgis.core import (  # noqa: E402
-    QgsApplication,
-    QgsAuthMethodConfig,
     QgsFeatureRequest,
     QgsRectangle,
-    QgsSettings,
     QgsVectorLayer,
 )
 
@@ -26,29 +24,8 @@ url = sys.argv[1]
 token = sys.argv[2] if len(sys.argv) > 2 else ''
 open_service, open_layer, rect = (sys.argv[3], sys.argv[4], sys.argv[5]) if len(sys.argv) > 5 else (None, None, None)
 
-app = QgsApplication([], False)
-app.initQgis()
-
-authcfg = ''
-if token:
-    manager = QgsApplication.authManager()
-    manager.setMasterPassword('qgis-compat-test', True)
-    cfg = QgsAuthMethodConfig('EsriToken')
-    cfg.setName('compat')
-    cfg.setConfig('token', token)
-    manager.storeAuthenticationConfig(cfg)
-    authcfg = cfg.id()
-
-settings = QgsSettings()
-settings.setValue('qgis/connections-arcgisfeatureserver/compat/url', url)
-settings.setValue('qgis/ARCGISFEATURESERVER/compat/authcfg', authcfg)
-
-provider = next(p for p in QgsApplication.dataItemProviderRegistry().providers() if p.name() == 'AFS')
-root = provider.createDataItem('', None)
-keep = [root]  # items own their children; holding every level keeps Python from deleting one under another
-connections = root.createChildren()
-keep += connections
-connection = next(c for c in connections if c.name() == 'compat')
+app = start_qgis()
+connection, keep = afs_connection(url, token)
 
 out = {'services': {}}
 for service in connection.createChildren():

@@ -16,37 +16,17 @@ import sys
 
 os.environ.setdefault('QT_QPA_PLATFORM', 'offscreen')
 
+from afs_connection import afs_connection, start_qgis  # noqa: E402
 from qgis.core import (  # noqa: E402
-    QgsApplication,
-    QgsAuthMethodConfig,
     QgsProject,
     QgsRelation,
-    QgsSettings,
     QgsVectorLayer,
 )
 
 url, token, service_name, layer_name, gpkg, table_name = sys.argv[1:7]
 
-app = QgsApplication([], False)
-app.initQgis()
-
-manager = QgsApplication.authManager()
-manager.setMasterPassword('qgis-compat-test', True)
-cfg = QgsAuthMethodConfig('EsriToken')
-cfg.setName('compat')
-cfg.setConfig('token', token)
-manager.storeAuthenticationConfig(cfg)
-
-settings = QgsSettings()
-settings.setValue('qgis/connections-arcgisfeatureserver/compat/url', url)
-settings.setValue('qgis/ARCGISFEATURESERVER/compat/authcfg', cfg.id())
-
-provider = next(p for p in QgsApplication.dataItemProviderRegistry().providers() if p.name() == 'AFS')
-root = provider.createDataItem('', None)
-keep = [root]  # items own their children; holding every level keeps Python from deleting one under another
-connections = root.createChildren()
-keep += connections
-connection = next(c for c in connections if c.name() == 'compat')
+app = start_qgis()
+connection, keep = afs_connection(url, token)
 listed = {}
 for service in connection.createChildren():
     keep.append(service)
